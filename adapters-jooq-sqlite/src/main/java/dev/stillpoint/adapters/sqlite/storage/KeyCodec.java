@@ -1,0 +1,215 @@
+package dev.stillpoint.adapters.sqlite.storage;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Order-preserving byte encodings of DynamoDB key values, one value per column.
+ *
+ * <p>SQLite compares BLOBs with {@code memcmp}, that is as unsigned bytes, shorter prefix first. Each
+ * encoding here is chosen so that this comparison ({@link Arrays#compareUnsigned(byte[], byte[])})
+ * equals DynamoDB's order for the key type (D2):
+ *
+ * <ul>
+ *   <li>S: the UTF-8 bytes. UTF-8 byte order is code point order, which is DynamoDB's S order. No
+ *       terminator: the value has its column to itself.
+ *   <li>B: the bytes themselves.
+ *   <li>N: see {@link #encodeNumber(BigDecimal)}.
+ * </ul>
+ *
+ * <p>The key of a hash-only table stores {@link #absentSortKey()} (the empty blob) as its sort key;
+ * empty S and B key values are refused upstream (D3a), so the empty blob never means anything else.
+ */
+public final class KeyCodec {
+
+    /** DynamoDB's N precision: at most 38 significant digits. */
+    public static final int MAX_DIGITS = 38;
+    /** Smallest decimal exponent of an N's leading digit: 1E-130. */
+    public static final int MIN_EXPONENT = -130;
+    /** Largest decimal exponent of an N's leading digit: 9.99...E125. */
+    public static final int MAX_EXPONENT = 125;
+
+    static final int NEGATIVE = 0x40;
+    static final int ZERO = 0x80;
+    static final int POSITIVE = 0xC0;
+    /** Ends a negative number; above every complemented digit byte (at most 0xFE). */
+    static final int NEGATIVE_END = 0xFF;
+    private static final int EXPONENT_BIAS = -MIN_EXPONENT;
+    /** Digit pairs 00..99 are stored as 1..100, so a complemented pair never reaches 0xFF. */
+    private static final int PAIR_OFFSET = 1;
+
+    private KeyCodec() {
+    }
+
+    /** The sort key stored for a table or index without a sort key. */
+    public static byte[] absentSortKey() {
+        return new byte[0];
+    }
+
+    /** S: the UTF-8 bytes of {@code value}; refuses a string that is not valid Unicode (lone surrogate). */
+    public static byte[] encodeString(String value) {
+        try {
+            ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .encode(CharBuffer.wrap(value));
+            return Arrays.copyOfRange(bytes.array(), bytes.position(), bytes.limit());
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("S key value is not valid Unicode", e);
+        }
+    }
+
+    public static String decodeString(byte[] encoded) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(encoded))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("encoded S key value is not UTF-8", e);
+        }
+    }
+
+    /** B: the bytes themselves (copied). */
+    public static byte[] encodeBinary(byte[] value) {
+        return value.clone();
+    }
+
+    public static byte[] decodeBinary(byte[] encoded) {
+        return encoded.clone();
+    }
+
+    /**
+     * N: an order-preserving encoding of a DynamoDB number.
+     *
+     * <p>Write the value as {@code ±d1.d2d3...dn × 10^e} with {@code d1 != 0} and no trailing zero
+     * digit ({@code n <= 38}, {@code -130 <= e <= 125}). Then:
+     *
+     * <ul>
+     *   <li>zero: {@code [0x80]};
+     *   <li>positive: {@code [0xC0, e + 130, p1, p2, ...]}, where {@code p1, p2, ...} are the digits
+     *       taken two at a time ({@code d1d2}, {@code d3d4}, ...; an odd last digit is paired with 0),
+     *       each pair stored as its value plus one (1..100);
+     *   <li>negative: {@code [0x40]}, then the bitwise complement of the positive form's exponent and
+     *       pair bytes, then {@code 0xFF}.
+     * </ul>
+     *
+     * <p>Why this orders like the numbers: the sign byte separates negatives, zero and positives.
+     * Among positives a larger exponent means a larger number (the leading digit is not 0), and for
+     * equal exponents the digit strings compare lexicographically, a proper prefix first, which is
+     * exactly how unsigned bytes compare (pairing keeps lexicographic order because the padding 0 is
+     * the smallest digit and a normalised string never ends in 0). The complement reverses all of
+     * that for negatives; the final 0xFF, above every complemented pair (at most 0xFE), puts a
+     * shorter digit string (the number nearer zero) after its extensions. At most 22 bytes.
+     *
+     * @param value a DynamoDB number; trailing zeros are ignored
+     * @throws IllegalArgumentException if it has more than 38 significant digits or its magnitude is
+     *     outside 1E-130 .. 9.99E125
+     */
+    public static byte[] encodeNumber(BigDecimal value) {
+        BigDecimal normalised = value.stripTrailingZeros();
+        int signum = normalised.signum();
+        if (signum == 0) {
+            return new byte[] {(byte) ZERO};
+        }
+        String digits = normalised.unscaledValue().abs().toString();
+        if (digits.length() > MAX_DIGITS) {
+            throw new IllegalArgumentException(
+                    "N key value has more than " + MAX_DIGITS + " significant digits: " + value);
+        }
+        long exponent = (long) digits.length() - 1 - normalised.scale();
+        if (exponent < MIN_EXPONENT || exponent > MAX_EXPONENT) {
+            throw new IllegalArgumentException("N key value out of range 1E-130 .. 9.99E125: " + value);
+        }
+        int pairs = (digits.length() + 1) / 2;
+        byte[] out = new byte[signum > 0 ? 2 + pairs : 3 + pairs];
+        int mask = signum > 0 ? 0 : 0xFF;
+        out[0] = (byte) (signum > 0 ? POSITIVE : NEGATIVE);
+        out[1] = (byte) (((int) exponent + EXPONENT_BIAS) ^ mask);
+        for (int i = 0; i < pairs; i++) {
+            int high = digits.charAt(2 * i) - '0';
+            int low = 2 * i + 1 < digits.length() ? digits.charAt(2 * i + 1) - '0' : 0;
+            out[2 + i] = (byte) ((high * 10 + low + PAIR_OFFSET) ^ mask);
+        }
+        if (signum < 0) {
+            out[out.length - 1] = (byte) NEGATIVE_END;
+        }
+        return out;
+    }
+
+    /**
+     * The number {@link #encodeNumber(BigDecimal)} encoded, without trailing zeros.
+     *
+     * @throws IllegalArgumentException if {@code encoded} is not such an encoding
+     */
+    public static BigDecimal decodeNumber(byte[] encoded) {
+        if (encoded.length == 0) {
+            throw malformed(encoded, "empty");
+        }
+        int sign = encoded[0] & 0xFF;
+        if (sign == ZERO) {
+            if (encoded.length != 1) {
+                throw malformed(encoded, "zero followed by bytes");
+            }
+            return BigDecimal.ZERO;
+        }
+        int end;
+        int mask;
+        if (sign == POSITIVE) {
+            end = encoded.length;
+            mask = 0;
+        } else if (sign == NEGATIVE) {
+            if ((encoded[encoded.length - 1] & 0xFF) != NEGATIVE_END) {
+                throw malformed(encoded, "negative without its end byte");
+            }
+            end = encoded.length - 1;
+            mask = 0xFF;
+        } else {
+            throw malformed(encoded, "unknown sign byte");
+        }
+        int pairs = end - 2;
+        if (pairs < 1 || pairs > (MAX_DIGITS + 1) / 2) {
+            throw malformed(encoded, "wrong length");
+        }
+        int exponent = ((encoded[1] & 0xFF) ^ mask) - EXPONENT_BIAS;
+        StringBuilder digits = new StringBuilder(2 * pairs);
+        for (int i = 0; i < pairs; i++) {
+            int pair = ((encoded[2 + i] & 0xFF) ^ mask) - PAIR_OFFSET;
+            if (pair < 0 || pair > 99) {
+                throw malformed(encoded, "digit pair out of range");
+            }
+            digits.append((char) ('0' + pair / 10)).append((char) ('0' + pair % 10));
+        }
+        if (digits.charAt(0) == '0') {
+            throw malformed(encoded, "leading zero digit");
+        }
+        if (digits.charAt(digits.length() - 1) == '0') {
+            digits.setLength(digits.length() - 1);
+            if (digits.charAt(digits.length() - 1) == '0') {
+                throw malformed(encoded, "trailing zero digits");
+            }
+        }
+        BigInteger unscaled = new BigInteger(digits.toString());
+        BigDecimal magnitude = new BigDecimal(unscaled, digits.length() - 1 - exponent);
+        return sign == NEGATIVE ? magnitude.negate() : magnitude;
+    }
+
+    private static IllegalArgumentException malformed(byte[] encoded, String reason) {
+        return new IllegalArgumentException("not an encoded N key value (" + reason + "): " + hex(encoded));
+    }
+
+    private static String hex(byte[] bytes) {
+        StringBuilder out = new StringBuilder(2 * bytes.length);
+        for (byte b : bytes) {
+            out.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.stillpoint.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hexagon's dependency rule, read as sentences: the domain needs only the JDK; ports need only
+ * the domain; adapters never need each other. Runs here because this module sees every module.
+ */
+class ArchitectureTest {
+
+    private static final JavaClasses PRODUCTION = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.stillpoint");
+
+    private static final JavaClasses ALL = new ClassFileImporter().importPackages("dev.stillpoint");
+
+    @Test
+    void domainDependsOnTheJdkOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.domain..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.stillpoint.domain..")
+                .check(ALL);
+    }
+
+    @Test
+    void portsDependOnTheDomainOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.ports..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..", "org.slf4j..")
+                .check(ALL);
+    }
+
+    @Test
+    void adaptersNeverDependOnEachOther() {
+        String[] adapters = {"sqlite", "postgres", "mongo", "cassandra"};
+        for (String adapter : adapters) {
+            for (String other : adapters) {
+                if (!adapter.equals(other)) {
+                    noClasses().that().resideInAPackage("dev.stillpoint.adapters." + adapter + "..")
+                            .should().dependOnClassesThat().resideInAPackage("dev.stillpoint.adapters." + other + "..")
+                            .allowEmptyShould(true)
+                            .check(ALL);
+                }
+            }
+        }
+    }
+
+    @Test
+    void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
+        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..")
+                .check(PRODUCTION);
+    }
+}

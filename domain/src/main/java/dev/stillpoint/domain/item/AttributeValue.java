@@ -1,0 +1,272 @@
+package dev.stillpoint.domain.item;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A DynamoDB attribute value: one of the ten wire types. Every variant is immutable and refuses
+ * null parts; collections keep the caller's iteration order.
+ */
+public sealed interface AttributeValue
+        permits AttributeValue.S, AttributeValue.N, AttributeValue.B, AttributeValue.Bool, AttributeValue.Null,
+                AttributeValue.L, AttributeValue.M, AttributeValue.SS, AttributeValue.NS, AttributeValue.BS {
+
+    /** The DynamoDB type name: S, N, B, BOOL, NULL, L, M, SS, NS or BS. */
+    String typeName();
+
+    /** A string value. */
+    static S s(String value) {
+        return new S(value);
+    }
+
+    /** A number value, validated and normalised [D3]. */
+    static N n(String input) {
+        return N.of(input);
+    }
+
+    /** A binary value (the bytes are copied). */
+    static B b(byte[] bytes) {
+        return new B(bytes);
+    }
+
+    /** A string. */
+    record S(String value) implements AttributeValue {
+        public S {
+            Checks.requireNonNull(value, "S value");
+        }
+
+        @Override
+        public String typeName() {
+            return "S";
+        }
+    }
+
+    /**
+     * A number, holding its text as stored: {@link #of} gives the canonical text [D3]; the
+     * constructor keeps any text, because an invalid number read back from storage is yielded raw [S4].
+     */
+    record N(String text) implements AttributeValue {
+        public N {
+            Checks.requireNonNull(text, "N text");
+        }
+
+        /** A number from client input: validated and normalised, or a validation error naming the input. */
+        public static N of(String input) {
+            return new N(DynamoNumber.normalise(input));
+        }
+
+        /** A number read back from storage [S4]: normalised when valid, otherwise kept raw. */
+        public static N fromStored(String text) {
+            Checks.requireNonNull(text, "N text");
+            return new N(DynamoNumber.tryNormalise(text).orElse(text));
+        }
+
+        /** Whether the text is a valid number (not necessarily canonical). */
+        public boolean isValid() {
+            return DynamoNumber.isValid(text);
+        }
+
+        @Override
+        public String typeName() {
+            return "N";
+        }
+    }
+
+    /** A binary value; compared, hashed and printed (base64) by content. */
+    record B(byte[] bytes) implements AttributeValue {
+        public B {
+            Checks.requireNonNull(bytes, "B bytes");
+            bytes = bytes.clone();
+        }
+
+        /** A copy of the bytes. */
+        @Override
+        public byte[] bytes() {
+            return bytes.clone();
+        }
+
+        /** The number of bytes, without copying. */
+        public int length() {
+            return bytes.length;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof B other && Arrays.equals(bytes, other.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public String toString() {
+            return "B[" + Base64.getEncoder().encodeToString(bytes) + "]";
+        }
+
+        @Override
+        public String typeName() {
+            return "B";
+        }
+    }
+
+    /** A boolean. */
+    record Bool(boolean value) implements AttributeValue {
+        /** True. */
+        public static final Bool TRUE = new Bool(true);
+        /** False. */
+        public static final Bool FALSE = new Bool(false);
+
+        @Override
+        public String typeName() {
+            return "BOOL";
+        }
+    }
+
+    /** The null value; every instance equals every other. */
+    record Null() implements AttributeValue {
+        /** The one instance callers need. */
+        public static final Null INSTANCE = new Null();
+
+        @Override
+        public String typeName() {
+            return "NULL";
+        }
+    }
+
+    /** A list of values. */
+    record L(List<AttributeValue> values) implements AttributeValue {
+        public L {
+            Checks.requireNonNull(values, "L values");
+            for (int i = 0; i < values.size(); i++) {
+                Checks.requireNonNull(values.get(i), "L element " + i);
+            }
+            values = List.copyOf(values);
+        }
+
+        @Override
+        public String typeName() {
+            return "L";
+        }
+    }
+
+    /** A map from attribute names to values. */
+    record M(Map<String, AttributeValue> values) implements AttributeValue {
+        public M {
+            values = Checks.copyMap(values, "M");
+        }
+
+        @Override
+        public String typeName() {
+            return "M";
+        }
+    }
+
+    /** A string set. */
+    record SS(Set<String> values) implements AttributeValue {
+        public SS {
+            values = Checks.copySet(values, "SS");
+        }
+
+        @Override
+        public String typeName() {
+            return "SS";
+        }
+    }
+
+    /** A number set, holding member texts as stored (see {@link N}). */
+    record NS(Set<String> values) implements AttributeValue {
+        public NS {
+            values = Checks.copySet(values, "NS");
+        }
+
+        @Override
+        public String typeName() {
+            return "NS";
+        }
+    }
+
+    /**
+     * A binary set. Members are copied in and out; equality and hash ignore member order, as a set's
+     * should, and compare member contents.
+     */
+    record BS(List<byte[]> values) implements AttributeValue {
+        public BS {
+            Checks.requireNonNull(values, "BS values");
+            List<byte[]> copy = new ArrayList<>(values.size());
+            for (int i = 0; i < values.size(); i++) {
+                byte[] member = values.get(i);
+                Checks.requireNonNull(member, "BS member " + i);
+                copy.add(member.clone());
+            }
+            values = Collections.unmodifiableList(copy);
+        }
+
+        /** Copies of the members. */
+        @Override
+        public List<byte[]> values() {
+            List<byte[]> copy = new ArrayList<>(values.size());
+            for (byte[] member : values) {
+                copy.add(member.clone());
+            }
+            return Collections.unmodifiableList(copy);
+        }
+
+        /** The number of members. */
+        public int size() {
+            return values.size();
+        }
+
+        /** The total byte length of the members, without copying. */
+        public long totalLength() {
+            long total = 0;
+            for (byte[] member : values) {
+                total += member.length;
+            }
+            return total;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BS other && sorted(values).equals(sorted(other.values));
+        }
+
+        @Override
+        public int hashCode() {
+            int hash = 0;
+            for (byte[] member : values) {
+                hash += Arrays.hashCode(member);
+            }
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder out = new StringBuilder("BS[");
+            for (int i = 0; i < values.size(); i++) {
+                out.append(i == 0 ? "" : ", ").append(Base64.getEncoder().encodeToString(values.get(i)));
+            }
+            return out.append(']').toString();
+        }
+
+        @Override
+        public String typeName() {
+            return "BS";
+        }
+
+        private static List<String> sorted(List<byte[]> members) {
+            List<String> encoded = new ArrayList<>(members.size());
+            for (byte[] member : members) {
+                encoded.add(Base64.getEncoder().encodeToString(member));
+            }
+            Collections.sort(encoded);
+            return encoded;
+        }
+    }
+}

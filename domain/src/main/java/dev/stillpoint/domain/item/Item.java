@@ -1,0 +1,138 @@
+package dev.stillpoint.domain.item;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** An item: attribute names mapped to values, immutable, in the caller's attribute order. */
+public record Item(Map<String, AttributeValue> attributes) {
+    public Item {
+        attributes = Checks.copyMap(attributes, "item");
+    }
+
+    /** An item holding a copy of {@code attributes}. */
+    public static Item of(Map<String, AttributeValue> attributes) {
+        return new Item(attributes);
+    }
+
+    /** The value of {@code name}, or {@code null} when the item has no such attribute. */
+    public AttributeValue get(String name) {
+        return attributes.get(name);
+    }
+
+    /** The value of {@code name}, if the item has it. */
+    public Optional<AttributeValue> find(String name) {
+        return Optional.ofNullable(attributes.get(name));
+    }
+
+    /** A copy of this item with {@code name} set to {@code value}. */
+    public Item with(String name, AttributeValue value) {
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(attributes);
+        copy.put(name, value);
+        return new Item(copy);
+    }
+
+    /** The item's size as DynamoDB counts it against the 400 KB limit [D3a]: names plus values. */
+    public long sizeInBytes() {
+        long size = 0;
+        for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
+            size += utf8Length(e.getKey()) + sizeOf(e.getValue());
+        }
+        return size;
+    }
+
+    /**
+     * The size of one value by DynamoDB's rules: S its UTF-8 bytes, B its length, BOOL and NULL 1,
+     * L and M 3 plus their elements (and M's names), sets the sum of their members.
+     */
+    public static long sizeOf(AttributeValue value) {
+        if (value instanceof AttributeValue.S s) {
+            return utf8Length(s.value());
+        }
+        if (value instanceof AttributeValue.N n) {
+            return numberSize(n.text());
+        }
+        if (value instanceof AttributeValue.B b) {
+            return b.length();
+        }
+        if (value instanceof AttributeValue.Bool || value instanceof AttributeValue.Null) {
+            return 1;
+        }
+        if (value instanceof AttributeValue.L l) {
+            long size = 3;
+            for (AttributeValue element : l.values()) {
+                size += sizeOf(element);
+            }
+            return size;
+        }
+        if (value instanceof AttributeValue.M m) {
+            long size = 3;
+            for (Map.Entry<String, AttributeValue> e : m.values().entrySet()) {
+                size += utf8Length(e.getKey()) + sizeOf(e.getValue());
+            }
+            return size;
+        }
+        if (value instanceof AttributeValue.SS ss) {
+            long size = 0;
+            for (String member : ss.values()) {
+                size += utf8Length(member);
+            }
+            return size;
+        }
+        if (value instanceof AttributeValue.NS ns) {
+            long size = 0;
+            for (String member : ns.values()) {
+                size += numberSize(member);
+            }
+            return size;
+        }
+        return ((AttributeValue.BS) value).totalLength();
+    }
+
+    // DynamoDB's approximation: one byte per two significant digits plus one; raw invalid text counts its length.
+    private static long numberSize(String text) {
+        int significant = 0;
+        int pendingZeros = 0;
+        boolean started = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == 'e' || c == 'E') {
+                break;
+            }
+            if (c < '0' || c > '9') {
+                if (c != '.' && c != '+' && c != '-') {
+                    return utf8Length(text);
+                }
+                continue;
+            }
+            if (c == '0') {
+                pendingZeros += started ? 1 : 0;
+            } else {
+                significant += pendingZeros + 1;
+                pendingZeros = 0;
+                started = true;
+            }
+        }
+        return (Math.max(significant, 1) + 1) / 2 + 1;
+    }
+
+    /** The UTF-8 length of {@code text}; an unpaired surrogate counts three bytes. */
+    public static long utf8Length(String text) {
+        long length = 0;
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                length += 1;
+            } else if (c < 0x800) {
+                length += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                length += 4;
+                i++;
+            } else {
+                length += 3;
+            }
+        }
+        return length;
+    }
+}

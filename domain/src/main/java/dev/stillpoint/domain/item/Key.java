@@ -1,0 +1,41 @@
+package dev.stillpoint.domain.item;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.KeySchema;
+import java.util.Optional;
+
+/** The primary key values of one item: the partition value and, for a composite key, the sort value. */
+public record Key(AttributeValue partition, Optional<AttributeValue> sort) {
+    public Key {
+        Checks.requireNonNull(partition, "key partition value");
+        sort = sort == null ? Optional.empty() : sort;
+    }
+
+    /** A hash-only key. */
+    public static Key of(AttributeValue partition) {
+        return new Key(partition, Optional.empty());
+    }
+
+    /** A composite key. */
+    public static Key of(AttributeValue partition, AttributeValue sort) {
+        Checks.requireNonNull(sort, "key sort value");
+        return new Key(partition, Optional.of(sort));
+    }
+
+    /** The key of {@code item} under {@code schema}; a missing key attribute is a validation error naming it. */
+    public static Key of(Item item, KeySchema schema) {
+        Checks.requireNonNull(item, "item");
+        Checks.requireNonNull(schema, "key schema");
+        AttributeValue partition = required(item, schema.partitionKey());
+        Optional<AttributeValue> sort = schema.sortKey().map(name -> required(item, name));
+        return new Key(partition, sort);
+    }
+
+    private static AttributeValue required(Item item, String name) {
+        AttributeValue value = item.get(name);
+        if (value == null) {
+            throw StorageException.validation("item has no value for key attribute '" + name + "'");
+        }
+        return value;
+    }
+}

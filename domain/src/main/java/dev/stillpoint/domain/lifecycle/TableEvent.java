@@ -1,0 +1,59 @@
+package dev.stillpoint.domain.lifecycle;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** What can happen to a table instance [D4, D5]; time always arrives inside the event. */
+public sealed interface TableEvent {
+
+    /** The event's kind, so transitions can switch exhaustively over it. */
+    Kind kind();
+
+    /** The kinds of table event. */
+    enum Kind { CREATE_REQUESTED, ACTIVATION_CHECK, DELETE_REQUESTED, PROBED, DROP_FINISHED, CALLER_GAVE_UP, POLLER_PASS }
+
+    /** CreateTable with the control-plane delay in force. */
+    record CreateRequested(Instant now, Duration controlPlaneDelay) implements TableEvent {
+        public Kind kind() { return Kind.CREATE_REQUESTED; }
+    }
+
+    /** The poller looks at a CREATING table. */
+    record ActivationCheck(Instant now) implements TableEvent {
+        public Kind kind() { return Kind.ACTIVATION_CHECK; }
+    }
+
+    /** DeleteTable with the control-plane delay in force. */
+    record DeleteRequested(Instant now, Duration controlPlaneDelay) implements TableEvent {
+        public Kind kind() { return Kind.DELETE_REQUESTED; }
+    }
+
+    /** The lock probe's answer: whether any other session holds any of the table's relations. */
+    record Probed(Instant now, boolean held) implements TableEvent {
+        public Kind kind() { return Kind.PROBED; }
+    }
+
+    /** How the drop of every data relation ended. */
+    record DropFinished(Instant now, DropOutcome outcome) implements TableEvent {
+        public Kind kind() { return Kind.DROP_FINISHED; }
+    }
+
+    /** The DeleteTable caller stopped waiting (cancelled or timed out) before the removal committed. */
+    record CallerGaveUp() implements TableEvent {
+        public Kind kind() { return Kind.CALLER_GAVE_UP; }
+    }
+
+    /** A poller pass reaches a DELETING table. */
+    record PollerPass(Instant now) implements TableEvent {
+        public Kind kind() { return Kind.POLLER_PASS; }
+    }
+
+    /** How a drop attempt ended. */
+    enum DropOutcome {
+        /** Every relation's drop lock was taken; the removal may commit. */
+        DROPPED,
+        /** Lock timeout, deadlock victim or statement timeout: someone holds a relation. */
+        LOCK_WAIT_FAILED,
+        /** Anything else (a dependent view, a broken relation): not a holder, so not deferred. */
+        OTHER_FAILURE
+    }
+}

@@ -1,0 +1,67 @@
+package dev.stillpoint.domain.lifecycle;
+
+import java.time.Instant;
+
+/**
+ * Where one table instance stands in its lifecycle [D4]: CREATING -> ACTIVE -> DELETING -> gone,
+ * with the two short phases a DeleteTable passes through (probing for holders, dropping).
+ */
+public sealed interface TableState {
+
+    /** The state's kind, so transitions can switch exhaustively over it. */
+    Kind kind();
+
+    /** The kinds of table state. */
+    enum Kind { ABSENT, CREATING, ACTIVE, PROBING, DROPPING, DELETING, GONE }
+
+    /** No catalog row yet: the only state a CreateTable is accepted in. */
+    record Absent() implements TableState {
+        public Kind kind() { return Kind.ABSENT; }
+    }
+
+    /** Created; becomes ACTIVE once the control-plane delay has passed. */
+    record Creating(Instant activateAt) implements TableState {
+        public Kind kind() { return Kind.CREATING; }
+    }
+
+    /** Serving reads and writes. */
+    record Active() implements TableState {
+        public Kind kind() { return Kind.ACTIVE; }
+    }
+
+    /** A drop attempt is asking the lock probe whether another session holds a relation. */
+    record Probing(DropPath path) implements TableState {
+        public Kind kind() { return Kind.PROBING; }
+    }
+
+    /** A drop attempt is dropping the data relations within its budget; the row is still there. */
+    record Dropping(DropPath path) implements TableState {
+        public Kind kind() { return Kind.DROPPING; }
+    }
+
+    /** Reported DELETING; the poller drops the relations once {@code dueAt} has passed. */
+    record Deleting(Instant dueAt, DropRetry retry) implements TableState {
+        public Kind kind() { return Kind.DELETING; }
+    }
+
+    /** Catalog row and every data relation removed. Terminal: the name may be created afresh. */
+    record Gone() implements TableState {
+        public Kind kind() { return Kind.GONE; }
+    }
+
+    /** Who is running a drop attempt: the DeleteTable request itself, or the poller later. */
+    enum DropPath { SYNCHRONOUS, POLLER }
+
+    /**
+     * Why a DELETING table is waiting. Only {@link #DEFERRED} keeps the poller in its
+     * one-second loop [D8]; a drop that failed for another reason waits for the idle sweep.
+     */
+    enum DropRetry {
+        /** DeleteTable with a control-plane delay of a second or more: dropped when due. */
+        SCHEDULED,
+        /** A holder or a lock-wait failure stopped the drop: retried about once a second. */
+        DEFERRED,
+        /** The drop failed for a reason other than a lock wait: retried on the idle sweep. */
+        FAILED
+    }
+}

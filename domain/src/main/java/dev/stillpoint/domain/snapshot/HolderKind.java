@@ -1,0 +1,18 @@
+package dev.stillpoint.domain.snapshot;
+
+/** Who holds a permit: refusals name the kind that holds them, so an operator knows what to wait for [Q2]. */
+public enum HolderKind {
+    TABLE_SNAPSHOT("table snapshots"),
+    BACKUP("backups");
+
+    private final String plural;
+
+    HolderKind(String plural) {
+        this.plural = plural;
+    }
+
+    /** The words a refusal uses for holders of this kind. */
+    public String plural() {
+        return plural;
+    }
+}

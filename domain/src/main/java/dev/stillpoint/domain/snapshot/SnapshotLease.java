@@ -1,0 +1,95 @@
+package dev.stillpoint.domain.snapshot;
+
+import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.snapshot.LeaseState.Released;
+import dev.stillpoint.domain.snapshot.LeaseState.ReleaseReason;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The snapshot lease as a pure transition function [D6]. Entering {@link Released} is the only
+ * place a permit is returned, so it is returned exactly once; every release wakes the poller.
+ */
+public final class SnapshotLease {
+
+    private SnapshotLease() {
+    }
+
+    /** The initial state of every lease. */
+    public static LeaseState requested() {
+        return new LeaseState.Requested();
+    }
+
+    /** The answer of the lease to {@code event} in {@code state}. */
+    public static Transition<LeaseState, LeaseEffect, LeaseRefusal> apply(LeaseState state, LeaseEvent event) {
+        return switch (state.kind()) {
+            case REQUESTED -> switch (event) {
+                case PERMIT_GRANTED -> Transition.to(new LeaseState.Permitted());
+                case PERMIT_REFUSED, FAILED -> release(state, ReleaseReason.OPEN_FAILED, event);
+                case CLOSED, ABANDONED -> release(state, ReleaseReason.OPEN_CANCELLED, event);
+                case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_BEFORE_STREAM, "no stream yet");
+                case DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN -> outOfOrder(state, event);
+            };
+            case PERMITTED -> opening(state, event, LeaseEvent.DEFINITION_READ, new LeaseState.Defined());
+            case DEFINED -> opening(state, event, LeaseEvent.SNAPSHOT_PINNED, new LeaseState.Pinned());
+            case PINNED -> opening(state, event, LeaseEvent.STREAM_STARTED, new LeaseState.Streaming());
+            case STREAMING -> switch (event) {
+                case ITEM_FETCHED -> Transition.to(state, LeaseEffect.DELIVER_ITEM);
+                case END_SEEN -> release(state, ReleaseReason.DRAINED, event);
+                case FAILED -> release(state, ReleaseReason.FAILED, event);
+                case CLOSED, ABANDONED -> release(state, ReleaseReason.CLOSED_EARLY, event);
+                case PERMIT_GRANTED, PERMIT_REFUSED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED ->
+                        outOfOrder(state, event);
+            };
+            case RELEASED -> switch (event) {
+                case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_AFTER_RELEASE, "lease is " + state);
+                // A close after the end, a second close or a late reclaim: already done, do nothing again.
+                case END_SEEN, FAILED, CLOSED, ABANDONED -> Transition.to(state);
+                case PERMIT_GRANTED, PERMIT_REFUSED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED ->
+                        outOfOrder(state, event);
+            };
+        };
+    }
+
+    /** Whether a lease in this state holds a permit. */
+    public static boolean holdsPermit(LeaseState state) {
+        return switch (state.kind()) {
+            case PERMITTED, DEFINED, PINNED, STREAMING -> true;
+            case REQUESTED, RELEASED -> false;
+        };
+    }
+
+    private static Transition<LeaseState, LeaseEffect, LeaseRefusal> opening(
+            LeaseState state, LeaseEvent event, LeaseEvent step, LeaseState after) {
+        if (event == step) {
+            return Transition.to(after);
+        }
+        return switch (event) {
+            case FAILED, PERMIT_REFUSED -> release(state, ReleaseReason.OPEN_FAILED, event);
+            case CLOSED, ABANDONED -> release(state, ReleaseReason.OPEN_CANCELLED, event);
+            case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_BEFORE_STREAM, "lease is " + state);
+            case PERMIT_GRANTED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN ->
+                    outOfOrder(state, event);
+        };
+    }
+
+    private static Transition<LeaseState, LeaseEffect, LeaseRefusal> release(
+            LeaseState from, ReleaseReason reason, LeaseEvent cause) {
+        List<LeaseEffect> effects = new ArrayList<>(4);
+        if (from.kind() != LeaseState.Kind.REQUESTED) {
+            effects.add(LeaseEffect.END_TRANSACTION);
+        }
+        if (holdsPermit(from)) {
+            effects.add(LeaseEffect.RETURN_PERMIT);
+        }
+        effects.add(LeaseEffect.WAKE_POLLER);
+        if (cause == LeaseEvent.ABANDONED) {
+            effects.add(LeaseEffect.LOG_ABANDONED);
+        }
+        return Transition.to(new Released(reason, cause.name()), effects);
+    }
+
+    private static Transition<LeaseState, LeaseEffect, LeaseRefusal> outOfOrder(LeaseState state, LeaseEvent event) {
+        return Transition.refuse(LeaseRefusal.OUT_OF_ORDER, event + " in " + state);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.stillpoint.domain.table;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Names;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A CreateTable request, checked in full on construction so an invalid one cannot exist: valid
+ * names, no index name twice, at most {@value TableDescription#MAX_GLOBAL_SECONDARY_INDEXES} global
+ * and {@value TableDescription#MAX_LOCAL_SECONDARY_INDEXES} local indexes, a definition for every key
+ * attribute of the table and its indexes and none that no key uses (DynamoDB's rule), and local
+ * indexes that share the table's partition key on a table with a sort key.
+ */
+public record CreateTableRequest(
+        String accountId,
+        String tableName,
+        KeySchema keySchema,
+        List<AttributeDefinition> attributeDefinitions,
+        List<GlobalSecondaryIndex> gsis,
+        List<LocalSecondaryIndex> lsis,
+        Optional<StreamSpecification> stream) {
+
+    public CreateTableRequest {
+        TableChecks.requiredText(accountId, "account id");
+        Names.requireTableName(tableName);
+        TableChecks.required(keySchema, "key schema of table '" + tableName + "'");
+        attributeDefinitions = TableChecks.copy(attributeDefinitions, "attribute definition");
+        gsis = TableChecks.copy(gsis, "global secondary index");
+        lsis = TableChecks.copy(lsis, "local secondary index");
+        stream = TableChecks.orEmpty(stream);
+
+        Map<String, ScalarType> defined = TableChecks.definitionsByName(attributeDefinitions);
+        TableChecks.requireDistinctIndexNames(tableName, Stream.concat(
+                gsis.stream().map(GlobalSecondaryIndex::name),
+                lsis.stream().map(LocalSecondaryIndex::name)).toList());
+        TableChecks.requireAtMost(gsis.size(), TableDescription.MAX_GLOBAL_SECONDARY_INDEXES,
+                "global secondary indexes", tableName);
+        TableChecks.requireAtMost(lsis.size(), TableDescription.MAX_LOCAL_SECONDARY_INDEXES,
+                "local secondary indexes", tableName);
+
+        Set<String> used = new HashSet<>();
+        TableChecks.requireDefined(keySchema, defined, TableChecks.table(tableName));
+        used.addAll(TableChecks.keyAttributes(keySchema));
+        for (GlobalSecondaryIndex g : gsis) {
+            TableChecks.requireDefined(g.keySchema(), defined, TableChecks.gsi(g.name()));
+            used.addAll(TableChecks.keyAttributes(g.keySchema()));
+        }
+        for (LocalSecondaryIndex l : lsis) {
+            TableChecks.requireLocalIndexShape(tableName, keySchema, l);
+            TableChecks.requireDefined(l.keySchema(), defined, TableChecks.lsi(l.name()));
+            used.addAll(TableChecks.keyAttributes(l.keySchema()));
+        }
+        for (String name : defined.keySet()) {
+            if (!used.contains(name)) {
+                throw StorageException.validation("attribute definition '" + name + "' is not used by the key of"
+                        + " table '" + tableName + "' or any of its indexes");
+            }
+        }
+    }
+
+    /**
+     * The description of the new table this request creates: CREATING, empty, with the indexes as
+     * requested and no vector index, time to live, restore or throughput summary yet.
+     */
+    public TableDescription describe(String tableId, String tableArn, Instant creationTime) {
+        return new TableDescription(accountId, tableName, tableId, tableArn, TableStatus.CREATING, creationTime,
+                keySchema, attributeDefinitions, gsis, lsis, List.of(), stream, Optional.empty(), Optional.empty(),
+                Optional.empty(), 0, 0);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.stillpoint.domain.table;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Null checks, copies and the key-definition rules shared by the descriptions and requests. */
+final class TableChecks {
+    private TableChecks() {
+    }
+
+    static <T> T required(T value, String what) {
+        if (value == null) {
+            throw StorageException.validation(what + " is required");
+        }
+        return value;
+    }
+
+    static String requiredText(String value, String what) {
+        if (value == null || value.isEmpty()) {
+            throw StorageException.validation(what + " must be a non-empty string, got: " + value);
+        }
+        return value;
+    }
+
+    static long nonNegative(long value, String what) {
+        if (value < 0) {
+            throw StorageException.validation(what + " must not be negative, got: " + value);
+        }
+        return value;
+    }
+
+    /** An unmodifiable copy; a missing list reads as empty, a missing element is refused. */
+    static <T> List<T> copy(List<T> values, String what) {
+        if (values == null) {
+            return List.of();
+        }
+        List<T> copy = new ArrayList<>(values.size());
+        for (T value : values) {
+            copy.add(required(value, what));
+        }
+        return Collections.unmodifiableList(copy);
+    }
+
+    static <T> Optional<T> orEmpty(Optional<T> value) {
+        return value == null ? Optional.empty() : value;
+    }
+
+    /** The definitions by name, refusing a name defined twice (the key order would be ambiguous). */
+    static Map<String, ScalarType> definitionsByName(List<AttributeDefinition> definitions) {
+        Map<String, ScalarType> byName = new LinkedHashMap<>();
+        for (AttributeDefinition definition : definitions) {
+            if (byName.put(definition.name(), definition.type()) != null) {
+                throw StorageException.validation(
+                        "attribute '" + definition.name() + "' is defined more than once");
+            }
+        }
+        return byName;
+    }
+
+    /** Refuses an index name used twice across the global, local and vector indexes of one table. */
+    static void requireDistinctIndexNames(String tableName, List<String> indexNames) {
+        Set<String> seen = new HashSet<>();
+        for (String name : indexNames) {
+            if (!seen.add(name)) {
+                throw StorageException.validation(
+                        "table '" + tableName + "' has more than one index named '" + name + "'");
+            }
+        }
+    }
+
+    static void requireAtMost(int count, int limit, String what, String tableName) {
+        if (count > limit) {
+            throw StorageException.validation("table '" + tableName + "' has " + count + " " + what
+                    + ", more than the limit of " + limit);
+        }
+    }
+
+    static Set<String> keyAttributes(KeySchema keySchema) {
+        Set<String> names = new LinkedHashSet<>();
+        names.add(keySchema.partitionKey());
+        keySchema.sortKey().ifPresent(names::add);
+        return names;
+    }
+
+    /** Refuses a key attribute without a definition, naming the attribute and whose key it is. */
+    static void requireDefined(KeySchema keySchema, Map<String, ScalarType> definitions, String owner) {
+        for (String attribute : keyAttributes(keySchema)) {
+            if (!definitions.containsKey(attribute)) {
+                throw StorageException.validation("key attribute '" + attribute + "' of " + owner
+                        + " has no attribute definition");
+            }
+        }
+    }
+
+    /** A local index shares the table's partition key and needs a sort key on both sides. */
+    static void requireLocalIndexShape(String tableName, KeySchema tableKey, LocalSecondaryIndex lsi) {
+        if (tableKey.sortKey().isEmpty()) {
+            throw StorageException.validation("table '" + tableName + "' has no sort key, so it cannot have local"
+                    + " secondary index '" + lsi.name() + "'");
+        }
+        if (!lsi.keySchema().partitionKey().equals(tableKey.partitionKey())) {
+            throw StorageException.validation("local secondary index '" + lsi.name() + "' has partition key '"
+                    + lsi.keySchema().partitionKey() + "', not the table's '" + tableKey.partitionKey() + "'");
+        }
+        if (lsi.keySchema().sortKey().isEmpty()) {
+            throw StorageException.validation("local secondary index '" + lsi.name() + "' needs a sort key");
+        }
+    }
+
+    static String table(String tableName) {
+        return "table '" + tableName + "'";
+    }
+
+    static String gsi(String indexName) {
+        return "global secondary index '" + indexName + "'";
+    }
+
+    static String lsi(String indexName) {
+        return "local secondary index '" + indexName + "'";
+    }
+}

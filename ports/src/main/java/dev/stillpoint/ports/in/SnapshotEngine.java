@@ -1,0 +1,14 @@
+package dev.stillpoint.ports.in;
+
+/**
+ * Opens a consistent snapshot of one table [S1-S7]. Errors, all {@code StorageException}:
+ * TableNotFound for a missing table; ResourceInUse for a table that is not ACTIVE;
+ * LimitExceeded at once when every permit is out [D7]; Unsupported on a backend with no read that
+ * fixes an instant (Cassandra answers it before it looks the table up [C1]); SnapshotExpired when
+ * the server discards the snapshot before the stream drained.
+ */
+public interface SnapshotEngine {
+
+    /** The table's description and a stream of every item, from one instant. */
+    TableSnapshot openTableSnapshot(String accountId, String tableName);
+}

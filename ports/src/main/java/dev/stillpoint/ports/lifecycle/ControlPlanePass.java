@@ -1,0 +1,87 @@
+package dev.stillpoint.ports.lifecycle;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.TableEffect;
+import dev.stillpoint.domain.lifecycle.TableEvent;
+import dev.stillpoint.domain.lifecycle.TableLifecycle;
+import dev.stillpoint.domain.lifecycle.TableRefusal;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.poller.PollerEvent;
+import dev.stillpoint.ports.out.ControlPlaneStore;
+import dev.stillpoint.ports.out.PendingTransition;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One poller pass [D8]: activates every CREATING table that is due and tries every DELETING one
+ * (skipping a held table without waiting). Reports how many drops it deferred, counting only
+ * holders and lock-wait failures, and the next due time.
+ */
+public final class ControlPlanePass {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlPlanePass.class);
+
+    private final ControlPlaneStore catalog;
+    private final TableDeletion deletion;
+    private final TimeSource time;
+
+    public ControlPlanePass(ControlPlaneStore catalog, TableDeletion deletion, TimeSource time) {
+        this.catalog = catalog;
+        this.deletion = deletion;
+        this.time = time;
+    }
+
+    /** Runs the pass and reports it as the poller's {@code PassFinished} event. */
+    public PollerEvent.PassFinished run() {
+        int deferred = 0;
+        Optional<Instant> nextDue = Optional.empty();
+        for (PendingTransition pending : catalog.pendingTransitions()) {
+            try {
+                switch (pending.state().kind()) {
+                    case CREATING -> nextDue = earlier(nextDue, activate(pending));
+                    case DELETING -> {
+                        TableDeletion.Result result = deletion.retryDrop(pending.accountId(), pending.tableName());
+                        if (result == TableDeletion.Result.DEFERRED) {
+                            deferred++;
+                        } else if (result == TableDeletion.Result.NOT_DUE || result == TableDeletion.Result.FAILED) {
+                            nextDue = earlier(nextDue, Optional.of(((TableState.Deleting) pending.state()).dueAt()));
+                        }
+                    }
+                    case ABSENT, ACTIVE, PROBING, DROPPING, GONE -> { }
+                }
+            } catch (StorageException e) {
+                // One table's failure must not stop the pass for the others; the next pass retries.
+                LOG.warn("control-plane pass: table '{}' of account '{}': {}", pending.tableName(),
+                        pending.accountId(), e.getMessage());
+            }
+        }
+        return new PollerEvent.PassFinished(time.now(), deferred, nextDue);
+    }
+
+    /** Activates a due CREATING table; returns its due time when it is not due yet. */
+    private Optional<Instant> activate(PendingTransition pending) {
+        Transition<TableState, TableEffect, TableRefusal> t =
+                TableLifecycle.apply(pending.state(), new TableEvent.ActivationCheck(time.now()));
+        for (TableEffect effect : t.effects()) {
+            if (effect instanceof TableEffect.MarkActive) {
+                catalog.markActive(pending.accountId(), pending.tableName());
+                return Optional.empty();
+            }
+        }
+        return Optional.of(((TableState.Creating) pending.state()).activateAt());
+    }
+
+    private static Optional<Instant> earlier(Optional<Instant> a, Optional<Instant> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        if (b.isEmpty()) {
+            return a;
+        }
+        return a.get().isBefore(b.get()) ? a : b;
+    }
+}

@@ -1,0 +1,158 @@
+package dev.stillpoint.ports.lifecycle;
+
+import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.poller.PollerEffect;
+import dev.stillpoint.domain.poller.PollerEvent;
+import dev.stillpoint.domain.poller.PollerRefusal;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.ports.out.TimeSource;
+import dev.stillpoint.ports.out.WakeSignal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control-plane poller as a real thread driven by {@link PollerSchedule} [D8, P8]. It runs
+ * startup recovery first, then waits on its wake OR its timer, whichever comes first: a wake
+ * during a pass makes another pass follow at once.
+ */
+public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlPlanePoller.class);
+
+    private final PollerSchedule schedule;
+    private final Supplier<PollerEvent.PassFinished> pass;
+    private final TimeSource time;
+    private final Object signal = new Object();
+    private final AtomicLong passes = new AtomicLong();
+    private final Thread thread;
+    // Counts wakes not yet seen by the loop; a wake is never lost between a check and a wait.
+    private long wakes;
+    private long wakesSeen;
+    private volatile boolean stopRequested;
+    private PollerState state = PollerSchedule.starting();
+
+    public ControlPlanePoller(PollerSchedule schedule, Supplier<PollerEvent.PassFinished> pass, TimeSource time, String name) {
+        this.schedule = schedule;
+        this.pass = pass;
+        this.time = time;
+        this.thread = new Thread(this::loop, name);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts the thread; its first act is the startup-recovery pass. */
+    public ControlPlanePoller start() {
+        thread.start();
+        return this;
+    }
+
+    @Override
+    public void wake() {
+        synchronized (signal) {
+            wakes++;
+            signal.notifyAll();
+        }
+    }
+
+    /** Passes run so far (for tests and diagnostics). */
+    public long passesRun() {
+        return passes.get();
+    }
+
+    /** The schedule's state, for diagnostics. */
+    public synchronized PollerState state() {
+        return state;
+    }
+
+    @Override
+    public void close() {
+        stopRequested = true;
+        wake();
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void loop() {
+        PollerEvent event = new PollerEvent.Started(time.now());
+        // Every effect that is not Exit yields the next event; a refusal (a bug) ends the loop, logged.
+        while (event != null) {
+            PollerEvent next = null;
+            for (PollerEffect effect : step(event).effects()) {
+                next = perform(effect);
+            }
+            event = next;
+        }
+    }
+
+    private synchronized Transition<PollerState, PollerEffect, PollerRefusal> step(PollerEvent event) {
+        Transition<PollerState, PollerEffect, PollerRefusal> t = schedule.apply(state, event);
+        if (t instanceof Transition.Refused<PollerState, PollerEffect, PollerRefusal> refused) {
+            LOG.error("poller refused {} in {}: {}", event, state, refused.refusal());
+        }
+        state = t.nextOr(state);
+        return t;
+    }
+
+    private PollerEvent perform(PollerEffect effect) {
+        if (effect instanceof PollerEffect.RunPass) {
+            return runPass();
+        }
+        if (effect instanceof PollerEffect.WaitForWakeOrTimer w) {
+            return waitForWakeOrTimer(w.until());
+        }
+        return null;
+    }
+
+    private PollerEvent runPass() {
+        if (stopRequested) {
+            return new PollerEvent.StopRequested();
+        }
+        synchronized (signal) {
+            wakesSeen = wakes;
+        }
+        PollerEvent.PassFinished finished;
+        try {
+            finished = pass.get();
+        } catch (RuntimeException e) {
+            LOG.warn("control-plane pass failed: {}", e.toString());
+            finished = new PollerEvent.PassFinished(time.now(), 0, java.util.Optional.empty());
+        }
+        passes.incrementAndGet();
+        synchronized (signal) {
+            if (wakes != wakesSeen) {
+                // Woken while the pass ran: let the schedule know before it decides the next wait.
+                step(new PollerEvent.Woken(time.now()));
+            }
+        }
+        return finished;
+    }
+
+    private PollerEvent waitForWakeOrTimer(Instant until) {
+        synchronized (signal) {
+            while (!stopRequested && wakes == wakesSeen) {
+                long millis = Duration.between(time.now(), until).toMillis();
+                if (millis <= 0) {
+                    return new PollerEvent.TimerFired(time.now());
+                }
+                try {
+                    signal.wait(millis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return new PollerEvent.StopRequested();
+                }
+            }
+            if (stopRequested) {
+                return new PollerEvent.StopRequested();
+            }
+            wakesSeen = wakes;
+            return new PollerEvent.Woken(time.now());
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.stillpoint.ports.out;
+
+import dev.stillpoint.domain.lifecycle.TableState;
+import java.time.Duration;
+
+/**
+ * One attempt to drop a table, inside the backend's catalog unit of work: the row is held against
+ * other drops and updates from {@link #record()} until {@link #commit()} or {@link #close()}.
+ * The shared machinery decides each step with the lifecycle machine [D5]; the adapter only does it.
+ */
+public interface DropAttempt extends AutoCloseable {
+
+    /** The table's row as this attempt holds it. */
+    TableRecord record();
+
+    /**
+     * Whether another session holds any lock on any relation the drop would touch (one list for
+     * probe and drop) [P6]. Runs in this attempt's own unit of work, never on a second pooled connection.
+     */
+    boolean probeHolders();
+
+    /**
+     * Deletes pending queue rows, then drops the base relation, then each index relation, with
+     * every lock wait inside one {@code budget} [P7]. On failure the adapter leaves the relations
+     * as they were (the rollback comes as {@link #rollBackDrops()}).
+     */
+    DropResult dropRelations(Duration budget);
+
+    /** Undoes whatever the drop attempt did; the relations and the row stay. */
+    void rollBackDrops();
+
+    /** Writes the row as DELETING with this due time and retry class. */
+    void markDeleting(TableState.Deleting deleting);
+
+    /** Removes the row; takes effect only with the commit, after every drop's lock was taken. */
+    void removeCatalogRow();
+
+    /** Makes everything done so far durable (catalog first, then data, not cancellable between). */
+    void commit();
+
+    /** Rolls back anything not committed and gives every connection back. */
+    @Override
+    void close();
+}

@@ -1,0 +1,15 @@
+package dev.stillpoint.ports.out;
+
+/**
+ * The backend's side of a streaming snapshot: pages from the pinned instant. Called by one thread
+ * at a time; {@link #close()} ends the read transaction, session or copy and is called exactly once.
+ */
+public interface PageSource extends AutoCloseable {
+
+    /** The next page within the budget; a failure is a {@code StorageException} and ends the stream. */
+    Page nextPage(PageBudget budget);
+
+    /** Ends the read transaction, session or copy and gives its connection back. */
+    @Override
+    void close();
+}

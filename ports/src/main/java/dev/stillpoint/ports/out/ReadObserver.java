@@ -1,0 +1,19 @@
+package dev.stillpoint.ports.out;
+
+/**
+ * A seam for watching a snapshot's reads: production passes {@link #NONE}; the conformance kit's
+ * test artifact supplies the pauses and the round-trip counter [K8].
+ */
+public interface ReadObserver {
+
+    /** Called at each pause point, inside the read window; may block. */
+    default void atPause(PausePoint point) {
+    }
+
+    /** Called once per round trip that fetches items from the server (a page query, a FETCH, a getMore). */
+    default void roundTrip() {
+    }
+
+    /** Observes nothing. */
+    ReadObserver NONE = new ReadObserver() { };
+}

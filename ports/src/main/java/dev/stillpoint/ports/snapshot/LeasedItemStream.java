@@ -1,0 +1,69 @@
+package dev.stillpoint.ports.snapshot;
+
+import dev.stillpoint.domain.snapshot.LeaseEvent;
+import dev.stillpoint.ports.in.ItemStream;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.out.Page;
+import dev.stillpoint.ports.out.PageBudget;
+import java.lang.ref.Cleaner;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The item stream of a snapshot: pages fetched on demand through its {@link Lease}. Registered
+ * with a {@link Cleaner}, so a stream dropped without close still releases its lease [S5].
+ */
+final class LeasedItemStream implements ItemStream {
+
+    private final Lease lease;
+    private final PageBudget budget;
+    private final Cleaner.Cleanable cleanable;
+    private Iterator<StoredItem> buffered = Collections.emptyIterator();
+
+    LeasedItemStream(Lease lease, PageBudget budget, Cleaner cleaner) {
+        this.lease = lease;
+        this.budget = budget;
+        // The action must not refer to this stream, or the stream would never become unreachable.
+        this.cleanable = cleaner.register(this, new Reclaim(lease));
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (!buffered.hasNext()) {
+            Page page = lease.fetch(budget);
+            if (page == null) {
+                return false;
+            }
+            buffered = page.items().iterator();
+        }
+        return lease.mayDeliver();
+    }
+
+    @Override
+    public StoredItem next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("the snapshot stream has ended (" + lease.state() + ")");
+        }
+        return buffered.next();
+    }
+
+    @Override
+    public void close() {
+        lease.apply(LeaseEvent.CLOSED);
+        cleanable.clean();
+    }
+
+    @Override
+    public boolean isReleased() {
+        return lease.state().kind() == dev.stillpoint.domain.snapshot.LeaseState.Kind.RELEASED;
+    }
+
+    /** Runs once: on close (then a no-op on a released lease) or when the stream was abandoned. */
+    private record Reclaim(Lease lease) implements Runnable {
+        @Override
+        public void run() {
+            lease.apply(LeaseEvent.ABANDONED);
+        }
+    }
+}

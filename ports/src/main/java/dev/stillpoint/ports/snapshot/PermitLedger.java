@@ -1,0 +1,48 @@
+package dev.stillpoint.ports.snapshot;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.snapshot.HolderKind;
+import dev.stillpoint.domain.snapshot.PermitPool;
+
+/**
+ * The engine's permit pool, shared by every long reader of one engine [D7, Q2]: a thread-safe
+ * holder of the pure {@link PermitPool}. An acquire over the bound fails at once with
+ * LimitExceeded naming who holds the permits.
+ */
+public final class PermitLedger {
+
+    private PermitPool pool;
+
+    public PermitLedger(PermitPool pool) {
+        this.pool = pool;
+    }
+
+    /** Takes a permit for a holder of {@code kind}, or throws LimitExceeded without waiting. */
+    public synchronized void acquire(HolderKind kind) {
+        Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = pool.apply(PermitPool.Event.ACQUIRE, kind);
+        if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
+            throw StorageException.limitExceeded(refused.detail());
+        }
+        pool = t.nextOr(pool);
+    }
+
+    /** Gives back a permit held by a holder of {@code kind}; a release without one is an internal error. */
+    public synchronized void release(HolderKind kind) {
+        Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = pool.apply(PermitPool.Event.RELEASE, kind);
+        if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
+            throw StorageException.internal("permit released twice: " + refused.detail(), null);
+        }
+        pool = t.nextOr(pool);
+    }
+
+    /** Permits out now. */
+    public synchronized int inUse() {
+        return pool.inUse();
+    }
+
+    /** The most permits out at once. */
+    public synchronized int capacity() {
+        return pool.capacity();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stillpoint.domain.lifecycle.TableEvent.DropOutcome;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.poller.PollerEvent;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.DropResult;
+import dev.stillpoint.ports.out.TableRecord;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The poller's thread [D8, P8], with latches and deadlines rather than sleeps. Its idle sweep is
+ * set to an hour, so any pass that happens soon was caused by a wake, a startup or the active loop.
+ */
+class ControlPlanePollerTest {
+
+    private static final Duration IDLE = Duration.ofHours(1);
+
+    // D8, P8: a wake runs a pass at once, also while idle with an hour to go.
+    @Test
+    void d8_wakeRunsAPassAtOnce() throws Exception {
+        Semaphore passes = new Semaphore(0);
+        try (ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)),
+                counting(passes, 0), TimeSource.SYSTEM, "test-poller").start()) {
+            assertThat(passes.tryAcquire(10, TimeUnit.SECONDS)).as("startup pass").isTrue();
+            awaitTrue(() -> poller.state().kind() == PollerState.Kind.IDLE, "poller idle");
+            poller.wake();
+            assertThat(passes.tryAcquire(10, TimeUnit.SECONDS)).as("pass after wake").isTrue();
+        }
+    }
+
+    // D8: startup recovery runs a pass; a drop it deferred keeps the poller active (passes keep coming
+    // with no wake at all), and once nothing is deferred it goes idle.
+    @Test
+    void d8_startupWithDeferredDropStaysActiveUntilResolved() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.held = t -> true;
+        catalog.rows.put("held", new TableRecord(Descriptions.active("acct", "held"),
+                new TableState.Deleting(Instant.now(), TableState.DropRetry.DEFERRED)));
+        TableDeletion deletion = new TableDeletion(catalog, TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO);
+        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, TimeSource.SYSTEM);
+        Semaphore passes = new Semaphore(0);
+        Supplier<PollerEvent.PassFinished> counted = () -> {
+            PollerEvent.PassFinished done = pass.run();
+            passes.release();
+            return done;
+        };
+        try (ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofMillis(100)),
+                counted, TimeSource.SYSTEM, "test-poller").start()) {
+            assertThat(passes.tryAcquire(3, 10, TimeUnit.SECONDS)).as("three passes with no wake").isTrue();
+            assertThat(catalog.rows).containsKey("held");
+            catalog.held = t -> false;
+            awaitTrue(() -> !catalog.rows.containsKey("held"), "held table dropped once free");
+            awaitTrue(() -> poller.state().kind() == PollerState.Kind.IDLE, "idle once nothing is deferred");
+        }
+    }
+
+    // D8: a drop that fails for a reason other than a lock wait does not keep the poller active.
+    @Test
+    void d8_nonLockFailureDoesNotKeepThePollerActive() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.dropAnswer = t -> new DropResult(DropOutcome.OTHER_FAILURE, "cannot drop: a view depends on it");
+        catalog.rows.put("viewed", new TableRecord(Descriptions.active("acct", "viewed"),
+                new TableState.Deleting(Instant.now(), TableState.DropRetry.DEFERRED)));
+        TableDeletion deletion = new TableDeletion(catalog, TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO);
+        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, TimeSource.SYSTEM);
+        CountDownLatch first = new CountDownLatch(1);
+        try (ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofMillis(50)), () -> {
+            PollerEvent.PassFinished done = pass.run();
+            first.countDown();
+            return done;
+        }, TimeSource.SYSTEM, "test-poller").start()) {
+            assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+            awaitTrue(() -> poller.state().kind() == PollerState.Kind.IDLE, "idle after a non-lock failure");
+            assertThat(catalog.rows.get("viewed").state()).isInstanceOfSatisfying(TableState.Deleting.class,
+                    d -> assertThat(d.retry()).isEqualTo(TableState.DropRetry.FAILED));
+            long passesAtIdle = poller.passesRun();
+            // With a 50 ms active loop, staying active would run many passes in this window.
+            Instant until = Instant.now().plusMillis(500);
+            awaitTrue(() -> Instant.now().isAfter(until), "observation window");
+            assertThat(poller.passesRun()).isEqualTo(passesAtIdle);
+        }
+    }
+
+    private static Supplier<PollerEvent.PassFinished> counting(Semaphore passes, int deferred) {
+        return () -> {
+            passes.release();
+            return new PollerEvent.PassFinished(Instant.now(), deferred, Optional.empty());
+        };
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Object tick = new Object();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("deadline for: " + what).isLessThan(deadline);
+            synchronized (tick) {
+                tick.wait(10);
+            }
+        }
+    }
+}

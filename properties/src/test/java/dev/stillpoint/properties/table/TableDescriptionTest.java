@@ -1,0 +1,228 @@
+package dev.stillpoint.properties.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.table.ThroughputModeSummary;
+import dev.stillpoint.domain.table.VectorIndex;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+/** Worked examples of the table descriptions and requests; the general rules are in the *Properties classes. */
+class TableDescriptionTest {
+    private static final AttributeDefinition PK = new AttributeDefinition("pk", ScalarType.S);
+    private static final AttributeDefinition SK = new AttributeDefinition("sk", ScalarType.N);
+    private static final AttributeDefinition EMAIL = new AttributeDefinition("email", ScalarType.S);
+    private static final AttributeDefinition CREATED_AT = new AttributeDefinition("createdAt", ScalarType.N);
+
+    private static final GlobalSecondaryIndex BY_EMAIL = new GlobalSecondaryIndex("by_email",
+            KeySchema.hashOnly("email"), Projection.all(), IndexStatus.ACTIVE, false, 10, 1000);
+    private static final GlobalSecondaryIndex BY_EMAIL_AND_DATE = new GlobalSecondaryIndex("by_email_date",
+            KeySchema.composite("email", "createdAt"), Projection.keysOnly(), IndexStatus.DELETING, false, 10, 1000);
+    private static final LocalSecondaryIndex BY_DATE = new LocalSecondaryIndex("by_date",
+            KeySchema.composite("pk", "createdAt"), Projection.include(List.of("note")), 4, 400);
+
+    private static CreateTableRequest request() {
+        return new CreateTableRequest("123456789012", "users", KeySchema.composite("pk", "sk"),
+                List.of(PK, SK, EMAIL, CREATED_AT), List.of(BY_EMAIL, BY_EMAIL_AND_DATE), List.of(BY_DATE),
+                Optional.of(StreamSpecification.enabled("NEW_IMAGE")));
+    }
+
+    private static TableDescription active() {
+        return request().describe("tbl-1", "arn:aws:dynamodb:local:123456789012:table/users", TableArbitraries.CREATED)
+                .withStatus(TableStatus.ACTIVE);
+    }
+
+    private static void assertRefused(ThrowingCallable call, ErrorReason reason, String named) {
+        assertThatThrownBy(call)
+                .isInstanceOf(StorageException.class)
+                .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(reason))
+                .hasMessageContaining(named);
+    }
+
+    @Test
+    void d9_dropDeletingIndexes_dropsTheDeletingGsiAndTheDefinitionOnlyItUsed() {
+        VectorIndex building = new VectorIndex("embedding_idx", "embedding", 768, "COSINE", IndexStatus.CREATING);
+        VectorIndex going = new VectorIndex("old_embedding", "embedding", 384, "COSINE", IndexStatus.DELETING);
+        TableDescription d = active().withIndexStatus("by_email", IndexStatus.CREATING);
+        d = new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),
+                d.keySchema(), d.attributeDefinitions(), d.globalSecondaryIndexes(), d.localSecondaryIndexes(),
+                List.of(building, going), d.streamSpecification(), d.timeToLive(), d.restoreSummary(),
+                d.throughputModeSummary(), d.itemCount(), d.tableSizeBytes());
+
+        TableDescription dropped = d.dropDeletingIndexes();
+
+        assertThat(dropped.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::name, GlobalSecondaryIndex::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("by_email", IndexStatus.CREATING));
+        assertThat(dropped.vectorIndexes()).containsExactly(building);
+        assertThat(dropped.localSecondaryIndexes()).containsExactly(BY_DATE);
+        // createdAt stays: the LSI uses it. email stays: by_email uses it.
+        assertThat(dropped.attributeDefinitions()).containsExactly(PK, SK, EMAIL, CREATED_AT);
+    }
+
+    @Test
+    void d9_withoutGsisMissingRelations_dropsADefinitionOnlyTheMissingGsiUsed() {
+        TableDescription d = new CreateTableRequest("1", "users", KeySchema.hashOnly("pk"),
+                List.of(PK, EMAIL, CREATED_AT), List.of(BY_EMAIL, new GlobalSecondaryIndex("by_date",
+                        KeySchema.composite("email", "createdAt"), Projection.all(), IndexStatus.ACTIVE, false, 0, 0)),
+                List.of(), Optional.empty()).describe("t", "arn", TableArbitraries.CREATED);
+
+        TableDescription pruned = d.withoutGsisMissingRelations(Set.of("by_email"));
+
+        assertThat(pruned.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::name).containsExactly("by_email");
+        assertThat(pruned.attributeDefinitions()).containsExactly(PK, EMAIL);
+        assertThat(d.withoutGsisMissingRelations(Set.of()).attributeDefinitions()).containsExactly(PK);
+    }
+
+    @Test
+    void s2_snapshotView_keepsTheRestoreSummaryAndClearsTheThroughputSummary() {
+        RestoreSummary restore = new RestoreSummary(Optional.of("arn:backup"), Optional.empty(),
+                TableArbitraries.CREATED, false);
+        TableDescription d = active();
+        d = new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),
+                d.keySchema(), d.attributeDefinitions(), d.globalSecondaryIndexes(), d.localSecondaryIndexes(),
+                d.vectorIndexes(), d.streamSpecification(), d.timeToLive(), Optional.of(restore),
+                Optional.of(new ThroughputModeSummary("PROVISIONED", TableArbitraries.CREATED)), 42, 4200);
+
+        TableDescription view = d.snapshotView();
+
+        assertThat(view.restoreSummary()).contains(restore);
+        assertThat(view.throughputModeSummary()).isEmpty();
+        assertThat(view.itemCount()).isZero();
+        assertThat(view.tableSizeBytes()).isZero();
+        assertThat(view.gsi("by_email")).hasValueSatisfying(g -> assertThat(g.itemCount()).isZero());
+        assertThat(view.localSecondaryIndexes().get(0).sizeBytes()).isZero();
+    }
+
+    @Test
+    void d10_applyCreateGsi_addsTheIndexCreatingAndBackfilling_withMergedDefinitions() {
+        TableDescription d = new CreateTableRequest("1", "users", KeySchema.hashOnly("pk"), List.of(PK), List.of(),
+                List.of(), Optional.empty()).describe("t", "arn", TableArbitraries.CREATED).withStatus(TableStatus.ACTIVE);
+        GlobalSecondaryIndex asked = new GlobalSecondaryIndex("by_email", KeySchema.composite("email", "pk"),
+                Projection.all(), IndexStatus.ACTIVE, false, 99, 99);
+
+        TableDescription updated = d.applyCreateGsi(CreateGsiRequest.of(asked, EMAIL, PK));
+
+        assertThat(updated.gsi("by_email")).hasValue(GlobalSecondaryIndex.creating("by_email",
+                KeySchema.composite("email", "pk"), Projection.all()));
+        assertThat(updated.attributeDefinitions()).containsExactly(PK, EMAIL);
+        assertThat(updated.requireKeyAttributesDefined()).isSameAs(updated);
+    }
+
+    @Test
+    void d10_applyCreateGsi_refusesAConflictingDefinition_namingTheAttribute() {
+        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_sk",
+                        KeySchema.hashOnly("sk"), Projection.all()), new AttributeDefinition("sk", ScalarType.S))),
+                ErrorReason.VALIDATION, "'sk'");
+    }
+
+    @Test
+    void d10_applyCreateGsi_refusesAnUndefinedKeyAttribute_aTakenName_andAnUnusedDefinition() {
+        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_city",
+                KeySchema.hashOnly("city"), Projection.all()))), ErrorReason.VALIDATION, "'city'");
+        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_date",
+                KeySchema.hashOnly("email"), Projection.all()))), ErrorReason.VALIDATION, "'by_date'");
+        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_city",
+                        KeySchema.hashOnly("email"), Projection.all()), new AttributeDefinition("zip", ScalarType.S))),
+                ErrorReason.VALIDATION, "'zip'");
+    }
+
+    @Test
+    void d4_applyCreateGsi_onATableNotActive_isResourceInUse() {
+        TableDescription creating = active().withStatus(TableStatus.CREATING);
+        assertRefused(() -> creating.applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_sk",
+                KeySchema.hashOnly("sk"), Projection.all()))), ErrorReason.RESOURCE_IN_USE, "'users'");
+    }
+
+    @Test
+    void d10_withGlobalSecondaryIndex_refusesTheTwentyFirst() {
+        TableDescription d = active();
+        for (int i = d.globalSecondaryIndexes().size(); i < TableDescription.MAX_GLOBAL_SECONDARY_INDEXES; i++) {
+            d = d.withGlobalSecondaryIndex(GlobalSecondaryIndex.creating("extra" + i, KeySchema.hashOnly("email"),
+                    Projection.all()));
+        }
+        TableDescription full = d;
+        assertThat(full.globalSecondaryIndexes()).hasSize(20);
+        assertRefused(() -> full.withGlobalSecondaryIndex(GlobalSecondaryIndex.creating("one_more",
+                KeySchema.hashOnly("email"), Projection.all())), ErrorReason.VALIDATION, "21");
+        assertRefused(() -> full.withGlobalSecondaryIndex(GlobalSecondaryIndex.creating("by_date",
+                KeySchema.hashOnly("email"), Projection.all())), ErrorReason.VALIDATION, "'by_date'");
+    }
+
+    @Test
+    void d4_withIndexStatus_movesOneIndex_endsBackfilling_andRefusesLocalOrUnknownIndexes() {
+        TableDescription d = active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_sk",
+                KeySchema.hashOnly("sk"), Projection.all())));
+        assertThat(d.gsi("by_sk")).hasValueSatisfying(g -> assertThat(g.backfilling()).isTrue());
+
+        TableDescription built = d.withIndexStatus("by_sk", IndexStatus.ACTIVE);
+
+        assertThat(built.gsi("by_sk")).hasValueSatisfying(g -> {
+            assertThat(g.status()).isEqualTo(IndexStatus.ACTIVE);
+            assertThat(g.backfilling()).isFalse();
+        });
+        assertThat(built.gsi("by_email_date")).isEqualTo(d.gsi("by_email_date"));
+        assertRefused(() -> d.withIndexStatus("by_date", IndexStatus.DELETING), ErrorReason.VALIDATION, "'by_date'");
+        assertRefused(() -> d.withIndexStatus("nope", IndexStatus.ACTIVE), ErrorReason.VALIDATION, "'nope'");
+    }
+
+    @Test
+    void d1_aDamagedCatalogDescriptionStillExists_butIsNotAValidNewTable() {
+        TableDescription d = active();
+        TableDescription damaged = new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(),
+                d.status(), d.creationTime(), d.keySchema(), List.of(PK, EMAIL, CREATED_AT), d.globalSecondaryIndexes(),
+                d.localSecondaryIndexes(), d.vectorIndexes(), d.streamSpecification(), d.timeToLive(),
+                d.restoreSummary(), d.throughputModeSummary(), 0, 0);
+
+        assertRefused(damaged::requireKeyAttributesDefined, ErrorReason.VALIDATION, "'sk'");
+    }
+
+    @Test
+    void d10_createTable_refusesAnLsiWithAnotherPartitionKey_sixLsis_andADuplicateDefinition() {
+        CreateTableRequest r = request();
+        LocalSecondaryIndex otherPartition = LocalSecondaryIndex.of("by_email_lsi",
+                KeySchema.composite("email", "createdAt"), Projection.all());
+        assertRefused(() -> new CreateTableRequest(r.accountId(), r.tableName(), r.keySchema(), r.attributeDefinitions(),
+                r.gsis(), List.of(otherPartition), r.stream()), ErrorReason.VALIDATION, "'by_email_lsi'");
+
+        List<LocalSecondaryIndex> six = IntStream.range(0, 6).mapToObj(i -> LocalSecondaryIndex.of("lsi" + i,
+                KeySchema.composite("pk", "createdAt"), Projection.keysOnly())).toList();
+        assertRefused(() -> new CreateTableRequest(r.accountId(), r.tableName(), r.keySchema(), r.attributeDefinitions(),
+                r.gsis(), six, r.stream()), ErrorReason.VALIDATION, "limit of 5");
+
+        assertRefused(() -> new CreateTableRequest(r.accountId(), r.tableName(), r.keySchema(),
+                List.of(PK, SK, EMAIL, CREATED_AT, new AttributeDefinition("pk", ScalarType.B)), r.gsis(), r.lsis(),
+                r.stream()), ErrorReason.VALIDATION, "'pk'");
+    }
+
+    @Test
+    void d10_valuesRefuseWhatDynamoDbRefuses() {
+        assertRefused(() -> new Projection(ProjectionType.ALL, List.of("note")), ErrorReason.VALIDATION, "note");
+        assertRefused(() -> new StreamSpecification(true, Optional.empty()), ErrorReason.VALIDATION, "view type");
+        assertRefused(() -> StreamSpecification.enabled("EVERYTHING"), ErrorReason.VALIDATION, "'EVERYTHING'");
+        assertRefused(() -> new VectorIndex("vec", "embedding", 0, "COSINE", IndexStatus.ACTIVE),
+                ErrorReason.VALIDATION, "0");
+        assertRefused(() -> new GlobalSecondaryIndex("gsi", KeySchema.hashOnly("a"), Projection.all(),
+                IndexStatus.ACTIVE, false, -1, 0), ErrorReason.VALIDATION, "-1");
+    }
+}
