@@ -144,6 +144,56 @@ class SnapshotLeaseProperties {
         }
     }
 
+    // [D6, S5, P8] a release ends the read transaction when one may have begun (any state after
+    // requested), returns the permit exactly when the lease holds one, always wakes the poller, and logs
+    // only a reclaimed (abandoned) stream, in that order; a close or an error releases from any state.
+    @Property
+    void d6_releaseEffectsFollowWhatTheLeaseHeld(@ForAll("openPrefixes") List<LeaseEvent> prefix,
+                                                 @ForAll("releasingEvents") LeaseEvent event) {
+        LeaseState state = SnapshotLease.requested();
+        for (LeaseEvent e : prefix) {
+            state = SnapshotLease.apply(state, e).nextOr(state);
+        }
+        LeaseState.Kind kind = state.kind();
+        Transition<LeaseState, LeaseEffect, LeaseRefusal> t = SnapshotLease.apply(state, event);
+        boolean streaming = kind == LeaseState.Kind.STREAMING;
+        boolean releases = switch (event) {
+            case FAILED, CLOSED, ABANDONED -> true;
+            case END_SEEN -> streaming;
+            case PERMIT_REFUSED -> !streaming;
+            default -> false;
+        };
+        if (!releases) {
+            assertThat(t).isInstanceOf(Transition.Refused.class);
+            return;
+        }
+        List<LeaseEffect> expected = new ArrayList<>();
+        if (kind != LeaseState.Kind.REQUESTED) {
+            expected.add(LeaseEffect.END_TRANSACTION);
+        }
+        if (kind == LeaseState.Kind.PERMITTED || kind == LeaseState.Kind.DEFINED || kind == LeaseState.Kind.PINNED
+                || streaming) {
+            expected.add(LeaseEffect.RETURN_PERMIT);
+        }
+        expected.add(LeaseEffect.WAKE_POLLER);
+        if (event == LeaseEvent.ABANDONED) {
+            expected.add(LeaseEffect.LOG_ABANDONED);
+        }
+        assertThat(t.effects()).containsExactlyElementsOf(expected);
+        LeaseState.ReleaseReason reason = switch (event) {
+            case END_SEEN -> LeaseState.ReleaseReason.DRAINED;
+            case FAILED, PERMIT_REFUSED -> streaming ? LeaseState.ReleaseReason.FAILED : LeaseState.ReleaseReason.OPEN_FAILED;
+            default -> streaming ? LeaseState.ReleaseReason.CLOSED_EARLY : LeaseState.ReleaseReason.OPEN_CANCELLED;
+        };
+        assertThat(t.nextOr(null)).isEqualTo(new LeaseState.Released(reason, event.name()));
+    }
+
+    @Provide
+    Arbitrary<LeaseEvent> releasingEvents() {
+        return Arbitraries.of(LeaseEvent.FAILED, LeaseEvent.CLOSED, LeaseEvent.ABANDONED, LeaseEvent.END_SEEN,
+                LeaseEvent.PERMIT_REFUSED);
+    }
+
     private static final int LEASES = 6;
 
     @Provide

@@ -3,8 +3,11 @@ package dev.stillpoint.properties.table;
 import static dev.stillpoint.properties.table.TableArbitraries.keyAttributesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -12,6 +15,7 @@ import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.VectorIndex;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -145,6 +149,24 @@ class TableDescriptionProperties {
             @ForAll("descriptions") TableDescription d) {
         Set<String> all = d.globalSecondaryIndexes().stream().map(GlobalSecondaryIndex::name).collect(Collectors.toSet());
         assertThat(d.withoutGsisMissingRelations(all)).isEqualTo(d);
+    }
+
+    // [D1, D10] a catalog description is a valid new table exactly when every key attribute of the table,
+    // its global and its local indexes has a definition; otherwise the check names an undefined one.
+    @Property
+    void d10_requireKeyAttributesDefined_acceptsExactlyTheFullyDefinedDescriptions(
+            @ForAll("descriptions") TableDescription d) {
+        Set<String> undefined = new LinkedHashSet<>(keyAttributesOf(d, d.globalSecondaryIndexes()));
+        undefined.removeAll(d.attributeDefinitions().stream().map(AttributeDefinition::name).toList());
+
+        if (undefined.isEmpty()) {
+            assertThat(d.requireKeyAttributesDefined()).isSameAs(d);
+        } else {
+            assertThatThrownBy(d::requireKeyAttributesDefined).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                assertThat(undefined).anySatisfy(name -> assertThat(e.getMessage()).contains("'" + name + "'"));
+            });
+        }
     }
 
     // [S2] the running counts of the table and of every index are cleared.

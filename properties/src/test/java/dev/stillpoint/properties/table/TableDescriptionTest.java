@@ -186,6 +186,78 @@ class TableDescriptionTest {
         assertRefused(() -> d.withIndexStatus("nope", IndexStatus.ACTIVE), ErrorReason.VALIDATION, "'nope'");
     }
 
+    // [D1, D10] what CreateTable refuses, the check of a catalog description refuses too: a local index on a
+    // table without a sort key or with another partition key, and more indexes than the limits allow.
+    @Test
+    void d10_requireKeyAttributesDefined_refusesBadLocalIndexesAndTooManyIndexes() {
+        TableDescription d = active();
+        TableDescription hashOnlyWithLsi = withIndexes(new TableDescription(d.accountId(), d.tableName(), d.tableId(),
+                d.tableArn(), d.status(), d.creationTime(), KeySchema.hashOnly("pk"), d.attributeDefinitions(), List.of(),
+                List.of(), List.of(), d.streamSpecification(), d.timeToLive(), d.restoreSummary(),
+                d.throughputModeSummary(), 0, 0), List.of(), List.of(BY_DATE));
+        assertRefused(hashOnlyWithLsi::requireKeyAttributesDefined, ErrorReason.VALIDATION, "'by_date'");
+
+        LocalSecondaryIndex otherPartition = LocalSecondaryIndex.of("by_email_lsi",
+                KeySchema.composite("email", "createdAt"), Projection.all());
+        assertRefused(withIndexes(d, d.globalSecondaryIndexes(), List.of(otherPartition))::requireKeyAttributesDefined,
+                ErrorReason.VALIDATION, "'by_email_lsi'");
+        LocalSecondaryIndex noSort = LocalSecondaryIndex.of("by_pk_lsi", KeySchema.hashOnly("pk"), Projection.all());
+        assertRefused(withIndexes(d, d.globalSecondaryIndexes(), List.of(noSort))::requireKeyAttributesDefined,
+                ErrorReason.VALIDATION, "'by_pk_lsi'");
+
+        List<GlobalSecondaryIndex> twentyOne = IntStream.range(0, 21).mapToObj(i -> GlobalSecondaryIndex.creating(
+                "gsi" + i, KeySchema.hashOnly("email"), Projection.all())).toList();
+        assertRefused(withIndexes(d, twentyOne, List.of())::requireKeyAttributesDefined, ErrorReason.VALIDATION,
+                "limit of 20");
+        TableDescription twenty = withIndexes(d, twentyOne.subList(0, 20), List.of());
+        assertThat(twenty.requireKeyAttributesDefined()).isSameAs(twenty);
+
+        List<LocalSecondaryIndex> six = IntStream.range(0, 6).mapToObj(i -> LocalSecondaryIndex.of("lsi" + i,
+                KeySchema.composite("pk", "createdAt"), Projection.keysOnly())).toList();
+        assertRefused(withIndexes(d, List.of(), six)::requireKeyAttributesDefined, ErrorReason.VALIDATION, "limit of 5");
+        TableDescription five = withIndexes(d, List.of(), six.subList(0, 5));
+        assertThat(five.requireKeyAttributesDefined()).isSameAs(five);
+    }
+
+    // [D4, D9] a vector index moves to a new status alone; a local index has no status of its own, and
+    // an unknown name is refused as unknown.
+    @Test
+    void d4_withIndexStatus_movesAVectorIndex_andExplainsLocalAndUnknownNames() {
+        VectorIndex first = new VectorIndex("embedding_idx", "embedding", 768, "COSINE", IndexStatus.CREATING);
+        VectorIndex second = new VectorIndex("other_idx", "embedding", 384, "COSINE", IndexStatus.CREATING);
+        TableDescription d = active();
+        d = new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),
+                d.keySchema(), d.attributeDefinitions(), d.globalSecondaryIndexes(), d.localSecondaryIndexes(),
+                List.of(first, second), d.streamSpecification(), d.timeToLive(), d.restoreSummary(),
+                d.throughputModeSummary(), d.itemCount(), d.tableSizeBytes());
+
+        TableDescription built = d.withIndexStatus("embedding_idx", IndexStatus.ACTIVE);
+
+        assertThat(built.vectorIndexes()).containsExactly(first.withStatus(IndexStatus.ACTIVE), second);
+        assertThat(built.vectorIndexes().get(0).status()).isEqualTo(IndexStatus.ACTIVE);
+        assertThat(built.globalSecondaryIndexes()).isEqualTo(d.globalSecondaryIndexes());
+        TableDescription finalD = d;
+        assertRefused(() -> finalD.withIndexStatus("by_date", IndexStatus.ACTIVE), ErrorReason.VALIDATION,
+                "shares the table's status");
+        assertRefused(() -> finalD.withIndexStatus("nope", IndexStatus.ACTIVE), ErrorReason.VALIDATION,
+                "no index named 'nope'");
+    }
+
+    // [D1] a description finds the definition of an attribute, if it has one.
+    @Test
+    void d1_definition_findsAnAttributesDefinition() {
+        assertThat(active().definition("email")).contains(EMAIL);
+        assertThat(active().definition("createdAt")).contains(CREATED_AT);
+        assertThat(active().definition("note")).isEmpty();
+    }
+
+    private static TableDescription withIndexes(TableDescription d, List<GlobalSecondaryIndex> gsis,
+            List<LocalSecondaryIndex> lsis) {
+        return new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),
+                d.keySchema(), d.attributeDefinitions(), gsis, lsis, d.vectorIndexes(), d.streamSpecification(),
+                d.timeToLive(), d.restoreSummary(), d.throughputModeSummary(), d.itemCount(), d.tableSizeBytes());
+    }
+
     @Test
     void d1_aDamagedCatalogDescriptionStillExists_butIsNotAValidNewTable() {
         TableDescription d = active();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,6 +102,53 @@ class AttributeValueProperties {
         Expect.validation(() -> Item.of(withNull), "'a'");
         Expect.validation(() -> new AttributeValue.SS(null), "SS");
         Expect.validation(() -> new AttributeValue.BS(Arrays.asList(new byte[1], null)), "BS member 1");
+    }
+
+    // [S4] every collection refuses a missing collection, member, attribute name or value, saying which.
+    @Example
+    void s4_null_collection_parts_refused() {
+        Expect.validation(() -> Item.of(null), "item attributes must not be null");
+        Expect.validation(() -> new AttributeValue.M(null), "M attributes must not be null");
+        Expect.validation(() -> new AttributeValue.L(null), "L values");
+        Expect.validation(() -> new AttributeValue.NS(null), "NS values");
+        Expect.validation(() -> new AttributeValue.BS(null), "BS values");
+        Map<String, AttributeValue> nullName = new HashMap<>();
+        nullName.put(null, AttributeValue.Null.INSTANCE);
+        Expect.validation(() -> Item.of(nullName), "item attribute name must not be null");
+        Expect.validation(() -> new AttributeValue.M(nullName), "M attribute name must not be null");
+        Set<String> nullMember = new HashSet<>(Arrays.asList("a", null));
+        Expect.validation(() -> new AttributeValue.SS(nullMember), "SS member must not be null");
+        Expect.validation(() -> new AttributeValue.NS(nullMember), "NS member must not be null");
+        Expect.validation(() -> AttributeValue.N.fromStored(null), "N text");
+    }
+
+    // [S4] an item finds the attributes it has.
+    @Example
+    void s4_item_finds_its_attributes() {
+        Item item = Item.of(Map.of("pk", new AttributeValue.S("a")));
+        assertThat(item.find("pk")).contains(new AttributeValue.S("a"));
+        assertThat(item.find("other")).isEmpty();
+    }
+
+    // [S4] the short factories build the same values as the constructors; s and b keep the value, n normalises.
+    @Example
+    void s4_value_factories() {
+        assertThat(AttributeValue.s("x")).isEqualTo(new AttributeValue.S("x"));
+        assertThat(AttributeValue.n("1.50E1")).isEqualTo(new AttributeValue.N("15"));
+        assertThat(AttributeValue.b(new byte[] {1, 2})).isEqualTo(new AttributeValue.B(new byte[] {1, 2}));
+        Expect.validation(() -> AttributeValue.n("1.5.0"), "'1.5.0'");
+    }
+
+    // [S4] a binary set says how many members it has and prints them in base64, in the order given.
+    @Example
+    void s4_binary_set_size_and_text() {
+        AttributeValue.BS bs = new AttributeValue.BS(List.of(new byte[] {1}, new byte[] {2, 3}, new byte[0]));
+        assertThat(bs.size()).isEqualTo(3);
+        assertThat(bs.totalLength()).isEqualTo(3);
+        assertThat(bs).hasToString("BS[AQ==, AgM=, ]");
+        assertThat(new AttributeValue.BS(List.of())).hasToString("BS[]");
+        assertThat(new AttributeValue.BS(List.of()).size()).isZero();
+        assertThat(new AttributeValue.B(new byte[] {(byte) 0xfb, (byte) 0xff})).hasToString("B[+/8=]");
     }
 
     // [S4] type names are DynamoDB's.

@@ -69,6 +69,45 @@ class DynamoNumberProperties {
         Expect.validation(() -> DynamoNumber.normalise(null), "null");
     }
 
+    // [D3] a refusal says what is wrong with the value: the offending character and its position, or
+    // what is missing, or which bound it breaks.
+    @Example
+    void d3_refusal_says_what_is_wrong_with_the_value() {
+        Expect.validation(() -> DynamoNumber.normalise("12a4"), "'12a4'", "'a' at position 2");
+        Expect.validation(() -> DynamoNumber.normalise("x1"), "'x1'", "'x' at position 0");
+        Expect.validation(() -> DynamoNumber.normalise("-"), "'-'", "expected decimal digits");
+        Expect.validation(() -> DynamoNumber.normalise("+."), "'+.'", "expected decimal digits");
+        Expect.validation(() -> DynamoNumber.normalise("1.5e+"), "'1.5e+'", "expected exponent digits");
+        Expect.validation(() -> DynamoNumber.normalise("1".repeat(39)), "more than 38 significant digits");
+        Expect.validation(() -> DynamoNumber.normalise("1E126"), "'1E126'", "above 10^125");
+        Expect.validation(() -> DynamoNumber.normalise("1E-131"), "'1E-131'", "below 10^-130");
+    }
+
+    // [D3] the refusal names the value: whole up to 200 characters, a longer one cut to its first 200
+    // with its length, so a huge input cannot flood the message.
+    @Example
+    void d3_refusal_names_the_value_cut_to_200_characters() {
+        String whole = "1".repeat(199) + "x";
+        Expect.validation(() -> DynamoNumber.normalise(whole), "'" + whole + "'");
+        assertThat(messageOf(whole)).doesNotContain("characters)");
+
+        String longer = "1".repeat(200) + "x";
+        Expect.validation(() -> DynamoNumber.normalise(longer), "'" + "1".repeat(200) + "...' (201 characters)");
+
+        String huge = "9".repeat(5000) + "x";
+        Expect.validation(() -> DynamoNumber.normalise(huge), "(5001 characters)", "'x' at position 5000");
+        assertThat(messageOf(huge)).hasSizeLessThan(400);
+    }
+
+    private static String messageOf(String input) {
+        try {
+            DynamoNumber.normalise(input);
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("accepted " + input);
+    }
+
     // [D3] normalising a canonical text gives it back.
     @Property
     void d3_normalise_is_idempotent(@ForAll("numberTexts") String text) {

@@ -262,6 +262,108 @@ class ItemLimitsProperties {
                 "'ns'", "1.0");
     }
 
+    // ---- D3a: sizes as DynamoDB counts them, at the edges
+
+    // [D3a] UTF-8 lengths at each encoding boundary; an unpaired surrogate counts three bytes, as its
+    // generalised UTF-8 form would, wherever it stands.
+    @Example
+    void d3a_utf8_length_at_the_encoding_boundaries() {
+        assertThat(Item.utf8Length("")).isZero();
+        assertThat(Item.utf8Length("\u007f")).isEqualTo(1);
+        assertThat(Item.utf8Length("\u0080")).isEqualTo(2);
+        assertThat(Item.utf8Length("\u07ff")).isEqualTo(2);
+        assertThat(Item.utf8Length("\u0800")).isEqualTo(3);
+        assertThat(Item.utf8Length("\uffff")).isEqualTo(3);
+        assertThat(Item.utf8Length("\ud83d\ude00")).isEqualTo(4);
+        assertThat(Item.utf8Length("a\ud83d")).isEqualTo(1 + 3);
+        assertThat(Item.utf8Length("\ude00a")).isEqualTo(3 + 1);
+        assertThat(Item.utf8Length("\ud83d\ud83d\ude00")).isEqualTo(3 + 4);
+    }
+
+    // [D3a] for text of whole code points the length is exactly that of the UTF-8 encoding.
+    @Property
+    void d3a_utf8_length_is_the_utf8_encoding_length(@ForAll("keyStrings") String text) {
+        assertThat(Item.utf8Length(text)).isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    @Provide
+    Arbitrary<String> keyStrings() {
+        return ValueArbitraries.keyStrings();
+    }
+
+    // [D3a][S4] a number counts one byte per two significant digits plus one (zeros between digits are
+    // significant, leading and trailing ones are not); a set counts its members; a stored text that is
+    // not a number counts its UTF-8 length.
+    @Example
+    void d3a_number_sizes() {
+        assertThat(Item.sizeOf(new AttributeValue.N("101"))).isEqualTo(3);
+        assertThat(Item.sizeOf(new AttributeValue.N("1001"))).isEqualTo(3);
+        assertThat(Item.sizeOf(new AttributeValue.N("100"))).isEqualTo(2);
+        assertThat(Item.sizeOf(new AttributeValue.N("-0.00105"))).isEqualTo(3);
+        assertThat(Item.sizeOf(new AttributeValue.N("+1.5E2"))).isEqualTo(2);
+        assertThat(Item.sizeOf(new AttributeValue.N("0"))).isEqualTo(2);
+        assertThat(Item.sizeOf(new AttributeValue.NS(new LinkedHashSet<>(List.of("1", "12345", "101"))))).isEqualTo(2 + 4 + 3);
+        assertThat(Item.sizeOf(new AttributeValue.NS(Set.of()))).isZero();
+        assertThat(Item.sizeOf(new AttributeValue.N("abc"))).isEqualTo(3);
+        assertThat(Item.sizeOf(new AttributeValue.N("12x45"))).isEqualTo(5);
+        assertThat(Item.sizeOf(new AttributeValue.N("\u00e9"))).isEqualTo(2);
+        assertThat(Item.sizeOf(new AttributeValue.NS(new LinkedHashSet<>(List.of("1", "n/a"))))).isEqualTo(2 + 3);
+    }
+
+    // ---- D3a: what a refusal says
+
+    // [D3a] a key attribute of the wrong type is refused naming the value it holds, of any type.
+    @Example
+    void d3a_wrong_key_type_refusal_names_the_value_held() {
+        KeySchema schema = KeySchema.hashOnly("pk");
+        Map<AttributeValue, String> named = new LinkedHashMap<>();
+        named.put(new AttributeValue.S("12"), "holds S '12'");
+        named.put(new AttributeValue.N("12"), "holds N '12'");
+        named.put(new AttributeValue.B(new byte[] {12}), "holds B 'DA=='");
+        named.put(AttributeValue.Bool.TRUE, "holds BOOL");
+        named.forEach((value, expected) -> {
+            ScalarType declared = value instanceof AttributeValue.S ? ScalarType.N : ScalarType.S;
+            Expect.validation(() -> ItemLimits.validateForPut(Item.of(Map.of("pk", value)), schema,
+                    List.of(new AttributeDefinition("pk", declared))), "'pk'", "declared " + declared, expected);
+        });
+        Expect.validation(() -> ItemLimits.validateForPut(Item.of(Map.of("pk", AttributeValue.Bool.TRUE)), schema,
+                List.of(new AttributeDefinition("pk", ScalarType.S))), "true");
+    }
+
+    // [D3a] two definitions of a key attribute with different types leave its type unknown: refused, naming it.
+    @Example
+    void d3a_conflicting_key_definitions_refused() {
+        Item item = item("p", "s");
+        Expect.validation(() -> ItemLimits.validateForPut(item, COMPOSITE, List.of(new AttributeDefinition("pk", ScalarType.S),
+                new AttributeDefinition("sk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N))),
+                "'sk'", "conflicting", "S", "N");
+        // The same definition twice is no conflict.
+        assertThat(ItemLimits.validateForPut(item, COMPOSITE, List.of(new AttributeDefinition("pk", ScalarType.S),
+                new AttributeDefinition("sk", ScalarType.S), new AttributeDefinition("sk", ScalarType.S)))).isEqualTo(item);
+    }
+
+    // [D3a] a put without an item, a key schema or definitions is a validation error saying which is missing.
+    @Example
+    void d3a_missing_put_arguments_refused() {
+        List<AttributeDefinition> defs = definitions(ScalarType.S, ScalarType.S);
+        Expect.validation(() -> ItemLimits.validateForPut(null, COMPOSITE, defs), "item must not be null");
+        Expect.validation(() -> ItemLimits.validateForPut(item("p", "s"), null, defs), "key schema must not be null");
+        Expect.validation(() -> ItemLimits.validateForPut(item("p", "s"), COMPOSITE, null),
+                "attribute definitions must not be null");
+    }
+
+    // [D3] an invalid number in an item is refused with the reason, not only the value.
+    @Example
+    void d3_invalid_number_refusal_in_an_item_says_why() {
+        Map<String, String> reasons = Map.of(
+                "1E126", "above 10^125", "1E-131", "below 10^-130",
+                "1".repeat(39), "more than 38 significant digits", "1e", "expected exponent digits",
+                "1.5x", "'x' at position 3");
+        reasons.forEach((bad, reason) -> Expect.validation(() -> ItemLimits.validateForPut(
+                item("p", "s").with("n", new AttributeValue.N(bad)), COMPOSITE, definitions(ScalarType.S, ScalarType.S)),
+                "'n'", bad, reason));
+    }
+
     // ---- helpers
 
     private static String put(Map<String, AttributeValue> attributes, String name, AttributeValue value, String path) {

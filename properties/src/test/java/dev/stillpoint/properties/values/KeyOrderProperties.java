@@ -1,6 +1,7 @@
 package dev.stillpoint.properties.values;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
@@ -300,6 +301,66 @@ class KeyOrderProperties {
         Item complete = Item.of(Map.of("pk", new AttributeValue.S("a"), "sk", AttributeValue.N.of("1")));
         Item noSort = Item.of(Map.of("pk", new AttributeValue.S("a")));
         Expect.validation(() -> order.compareItems(complete, noSort), "'sk'");
+    }
+
+    // [D2][S4] two stored N texts that are not numbers order between themselves by UTF-8 bytes (unsigned).
+    @Property
+    void d2_invalid_stored_numbers_order_among_themselves_by_utf8_bytes(
+            @ForAll("invalidTexts") String a, @ForAll("invalidTexts") String b) {
+        int expected = Integer.signum(Arrays.compareUnsigned(
+                a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
+        assertThat(Integer.signum(KeyOrder.compareValues(ScalarType.N, new AttributeValue.N(a), new AttributeValue.N(b))))
+                .isEqualTo(expected);
+    }
+
+    // [D2] a key whose shape does not match the schema (a sort value missing or extra, or no key at all)
+    // is a validation error naming the attribute, never a silent order by the partition alone.
+    @Property
+    void d2_key_of_the_wrong_shape_refused(@ForAll Shape shape) {
+        KeyOrder order = orderOf(shape.schema(), shape.definitions());
+        AttributeValue partition = switch (shape.partition) {
+            case S -> new AttributeValue.S("p");
+            case N -> AttributeValue.N.of("1");
+            case B -> new AttributeValue.B(new byte[] {1});
+        };
+        Key hashOnly = Key.of(partition);
+        Key composite = Key.of(partition, new AttributeValue.S("s"));
+        Key fitting = shape.sort == null ? hashOnly : Key.of(partition, switch (shape.sort) {
+            case S -> new AttributeValue.S("s");
+            case N -> AttributeValue.N.of("2");
+            case B -> new AttributeValue.B(new byte[] {2});
+        });
+        Key misfit = shape.sort == null ? composite : hashOnly;
+        String named = shape.sort == null ? "hash-only" : "'sk'";
+        assertThat(order.compare(fitting, fitting)).isZero();
+        Expect.validation(() -> order.compare(fitting, misfit), named);
+        Expect.validation(() -> order.compare(misfit, fitting), named);
+        Expect.validation(() -> order.compare(null, fitting), "null key");
+        Expect.validation(() -> order.compare(fitting, null), "null key");
+    }
+
+    // [D2] a wrong-type value is named whole up to 64 characters and cut beyond, with its length.
+    @Example
+    void d2_wrong_type_refusal_cuts_long_values() {
+        AttributeValue.S exactly64 = new AttributeValue.S("v".repeat(64 - "S[value=]".length()));
+        assertThat(exactly64.toString()).hasSize(64);
+        Expect.validation(() -> KeyOrder.compareValues(ScalarType.N, exactly64, AttributeValue.N.of("1")),
+                exactly64.toString());
+        assertThatThrownBy(() -> KeyOrder.compareValues(ScalarType.N, exactly64, AttributeValue.N.of("1")))
+                .message().doesNotContain("characters)");
+        AttributeValue.S longer = new AttributeValue.S("w".repeat(65 - "S[value=]".length()));
+        Expect.validation(() -> KeyOrder.compareValues(ScalarType.N, longer, AttributeValue.N.of("1")),
+                longer.toString().substring(0, 64) + "... (65 characters)");
+        Expect.validation(() -> KeyOrder.compareValues(ScalarType.S, new AttributeValue.S("a"), null), "null S key value");
+        Expect.validation(() -> KeyOrder.compareValues(null, new AttributeValue.S("a"), new AttributeValue.S("b")),
+                "type");
+    }
+
+    // [D1] an order names its key attributes and their types, for logs and messages.
+    @Example
+    void d1_order_describes_its_key() {
+        assertThat(orderOf(Shape.S_N.schema(), Shape.S_N.definitions())).hasToString("KeyOrder[pk:S, sk:N]");
+        assertThat(orderOf(Shape.HASH_B.schema(), Shape.HASH_B.definitions())).hasToString("KeyOrder[pk:B]");
     }
 
     // ---- helpers

@@ -44,13 +44,13 @@ class MigrationsTest {
             Migrations migrations = Migrations.bundled(FIXED);
 
             assertThat(Migrations.currentVersion(c)).isZero();
-            assertThat(migrations.apply(c)).containsExactly(1);
+            assertThat(migrations.apply(c)).containsExactly(1, 2);
             assertThat(migrations.apply(c)).isEmpty();
             assertThat(migrations.apply(c)).isEmpty();
 
             assertThat(tables(c)).containsAll(CATALOG_TABLES);
             DSLContext ctx = DSL.using(c, SQLDialect.SQLITE);
-            assertThat(ctx.fetch(SP_SCHEMA_VERSION)).singleElement().satisfies(r -> {
+            assertThat(ctx.fetch(SP_SCHEMA_VERSION)).first().satisfies(r -> {
                 assertThat(r.getVersion()).isEqualTo(1);
                 assertThat(r.getAppliedAt()).isEqualTo("2026-01-02T03:04:05Z");
             });
@@ -65,14 +65,14 @@ class MigrationsTest {
     void file_database_in_wal_mode_is_migrated_once_across_reopens() throws SQLException {
         Path file = TestDatabases.newFile("migrations");
         try (Connection c = TestDatabases.openFile(file)) {
-            assertThat(Migrations.bundled().apply(c)).containsExactly(1);
+            assertThat(Migrations.bundled().apply(c)).containsExactly(1, 2);
             assertThat(pragma(c, "journal_mode")).isEqualTo("wal");
         }
         try (Connection c = TestDatabases.openFile(file)) {
-            assertThat(Migrations.currentVersion(c)).isEqualTo(1);
+            assertThat(Migrations.currentVersion(c)).isEqualTo(2);
             assertThat(Migrations.bundled().apply(c)).isEmpty();
             assertThat(tables(c)).containsAll(CATALOG_TABLES);
-            assertThat(DSL.using(c, SQLDialect.SQLITE).fetchCount(SP_SCHEMA_VERSION)).isEqualTo(1);
+            assertThat(DSL.using(c, SQLDialect.SQLITE).fetchCount(SP_SCHEMA_VERSION)).isEqualTo(2);
             assertThat(DSL.using(c, SQLDialect.SQLITE).fetchCount(SP_SETTINGS)).isEqualTo(1);
         }
     }
@@ -93,12 +93,12 @@ class MigrationsTest {
             Future<List<Integer>> b = pool.submit(migrate);
             start.countDown();
             List<Integer> applied = Stream.concat(a.get(30, TimeUnit.SECONDS).stream(), b.get(30, TimeUnit.SECONDS).stream()).toList();
-            assertThat(applied).containsExactly(1);
+            assertThat(applied).containsExactly(1, 2);
         } finally {
             pool.shutdownNow();
         }
         try (Connection c = TestDatabases.openFile(file)) {
-            assertThat(DSL.using(c, SQLDialect.SQLITE).fetchCount(SP_SCHEMA_VERSION)).isEqualTo(1);
+            assertThat(DSL.using(c, SQLDialect.SQLITE).fetchCount(SP_SCHEMA_VERSION)).isEqualTo(2);
         }
     }
 

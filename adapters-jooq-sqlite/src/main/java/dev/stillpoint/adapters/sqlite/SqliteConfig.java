@@ -1,0 +1,84 @@
+package dev.stillpoint.adapters.sqlite;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.TimeSource;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How to open a SQLite engine.
+ *
+ * @param file               the database file; empty for an in-memory database (one connection)
+ * @param readConnections    pooled read connections of a file database; snapshots may hold half [D7, Q2]
+ * @param snapshotSlots      long-reader slots (snapshots and backups); for a file database at most
+ *                           half the read connections, so requests always find a connection
+ * @param pageBudget         rows and bytes per snapshot page [S7]
+ * @param busyTimeout        how long a statement waits for SQLite's write lock
+ * @param controlPlaneDelay  overrides the catalog's {@code control_plane_delay_ms} when present
+ * @param pollerSchedule     the control-plane poller's idle and active cadence [D8]
+ * @param observer           test hooks (pauses, round trips); {@link ReadObserver#NONE} in production
+ * @param time               the clock
+ */
+public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotSlots, PageBudget pageBudget,
+                           Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
+                           ReadObserver observer, TimeSource time) {
+
+    public SqliteConfig {
+        if (readConnections < 1) {
+            throw StorageException.validation("readConnections must be at least 1, got " + readConnections);
+        }
+        if (snapshotSlots < 1) {
+            throw StorageException.validation("snapshotSlots must be at least 1, got " + snapshotSlots);
+        }
+        if (file.isPresent() && snapshotSlots > Math.max(1, readConnections / 2)) {
+            throw StorageException.validation("snapshotSlots " + snapshotSlots + " exceeds half of the "
+                    + readConnections + " read connections");
+        }
+        controlPlaneDelay.ifPresent(d -> {
+            if (d.isNegative()) {
+                throw StorageException.validation("control-plane delay must not be negative, got " + d);
+            }
+        });
+    }
+
+    /** A file database with ten read connections (five snapshot slots) and production defaults. */
+    public static SqliteConfig file(Path file) {
+        return new SqliteConfig(Optional.of(file), 10, 5, PageBudget.DEFAULT, Duration.ofSeconds(5),
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+    }
+
+    /** An in-memory database: one connection; snapshots copy the table and hold a slot, not a connection [Q4]. */
+    public static SqliteConfig inMemory() {
+        return new SqliteConfig(Optional.empty(), 1, 2, PageBudget.DEFAULT, Duration.ofSeconds(5),
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+    }
+
+    public SqliteConfig withPageBudget(PageBudget budget) {
+        return new SqliteConfig(file, readConnections, snapshotSlots, budget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time);
+    }
+
+    public SqliteConfig withObserver(ReadObserver hooks) {
+        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, hooks, time);
+    }
+
+    public SqliteConfig withControlPlaneDelay(Duration delay) {
+        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, Optional.of(delay),
+                pollerSchedule, observer, time);
+    }
+
+    public SqliteConfig withPool(int connections, int slots) {
+        return new SqliteConfig(file, connections, slots, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time);
+    }
+
+    public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
+        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+                schedule, observer, time);
+    }
+}

@@ -1,0 +1,155 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The engine's connections. A file database has one writer connection (SQLite admits one writer;
+ * its BEGIN is IMMEDIATE so a write never fails upgrading a read lock) and a pool of read
+ * connections in WAL mode. An in-memory database has exactly one connection serving both roles.
+ */
+public final class Connections implements AutoCloseable {
+
+    /** A borrowed connection; closing it gives it back. */
+    public interface Borrowed extends AutoCloseable {
+        Connection connection();
+
+        @Override
+        void close();
+    }
+
+    private final boolean inMemory;
+    private final Connection writer;
+    private final ReentrantLock writerLock = new ReentrantLock(true);
+    private final BlockingQueue<Connection> readers;
+    private final List<Connection> all = new ArrayList<>();
+    private final long acquireTimeoutMillis;
+
+    public Connections(SqliteConfig config) {
+        this.inMemory = config.file().isEmpty();
+        this.acquireTimeoutMillis = Math.max(1000, config.busyTimeout().toMillis() * 6);
+        try {
+            if (inMemory) {
+                writer = open("jdbc:sqlite::memory:", config, SQLiteConfig.TransactionMode.IMMEDIATE);
+                readers = new ArrayBlockingQueue<>(1);
+            } else {
+                String url = "jdbc:sqlite:" + config.file().map(Path::toAbsolutePath).orElseThrow();
+                writer = open(url, config, SQLiteConfig.TransactionMode.IMMEDIATE);
+                readers = new ArrayBlockingQueue<>(config.readConnections());
+                for (int i = 0; i < config.readConnections(); i++) {
+                    readers.add(open(url, config, SQLiteConfig.TransactionMode.DEFERRED));
+                }
+            }
+        } catch (SQLException e) {
+            closeAll();
+            throw new StorageException(ErrorReason.INTERNAL, "cannot open SQLite database "
+                    + config.file().map(Path::toString).orElse(":memory:") + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Connection open(String url, SqliteConfig config, SQLiteConfig.TransactionMode mode) throws SQLException {
+        SQLiteConfig c = new SQLiteConfig();
+        c.setBusyTimeout((int) config.busyTimeout().toMillis());
+        c.enforceForeignKeys(true);
+        c.setTransactionMode(mode);
+        if (!inMemory) {
+            c.setJournalMode(SQLiteConfig.JournalMode.WAL);
+            c.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        }
+        Connection connection = c.createConnection(url);
+        all.add(connection);
+        return connection;
+    }
+
+    /** Whether this is an in-memory database (one connection). */
+    public boolean inMemory() {
+        return inMemory;
+    }
+
+    /** The writer connection, exclusively, in auto-commit mode. */
+    public Borrowed write() {
+        lock(writerLock);
+        return new Borrowed() {
+            @Override
+            public Connection connection() {
+                return writer;
+            }
+
+            @Override
+            public void close() {
+                writerLock.unlock();
+            }
+        };
+    }
+
+    /**
+     * A read connection in auto-commit mode. On an in-memory database that is the one connection,
+     * held exclusively like the writer.
+     */
+    public Borrowed read() {
+        if (inMemory) {
+            return write();
+        }
+        Connection c;
+        try {
+            c = readers.poll(acquireTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException(ErrorReason.TRANSIENT, "interrupted waiting for a SQLite read connection");
+        }
+        if (c == null) {
+            throw new StorageException(ErrorReason.TRANSIENT, "no SQLite read connection free within "
+                    + acquireTimeoutMillis + " ms");
+        }
+        Connection borrowed = c;
+        return new Borrowed() {
+            @Override
+            public Connection connection() {
+                return borrowed;
+            }
+
+            @Override
+            public void close() {
+                readers.add(borrowed);
+            }
+        };
+    }
+
+    private void lock(ReentrantLock lock) {
+        try {
+            if (!lock.tryLock(acquireTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                throw new StorageException(ErrorReason.TRANSIENT, "the SQLite writer was busy for "
+                        + acquireTimeoutMillis + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException(ErrorReason.TRANSIENT, "interrupted waiting for the SQLite writer");
+        }
+    }
+
+    @Override
+    public void close() {
+        closeAll();
+    }
+
+    private void closeAll() {
+        for (Connection c : all) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Closing at shutdown: nothing left to protect.
+            }
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
+import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.ControlPlaneStore;
+import dev.stillpoint.ports.out.DropAttempt;
+import dev.stillpoint.ports.out.DropResult;
+import dev.stillpoint.ports.out.LockProbe;
+import dev.stillpoint.ports.out.PendingTransition;
+import dev.stillpoint.ports.out.RelationHold;
+import dev.stillpoint.ports.out.TableDropPort;
+import dev.stillpoint.ports.out.TableRecord;
+import dev.stillpoint.ports.out.TimeSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * The SQLite catalog behind the control-plane ports. Every write runs in one IMMEDIATE transaction
+ * on the writer connection. Under WAL a reader never blocks a DROP (it keeps its own snapshot), so
+ * the lock probe always answers "free" and a DeleteTable below the 1 s delay drops at once [D5].
+ */
+public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, LockProbe {
+
+    private final Connections connections;
+    private final TimeSource time;
+    private final Optional<Duration> delayOverride;
+
+    public SqliteCatalog(Connections connections, TimeSource time, Optional<Duration> delayOverride) {
+        this.connections = connections;
+        this.time = time;
+        this.delayOverride = delayOverride;
+    }
+
+    static DSLContext dsl(Connection c) {
+        return DSL.using(c, SQLDialect.SQLITE);
+    }
+
+    /** Runs {@code work} in one write transaction, rolled back on any failure. */
+    <T> T write(String doing, Function<DSLContext, T> work) {
+        try (Connections.Borrowed w = connections.write()) {
+            Connection c = w.connection();
+            try {
+                Tx.beginWrite(c);
+                T result = work.apply(dsl(c));
+                Tx.commit(c);
+                return result;
+            } catch (SQLException e) {
+                Tx.rollbackQuietly(c);
+                throw SqlFailures.map(doing, e);
+            } catch (RuntimeException e) {
+                Tx.rollbackQuietly(c);
+                throw SqlFailures.map(doing, e);
+            }
+        }
+    }
+
+    /** Runs {@code work} on a read connection in auto-commit mode (each statement its own snapshot). */
+    <T> T read(String doing, Function<DSLContext, T> work) {
+        try (Connections.Borrowed r = connections.read()) {
+            try {
+                return work.apply(dsl(r.connection()));
+            } catch (RuntimeException e) {
+                throw SqlFailures.map(doing, e);
+            }
+        }
+    }
+
+    /** Writes (or replaces) the table's restore record. */
+    public void writeRestoreRecord(String tableId, dev.stillpoint.domain.table.RestoreSummary summary) {
+        write("recording a restore", ctx -> ctx.insertInto(SP_RESTORE_RECORDS)
+                .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
+                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .onConflict(SP_RESTORE_RECORDS.TABLE_ID).doUpdate()
+                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .execute());
+    }
+
+    @Override
+    public Duration controlPlaneDelay() {
+        return delayOverride.orElseGet(() -> read("reading the control-plane delay", CatalogRows::controlPlaneDelay));
+    }
+
+    @Override
+    public Optional<TableRecord> find(String accountId, String tableName) {
+        return read("reading table '" + tableName + "'",
+                ctx -> CatalogRows.load(ctx, accountId, tableName).map(CatalogRows.Loaded::record));
+    }
+
+    @Override
+    public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
+        return write("creating table '" + request.tableName() + "'", ctx -> {
+            if (CatalogRows.load(ctx, request.accountId(), request.tableName()).isPresent()) {
+                throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
+            }
+            return CatalogRows.insertCreating(ctx, request, time.now(), activateAt);
+        });
+    }
+
+    @Override
+    public boolean markActive(String accountId, String tableName) {
+        return write("activating table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
+                .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
+                .setNull(SP_TABLES.STATUS_DUE_AT)
+                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName),
+                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
+                .execute() == 1);
+    }
+
+    @Override
+    public List<PendingTransition> pendingTransitions() {
+        return read("listing pending transitions", ctx -> ctx.selectFrom(SP_TABLES)
+                .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
+                .fetch(r -> new PendingTransition(r.getAccountId(), r.getTableName(), CatalogRows.state(r))));
+    }
+
+    @Override
+    public List<RelationHold> holders(String accountId, String tableName) {
+        find(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
+        return List.of();
+    }
+
+    @Override
+    public DropAttempt beginDrop(String accountId, String tableName) {
+        Connections.Borrowed w = connections.write();
+        Connection c = w.connection();
+        try {
+            Tx.beginWrite(c);
+            CatalogRows.Loaded loaded = CatalogRows.load(dsl(c), accountId, tableName)
+                    .orElseThrow(() -> StorageException.tableNotFound(tableName));
+            return new Attempt(w, loaded);
+        } catch (SQLException e) {
+            Tx.rollbackQuietly(c);
+            w.close();
+            throw SqlFailures.map("deleting table '" + tableName + "'", e);
+        } catch (RuntimeException e) {
+            Tx.rollbackQuietly(c);
+            w.close();
+            throw SqlFailures.map("deleting table '" + tableName + "'", e);
+        }
+    }
+
+    /** One drop attempt: the writer connection in one IMMEDIATE transaction, a savepoint around the drops. */
+    private final class Attempt implements DropAttempt {
+        private final Connections.Borrowed writer;
+        private final Connection c;
+        private final CatalogRows.Loaded loaded;
+        private boolean committed;
+
+        Attempt(Connections.Borrowed writer, CatalogRows.Loaded loaded) {
+            this.writer = writer;
+            this.c = writer.connection();
+            this.loaded = loaded;
+        }
+
+        @Override
+        public TableRecord record() {
+            return loaded.record();
+        }
+
+        @Override
+        public boolean probeHolders() {
+            // Under WAL a reader keeps its snapshot of a dropped table; nothing can hold the drop up.
+            return false;
+        }
+
+        @Override
+        public DropResult dropRelations(Duration budget) {
+            try {
+                Tx.savepoint(c, "drops");
+                for (DataRelation relation : loaded.relations()) {
+                    relation.dropIfExists(dsl(c)).execute();
+                }
+                return DropResult.DROPPED;
+            } catch (SQLException e) {
+                StorageException mapped = SqlFailures.map("dropping", e);
+                return mapped.reason() == dev.stillpoint.domain.error.ErrorReason.TRANSIENT
+                        ? DropResult.lockWaitFailed(mapped.getMessage()) : DropResult.failed(mapped.getMessage());
+            } catch (RuntimeException e) {
+                return DropResult.failed(SqlFailures.map("dropping", e).getMessage());
+            }
+        }
+
+        @Override
+        public void rollBackDrops() {
+            run(() -> Tx.rollbackTo(c, "drops"));
+        }
+
+        @Override
+        public void markDeleting(TableState.Deleting deleting) {
+            CatalogRows.setStatus(dsl(c), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(), deleting.retry());
+        }
+
+        @Override
+        public void removeCatalogRow() {
+            dsl(c).deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
+        }
+
+        @Override
+        public void commit() {
+            run(() -> Tx.commit(c));
+            committed = true;
+        }
+
+        @Override
+        public void close() {
+            if (!committed) {
+                Tx.rollbackQuietly(c);
+            }
+            writer.close();
+        }
+
+        private void run(SqlAction action) {
+            try {
+                action.run();
+            } catch (SQLException e) {
+                throw SqlFailures.map("deleting table '" + loaded.row().getTableName() + "'", e);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    interface SqlAction {
+        void run() throws SQLException;
+    }
+}

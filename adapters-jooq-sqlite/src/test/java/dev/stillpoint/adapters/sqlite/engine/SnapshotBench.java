@@ -1,0 +1,894 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.item.ItemLimits;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * The SQLite snapshot benchmark of issue 3 (run by {@code bench/sqlite-snapshot.sh}; not a test).
+ *
+ * <p>Loads a table of ~400-byte items (pk S, sk N, ten attributes) straight into its data relation
+ * in large transactions, with exactly the encoding {@code putItem} uses (ItemLimits, ItemKeys,
+ * ItemJson; checked on a sample against real putItem rows, getItem and a snapshot), then measures on
+ * that one table: (a) a raw sqlite-jdbc scan in key order, (b) the snapshot stream taking items as
+ * stored, (c) the stream decoded, (d) the sqlite3 shell; peak heap while streaming 100k vs 1M items;
+ * snapshot open latency.
+ */
+public final class SnapshotBench {
+
+    static final String ACCOUNT = "000000000000"; // the CLI's default account, so `stillpoint export` finds the table
+    static final String TABLE = "bench";
+    static final String SMALL_TABLE = "bench_small";
+    static final String CHECK_TABLE = "bench_check";
+    static final int PER_PARTITION = 1000;
+    static final int LOAD_BATCH = 50_000;
+    static final KeySchema SCHEMA = KeySchema.composite("pk", "sk");
+    static final List<AttributeDefinition> DEFINITIONS =
+            List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N));
+    static final long SK_BASE = 1_700_000_000_000L;
+
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opt = options(args);
+        Path db = Path.of(opt.getOrDefault("db", "target/bench/sqlite-snapshot.db")).toAbsolutePath();
+        int items = Integer.parseInt(opt.getOrDefault("items", "1000000"));
+        int small = Integer.parseInt(opt.getOrDefault("small", Integer.toString(Math.min(100_000, items))));
+        int runs = Integer.parseInt(opt.getOrDefault("runs", "3"));
+        if (opt.containsKey("heap-child")) {
+            heapChild(db, opt.get("heap-child"), Integer.parseInt(opt.get("expect")));
+            return;
+        }
+        if (opt.containsKey("loop-stream")) {
+            loopStream(db, opt.get("loop-stream"), Integer.parseInt(opt.getOrDefault("seconds", "20")));
+            return;
+        }
+        System.out.printf(Locale.ROOT, "SQLite snapshot benchmark: %,d items (heap check also at %,d), database %s%n",
+                items, small, db);
+        System.out.printf(Locale.ROOT, "JVM %s %s, max heap %d MiB, %d CPUs, sqlite-jdbc %s%n",
+                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+                Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors(), sqliteJdbcVersion());
+
+        boolean reuse = opt.containsKey("reuse") && Files.exists(db) && counts(db, items, small);
+        if (!reuse) {
+            load(db, items, small);
+        } else {
+            System.out.println("reusing the loaded database (--reuse)");
+        }
+        System.out.printf(Locale.ROOT, "database file: %.1f MiB%n", Files.size(db) / 1048576.0);
+
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
+            String relation = relationName(db, TABLE);
+            verify(storage, db, relation, items, small);
+            throughput(storage, db, relation, items, runs);
+            heap(storage, db, items, small);
+            openLatency(storage, db);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Items
+
+    /** Item {@code i}: partition {@code i / 1000}, sort key in that partition, ~400 bytes of DynamoDB JSON. */
+    static Item item(int i) {
+        SplittableRandom r = new SplittableRandom(0x5EED_0000L + i);
+        int p = i / PER_PARTITION;
+        int j = i % PER_PARTITION;
+        Map<String, AttributeValue> a = new LinkedHashMap<>();
+        a.put("pk", AttributeValue.s(String.format(Locale.ROOT, "customer#%07d", p)));
+        a.put("sk", AttributeValue.n(Long.toString(SK_BASE + j * 1000L + r.nextInt(1000))));
+        a.put("name", AttributeValue.s(FIRST[r.nextInt(FIRST.length)] + " " + LAST[r.nextInt(LAST.length)]));
+        a.put("email", AttributeValue.s("user" + i + "@example.com"));
+        a.put("age", AttributeValue.n(Integer.toString(18 + r.nextInt(70))));
+        a.put("balance", AttributeValue.n(r.nextInt(100_000) + "." + (10 + r.nextInt(89))));
+        a.put("active", r.nextBoolean() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+        LinkedHashSet<String> tags = new LinkedHashSet<>();
+        while (tags.size() < 3) {
+            tags.add(TAGS[r.nextInt(TAGS.length)]);
+        }
+        a.put("tags", new AttributeValue.SS(tags));
+        Map<String, AttributeValue> address = new LinkedHashMap<>();
+        address.put("street", AttributeValue.s((1 + r.nextInt(999)) + " " + LAST[r.nextInt(LAST.length)] + " Street"));
+        address.put("city", AttributeValue.s(CITIES[r.nextInt(CITIES.length)]));
+        address.put("zip", AttributeValue.s(String.format(Locale.ROOT, "%05d", r.nextInt(100_000))));
+        a.put("address", new AttributeValue.M(address));
+        a.put("notes", AttributeValue.s(padding(r, 50 + r.nextInt(30))));
+        return Item.of(a);
+    }
+
+    private static final String[] FIRST = {"Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken"};
+    private static final String[] LAST = {"Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen"};
+    private static final String[] TAGS = {"gold", "silver", "bronze", "new", "returning", "vip", "eu", "us", "apac"};
+    private static final String[] CITIES = {"Lisbon", "Oslo", "Quito", "Nairobi", "Osaka", "Perth", "Montreal"};
+    private static final String WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ";
+
+    private static String padding(SplittableRandom r, int length) {
+        StringBuilder b = new StringBuilder(length);
+        while (b.length() < length) {
+            int from = r.nextInt(WORDS.length() - 12);
+            b.append(WORDS, from, from + 12);
+        }
+        b.setLength(length);
+        return b.toString();
+    }
+
+    /** What putItem stores for {@code item}: the same validation, key encoding and JSON encoding. */
+    record Row(byte[] pk, byte[] sk, String json) {
+        static Row of(Item item) {
+            Item valid = ItemLimits.validateForPut(item, SCHEMA, DEFINITIONS);
+            ItemKeys key = ItemKeys.under(SCHEMA, valid).orElseThrow();
+            return new Row(key.pk(), key.sk(), ItemJson.encode(valid));
+        }
+    }
+
+    static CreateTableRequest request(String name) {
+        return new CreateTableRequest(ACCOUNT, name, SCHEMA, DEFINITIONS, List.of(), List.of(), Optional.empty());
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Load
+
+    private static void load(Path db, int items, int small) throws Exception {
+        Files.createDirectories(db.getParent());
+        for (String suffix : new String[] {"", "-wal", "-shm"}) {
+            Files.deleteIfExists(Path.of(db + suffix));
+        }
+        long start = System.nanoTime();
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
+            for (String t : new String[] {TABLE, SMALL_TABLE, CHECK_TABLE}) {
+                storage.tables().createTable(request(t));
+            }
+            for (String t : new String[] {TABLE, SMALL_TABLE, CHECK_TABLE}) {
+                awaitActive(storage, t);
+            }
+        }
+        long bytes = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=OFF"); // this loader connection only: the load need not survive a crash
+            }
+            c.setAutoCommit(false);
+            long rowsStart = System.nanoTime();
+            bytes += bulkInsert(c, relationName(db, TABLE), items);
+            System.out.printf(Locale.ROOT, "bulk insert: %,d rows in %.1f s%n", items, (System.nanoTime() - rowsStart) / 1e9);
+            bulkInsert(c, relationName(db, SMALL_TABLE), small);
+            try (Statement s = c.createStatement()) {
+                c.setAutoCommit(true);
+                s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "loaded %,d + %,d items in %.1f s (%,.0f items/s); mean item %.0f bytes of JSON%n",
+                items, small, secs, (items + small) / secs, bytes / (double) items);
+    }
+
+    private static long bulkInsert(Connection c, String relationName, int items) throws SQLException {
+        DataRelation base = DataRelation.fromCatalog(relationName);
+        DSLContext render = DSL.using(SQLDialect.SQLITE);
+        String sql = render.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
+                .values(DSL.param("pk", byte[].class), DSL.param("sk", byte[].class), DSL.param("item", String.class))
+                .getSQL();
+        long bytes = 0;
+        try (PreparedStatement insert = c.prepareStatement(sql)) {
+            for (int i = 0; i < items; i++) {
+                Row row = Row.of(item(i));
+                insert.setBytes(1, row.pk());
+                insert.setBytes(2, row.sk());
+                insert.setString(3, row.json());
+                insert.executeUpdate();
+                bytes += row.json().length();
+                if ((i + 1) % LOAD_BATCH == 0) {
+                    c.commit();
+                }
+            }
+            c.commit();
+        }
+        return bytes;
+    }
+
+    private static void awaitActive(SqliteStorage storage, String table) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (storage.tables().describeTable(ACCOUNT, table).status() != TableStatus.ACTIVE) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("table " + table + " not ACTIVE within 30 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** The base relation's name from the catalog row ({@code sp_tables.relation_name}). */
+    static String relationName(Path db, String table) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+             PreparedStatement q = c.prepareStatement(
+                     "SELECT relation_name FROM sp_tables WHERE account_id = ? AND table_name = ?")) {
+            q.setString(1, ACCOUNT);
+            q.setString(2, table);
+            try (ResultSet rs = q.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no catalog row for table " + table);
+                }
+                return DataRelation.fromCatalog(rs.getString(1)).name();
+            }
+        }
+    }
+
+    private static boolean counts(Path db, int items, int small) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            return count(s, relationName(db, TABLE)) == items && count(s, relationName(db, SMALL_TABLE)) == small;
+        } catch (RuntimeException | SQLException e) {
+            return false;
+        }
+    }
+
+    private static long count(Statement s, String relation) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT count(*) FROM \"" + DataRelation.fromCatalog(relation).name() + "\"")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Verification: the bulk-loaded rows are what putItem writes.
+
+    private static void verify(SqliteStorage storage, Path db, String relation, int items, int small) throws Exception {
+        String check = relationName(db, CHECK_TABLE);
+        int[] sample = sample(items, 500);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            st.execute("DELETE FROM \"" + check + "\"");
+        }
+        for (int i : sample) {
+            storage.tables().putItem(ACCOUNT, CHECK_TABLE, item(i));
+        }
+        int same = 0;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+             PreparedStatement bulk = c.prepareStatement(
+                     "SELECT pk, sk, item FROM \"" + relation + "\" WHERE pk = ? AND sk = ?");
+             PreparedStatement put = c.prepareStatement(
+                     "SELECT pk, sk, item FROM \"" + check + "\" WHERE pk = ? AND sk = ?");
+             Statement st = c.createStatement()) {
+            if (count(st, check) != sample.length) {
+                throw new IllegalStateException("putItem wrote " + count(st, check) + " rows for " + sample.length + " items");
+            }
+            for (int i : sample) {
+                Row expected = Row.of(item(i));
+                String[] a = row(bulk, expected);
+                String[] b = row(put, expected);
+                if (a == null || b == null || !Arrays.equals(a, b) || !a[2].equals(expected.json())) {
+                    throw new IllegalStateException("item " + i + ": bulk row " + Arrays.toString(a)
+                            + " differs from putItem's row " + Arrays.toString(b));
+                }
+                Item got = storage.tables().getItem(ACCOUNT, TABLE, Key.of(item(i), SCHEMA)).orElseThrow(
+                        () -> new IllegalStateException("getItem found no item " + i));
+                if (!got.equals(ItemJson.decode(expected.json()))
+                        || !ItemJson.encode(got).equals(expected.json())) {
+                    throw new IllegalStateException("getItem of item " + i + " differs: " + got);
+                }
+                same++;
+            }
+        }
+        // A snapshot yields the same text and items, in key order: the first and the last 1000 items.
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, TABLE)) {
+            if (!s.keyOrdered()) {
+                throw new IllegalStateException("snapshot of " + TABLE + " is not key ordered");
+            }
+            int i = 0;
+            while (s.items().hasNext()) {
+                StoredItem got = s.items().next();
+                if (i < 1000 || i >= items - 1000) {
+                    String expected = Row.of(item(i)).json();
+                    if (!got.json().equals(expected) || !got.item().equals(ItemJson.decode(expected))) {
+                        throw new IllegalStateException("snapshot item " + i + " differs: " + got.json());
+                    }
+                }
+                i++;
+            }
+            if (i != items) {
+                throw new IllegalStateException("snapshot yielded " + i + " items, expected " + items);
+            }
+        }
+        System.out.printf(Locale.ROOT, "verified: %d sampled bulk rows byte-identical (pk, sk, item) to putItem's rows; "
+                + "getItem equal; snapshot of all %,d items in key order, first/last 1000 equal%n", same, items);
+    }
+
+    private static int[] sample(int items, int n) {
+        int k = Math.min(n, items);
+        int[] s = new int[k];
+        for (int i = 0; i < k; i++) {
+            s[i] = (int) ((long) i * (items - 1) / Math.max(1, k - 1));
+        }
+        return Arrays.stream(s).distinct().toArray();
+    }
+
+    private static String[] row(PreparedStatement q, Row key) throws SQLException {
+        q.setBytes(1, key.pk());
+        q.setBytes(2, key.sk());
+        try (ResultSet rs = q.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            return new String[] {java.util.HexFormat.of().formatHex(rs.getBytes(1)),
+                    java.util.HexFormat.of().formatHex(rs.getBytes(2)), rs.getString(3)};
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Throughput
+
+    interface Scan {
+        long run() throws Exception; // the number of items read; fails when it is not the table's count
+    }
+
+    private static void throughput(SqliteStorage storage, Path db, String relation, int items, int runs) throws Exception {
+        String rawSql = "SELECT item FROM \"" + relation + "\" ORDER BY pk, sk";
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            for (String q : new String[] {rawSql, PageQueries.nextKeysetPage(DataRelation.fromCatalog(relation))}) {
+                try (ResultSet rs = s.executeQuery("EXPLAIN QUERY PLAN " + q.replace("?", "x'00'"))) {
+                    StringBuilder plan = new StringBuilder();
+                    while (rs.next()) {
+                        plan.append(plan.length() == 0 ? "" : "; ").append(rs.getString(4));
+                    }
+                    System.out.println("plan of " + q + ": " + plan);
+                }
+            }
+        }
+        String sqlite3 = sqlite3Version();
+        Map<String, Scan> scans = new LinkedHashMap<>();
+        Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
+        scans.put("a", () -> rawScan(raw, rawSql));
+        scans.put("a2", () -> rawPaged(raw, DataRelation.fromCatalog(relation)));
+        scans.put("a4", () -> rawPagedKeysAtEnd(raw, DataRelation.fromCatalog(relation)));
+        scans.put("a3", () -> rawDecode(raw, rawSql));
+        scans.put("b", () -> stream(storage, false));
+        scans.put("c", () -> stream(storage, true));
+        if (sqlite3 != null) {
+            long shellRows = shellCount(db, rawSql);
+            if (shellRows != items) {
+                throw new IllegalStateException("sqlite3 counts " + shellRows + " rows, expected " + items);
+            }
+            scans.put("d", () -> shell(db, rawSql, items));
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("a", "(a)  raw JDBC: SELECT item ... ORDER BY pk, sk, getString only");
+        labels.put("a2", "(a2) raw JDBC, the adapter's keyset page queries (pk, sk, item; 1000 rows/page)");
+        labels.put("a4", "(a4) as (a2) but pk, sk read only from a page's last row (proposed)");
+        labels.put("a3", "(a3) raw JDBC as (a) + ItemJson.decode per item (no stream)");
+        labels.put("b", "(b)  snapshot stream, json() as stored (export path)");
+        labels.put("c", "(c)  snapshot stream, item() decoded");
+        labels.put("d", "(d)  sqlite3 shell " + (sqlite3 == null ? "" : sqlite3.split(" ")[0]) + " > /dev/null");
+        System.out.println();
+        System.out.println("warm-up (one run each, not counted)");
+        for (Map.Entry<String, Scan> e : scans.entrySet()) {
+            timed(e.getValue(), items);
+        }
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        scans.keySet().forEach(k -> times.put(k, new ArrayList<>()));
+        for (int r = 1; r <= runs; r++) {
+            for (Map.Entry<String, Scan> e : scans.entrySet()) {
+                double t = timed(e.getValue(), items);
+                times.get(e.getKey()).add(t);
+                System.out.printf(Locale.ROOT, "  round %d %-4s %7.3f s%n", r, e.getKey(), t);
+            }
+        }
+        raw.close();
+        System.out.println();
+        System.out.printf(Locale.ROOT, "%-84s %8s %8s %12s   %s%n", "throughput over " + String.format(Locale.ROOT, "%,d", items)
+                + " items (best of " + runs + ")", "best s", "median s", "items/s", "all runs (s)");
+        Map<String, Double> best = new LinkedHashMap<>();
+        Map<String, Double> median = new LinkedHashMap<>();
+        for (String k : labels.keySet()) {
+            List<Double> ts = times.get(k);
+            if (ts == null) {
+                System.out.printf(Locale.ROOT, "%-84s %8s%n", labels.get(k), "not available (sqlite3 shell not found)");
+                continue;
+            }
+            List<Double> sorted = new ArrayList<>(ts);
+            sorted.sort(Double::compare);
+            best.put(k, sorted.get(0));
+            median.put(k, sorted.get(sorted.size() / 2));
+            StringBuilder all = new StringBuilder();
+            for (double t : ts) {
+                all.append(String.format(Locale.ROOT, "%.3f ", t));
+            }
+            System.out.printf(Locale.ROOT, "%-84s %8.3f %8.3f %,12.0f   %s%n", labels.get(k), best.get(k), median.get(k),
+                    items / best.get(k), all.toString().trim());
+        }
+        System.out.println();
+        ratio("(b)/(a)", best, median, "b", "a", 0.8);
+        ratio("(c)/(a)", best, median, "c", "a", 0.45);
+        ratio("(b)/(a2)", best, median, "b", "a2", Double.NaN);
+        ratio("(a4)/(a)", best, median, "a4", "a", Double.NaN);
+        ratio("(a3)/(a)", best, median, "a3", "a", Double.NaN);
+        ratio("(c)/(a3)", best, median, "c", "a3", Double.NaN);
+        if (best.containsKey("d")) {
+            ratio("(a)/(d)", best, median, "a", "d", Double.NaN);
+            ratio("(b)/(d)", best, median, "b", "d", Double.NaN);
+        }
+    }
+
+    /** Prints throughput(x) / throughput(y), that is time(y) / time(x). */
+    private static void ratio(String name, Map<String, Double> best, Map<String, Double> median, String x, String y,
+                              double target) {
+        double b = best.get(y) / best.get(x);
+        double m = median.get(y) / median.get(x);
+        String verdict = Double.isNaN(target) ? "" : String.format(Locale.ROOT, "  target >= %.2f: %s", target,
+                b >= target ? "MET" : "MISSED");
+        System.out.printf(Locale.ROOT, "ratio %-9s (items/s) best %.2f, median %.2f%s%n", name, b, m, verdict);
+    }
+
+    private static double timed(Scan scan, int items) throws Exception {
+        long start = System.nanoTime();
+        long n = scan.run();
+        double t = (System.nanoTime() - start) / 1e9;
+        if (n != items) {
+            throw new IllegalStateException("a scan read " + n + " items, expected " + items);
+        }
+        return t;
+    }
+
+    /** Sink so the JIT cannot drop the reads. */
+    static volatile long sink;
+
+    private static long rawScan(Connection c, String sql) throws SQLException {
+        long n = 0;
+        long chars = 0;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                chars += rs.getString(1).length();
+                n++;
+            }
+        }
+        sink += chars;
+        return n;
+    }
+
+    private static long rawDecode(Connection c, String sql) throws SQLException {
+        long n = 0;
+        long attributes = 0;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                attributes += ItemJson.decode(rs.getString(1)).attributes().size();
+                n++;
+            }
+        }
+        sink += attributes;
+        return n;
+    }
+
+    /** The adapter's own page queries over plain JDBC, in one read transaction: the paging cost without the stream. */
+    private static long rawPaged(Connection c, DataRelation base) throws SQLException {
+        long n = 0;
+        long chars = 0;
+        c.setAutoCommit(false);
+        try (PreparedStatement first = c.prepareStatement(PageQueries.firstKeysetPage(base));
+             PreparedStatement next = c.prepareStatement(PageQueries.nextKeysetPage(base))) {
+            byte[] pk = null;
+            byte[] sk = null;
+            while (true) {
+                PreparedStatement q;
+                if (pk == null) {
+                    q = first;
+                    q.setInt(1, 1000);
+                } else {
+                    q = next;
+                    q.setBytes(1, pk);
+                    q.setBytes(2, sk);
+                    q.setInt(3, 1000);
+                }
+                int rows = 0;
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        pk = rs.getBytes(1);
+                        sk = rs.getBytes(2);
+                        chars += rs.getString(3).length();
+                        rows++;
+                    }
+                }
+                n += rows;
+                if (rows < 1000) {
+                    break;
+                }
+            }
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+        sink += chars;
+        return n;
+    }
+
+    /** As {@link #rawPaged}, reading the keys only from the row that fills the page (the one the next page needs). */
+    private static long rawPagedKeysAtEnd(Connection c, DataRelation base) throws SQLException {
+        long n = 0;
+        long chars = 0;
+        c.setAutoCommit(false);
+        try (PreparedStatement first = c.prepareStatement(PageQueries.firstKeysetPage(base));
+             PreparedStatement next = c.prepareStatement(PageQueries.nextKeysetPage(base))) {
+            byte[] pk = null;
+            byte[] sk = null;
+            while (true) {
+                PreparedStatement q;
+                if (pk == null) {
+                    q = first;
+                    q.setInt(1, 1000);
+                } else {
+                    q = next;
+                    q.setBytes(1, pk);
+                    q.setBytes(2, sk);
+                    q.setInt(3, 1000);
+                }
+                int rows = 0;
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        chars += rs.getString(3).length();
+                        rows++;
+                        if (rows == 1000) {
+                            pk = rs.getBytes(1);
+                            sk = rs.getBytes(2);
+                            break;
+                        }
+                    }
+                }
+                n += rows;
+                if (rows < 1000) {
+                    break;
+                }
+            }
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+        sink += chars;
+        return n;
+    }
+
+    private static long stream(SqliteStorage storage, boolean decode) {
+        return stream(storage, TABLE, decode);
+    }
+
+    private static long stream(SqliteStorage storage, String table, boolean decode) {
+        long n = 0;
+        long acc = 0;
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
+            var items = s.items();
+            while (items.hasNext()) {
+                StoredItem item = items.next();
+                acc += decode ? item.item().attributes().size() : item.json().length();
+                n++;
+            }
+        }
+        sink += acc;
+        return n;
+    }
+
+    /** The shell reading the rows to /dev/null; its count was checked once, untimed, before the runs. */
+    private static long shell(Path db, String sql, long items) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("sqlite3", db.toString(), sql)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        int rc = p.waitFor();
+        if (rc != 0) {
+            throw new IllegalStateException("sqlite3 exited with " + rc);
+        }
+        return items;
+    }
+
+    private static long shellCount(Path db, String sql) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("sqlite3", db.toString(), "SELECT count(*) FROM (" + sql + ")")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        p.waitFor();
+        return Long.parseLong(out);
+    }
+
+    private static String sqlite3Version() {
+        try {
+            Process p = new ProcessBuilder("sqlite3", "-version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            return p.waitFor() == 0 ? out : null;
+        } catch (IOException | InterruptedException e) {
+            return null;
+        }
+    }
+
+    private static String sqliteJdbcVersion() {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
+            return c.getMetaData().getDriverVersion() + " (SQLite " + c.getMetaData().getDatabaseProductVersion() + ")";
+        } catch (SQLException e) {
+            return "?";
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Heap
+
+    /** Tracks the heap while a drain runs: a 1 ms sampler of used heap and every GC's used-after-GC. */
+    static final class HeapWatch implements AutoCloseable {
+        final long baseline;
+        final AtomicLong maxUsed = new AtomicLong();
+        final AtomicLong maxAfterGc = new AtomicLong();
+        final AtomicLong gcs = new AtomicLong();
+        private final Thread sampler;
+        private volatile boolean running = true;
+        private final List<NotificationEmitter> emitters = new ArrayList<>();
+        private final NotificationListener listener;
+        private final long gcCountBefore;
+
+        HeapWatch() throws InterruptedException {
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+                Thread.sleep(50);
+            }
+            baseline = MEMORY.getHeapMemoryUsage().getUsed();
+            gcCountBefore = gcCount();
+            listener = (notification, handback) -> {
+                if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+                    return;
+                }
+                GarbageCollectionNotificationInfo info =
+                        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+                long after = 0;
+                for (MemoryUsage u : info.getGcInfo().getMemoryUsageAfterGc().values()) {
+                    after += u.getUsed();
+                }
+                // Non-heap pools (metaspace, code cache) are in the map too: subtract them.
+                after -= nonHeapUsed(info.getGcInfo().getMemoryUsageAfterGc());
+                maxAfterGc.accumulateAndGet(after, Math::max);
+            };
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter e) {
+                    e.addNotificationListener(listener, null, null);
+                    emitters.add(e);
+                }
+            }
+            sampler = new Thread(() -> {
+                while (running) {
+                    maxUsed.accumulateAndGet(MEMORY.getHeapMemoryUsage().getUsed(), Math::max);
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "heap-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+        }
+
+        private static long nonHeapUsed(Map<String, MemoryUsage> pools) {
+            long n = 0;
+            for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == java.lang.management.MemoryType.NON_HEAP && pools.containsKey(pool.getName())) {
+                    n += pools.get(pool.getName()).getUsed();
+                }
+            }
+            return n;
+        }
+
+        private static long gcCount() {
+            long n = 0;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                n += Math.max(0, gc.getCollectionCount());
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            sampler.join();
+            Thread.sleep(100); // let GC notifications in flight arrive
+            for (NotificationEmitter e : emitters) {
+                try {
+                    e.removeNotificationListener(listener);
+                } catch (javax.management.ListenerNotFoundException ignored) {
+                    // already gone
+                }
+            }
+            gcs.set(gcCount() - gcCountBefore);
+        }
+
+        String report() {
+            return String.format(Locale.ROOT, "baseline %5.1f MiB, peak used (1 ms sampler) +%6.1f MiB, "
+                            + "peak after-GC +%6.1f MiB, %d GCs", baseline / 1048576.0,
+                    (maxUsed.get() - baseline) / 1048576.0,
+                    gcs.get() == 0 ? 0.0 : (maxAfterGc.get() - baseline) / 1048576.0, gcs.get());
+        }
+    }
+
+    private static void heap(SqliteStorage storage, Path db, int items, int small) throws Exception {
+        System.out.println();
+        System.out.printf(Locale.ROOT, "heap while streaming, in this JVM (max heap %d MiB):%n",
+                Runtime.getRuntime().maxMemory() >> 20);
+        for (boolean decode : new boolean[] {false, true}) {
+            for (String table : new String[] {SMALL_TABLE, TABLE}) {
+                int expect = table.equals(TABLE) ? items : small;
+                HeapWatch w = new HeapWatch();
+                long n;
+                try (w) {
+                    n = stream(storage, table, decode);
+                }
+                if (n != expect) {
+                    throw new IllegalStateException("read " + n + " of " + expect);
+                }
+                System.out.printf(Locale.ROOT, "  %-8s %9s items: %s%n", decode ? "item()" : "json()",
+                        String.format(Locale.ROOT, "%,d", expect), w.report());
+            }
+        }
+        // The bound itself: the same drains in a child JVM whose whole heap is 64 MiB.
+        String heapLimit = System.getProperty("bench.childHeap", "64m");
+        System.out.printf(Locale.ROOT, "heap bound: each drain (json() then item()) again in a child JVM with -Xmx%s:%n",
+                heapLimit);
+        for (String table : new String[] {SMALL_TABLE, TABLE}) {
+            int expect = table.equals(TABLE) ? items : small;
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx" + heapLimit, "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-cp", System.getProperty("java.class.path"), SnapshotBench.class.getName(),
+                    "--db", db.toString(), "--heap-child", table, "--expect", Integer.toString(expect)));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            int rc = p.waitFor();
+            for (String line : out.split("\n")) {
+                if (line.startsWith("child") || rc != 0) {
+                    System.out.println("  " + line);
+                }
+            }
+            System.out.printf(Locale.ROOT, "  %,d items with -Xmx%s: %s%n", expect, heapLimit,
+                    rc == 0 ? "completed" : "FAILED (exit " + rc + ")");
+        }
+    }
+
+    private static void heapChild(Path db, String table, int expect) throws Exception {
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
+            stream(storage, table, false); // warm-up: classes loaded, JIT going
+            for (boolean decode : new boolean[] {false, true}) {
+                HeapWatch w = new HeapWatch();
+                long start = System.nanoTime();
+                long n;
+                try (w) {
+                    n = stream(storage, table, decode);
+                }
+                if (n != expect) {
+                    throw new IllegalStateException("read " + n + " of " + expect);
+                }
+                System.out.printf(Locale.ROOT, "child -Xmx%d MiB %-6s %9s items in %.2f s: %s%n",
+                        Runtime.getRuntime().maxMemory() >> 20, decode ? "item()" : "json()",
+                        String.format(Locale.ROOT, "%,d", expect), (System.nanoTime() - start) / 1e9, w.report());
+            }
+        }
+    }
+
+    /** Runs one scan over and over for {@code seconds} (a target for a profiler): json, decode, raw, raw-decode. */
+    private static void loopStream(Path db, String mode, int seconds) throws Exception {
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO));
+             Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            String sql = "SELECT item FROM \"" + relationName(db, TABLE) + "\" ORDER BY pk, sk";
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            int passes = 0;
+            while (System.nanoTime() < end) {
+                long t0 = System.nanoTime();
+                long n = switch (mode) {
+                    case "json" -> stream(storage, TABLE, false);
+                    case "decode" -> stream(storage, TABLE, true);
+                    case "raw" -> rawScan(raw, sql);
+                    case "raw-decode" -> rawDecode(raw, sql);
+                    default -> throw new IllegalArgumentException(mode);
+                };
+                passes++;
+                System.out.printf(Locale.ROOT, "pass %d: %,d items in %.3f s%n", passes, n, (System.nanoTime() - t0) / 1e9);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Open latency
+
+    private static void openLatency(SqliteStorage storage, Path db) throws Exception {
+        int n = 50;
+        for (int i = 0; i < 10; i++) {
+            storage.snapshots().openTableSnapshot(ACCOUNT, TABLE).close();
+        }
+        double[] open = new double[n];
+        double[] openClose = new double[n];
+        double[] firstItem = new double[n];
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, TABLE);
+            long t1 = System.nanoTime();
+            s.close();
+            long t2 = System.nanoTime();
+            open[i] = (t1 - t0) / 1e6;
+            openClose[i] = (t2 - t0) / 1e6;
+        }
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, TABLE)) {
+                sink += s.items().next().json().length();
+            }
+            firstItem[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        int m = 10;
+        double[] storageOpen = new double[m];
+        for (int i = 0; i < m; i++) {
+            long t0 = System.nanoTime();
+            SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO)).close();
+            storageOpen[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "open latency (%d runs after 10 warm-ups), median / p95 / max ms:%n", n);
+        latency("openTableSnapshot", open);
+        latency("openTableSnapshot + close", openClose);
+        latency("open + first item (first page of 1000) + close", firstItem);
+        latency("SqliteStorage.open + close (" + m + " runs)", storageOpen);
+    }
+
+    private static void latency(String what, double[] ms) {
+        double[] s = ms.clone();
+        Arrays.sort(s);
+        double p95 = s[(int) Math.ceil(0.95 * s.length) - 1];
+        System.out.printf(Locale.ROOT, "  %-50s %7.3f / %7.3f / %7.3f%n", what, s[s.length / 2], p95, s[s.length - 1]);
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opt = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument " + a);
+            }
+            String name = a.substring(2);
+            if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                opt.put(name, args[++i]);
+            } else {
+                opt.put(name, "");
+            }
+        }
+        return opt;
+    }
+}

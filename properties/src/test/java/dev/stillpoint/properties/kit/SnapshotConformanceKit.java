@@ -1,0 +1,134 @@
+package dev.stillpoint.properties.kit;
+
+import dev.stillpoint.ports.out.PausePoint;
+import java.util.List;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+/**
+ * The snapshot conformance kit [K1-K8]: one check per rule of SPEC.md, run by every adapter against
+ * a live database. An adapter's test is one small class:
+ *
+ * <pre>{@code
+ * class SqliteConformanceProperties implements SnapshotConformanceKit {
+ *     public ConformanceFixture fixture() { return new SqliteFixture(...); }
+ * }
+ * }</pre>
+ *
+ * The fixture starts engines and declares what the backend does ({@link Expectations}); the kit
+ * owns every assertion, and each failure names its rule in brackets ({@code [K1] ...}). Every check
+ * holds {@link KitLock} for its whole run, starts a fresh engine with its own {@link KitHooks},
+ * uses tables of new names, bounds every drain and background step [K4], and closes everything it opens.
+ */
+public interface SnapshotConformanceKit {
+
+    /** The adapter under test. Called once per check; may return a new fixture each time. */
+    ConformanceFixture fixture();
+
+    // K1: "Page size 50; 700-item composite-key table with a GSI; read 51 items; the round-trip counter
+    // advanced >= 2 since before the open; a writer deletes 100, inserts 100, overwrites the 600 others
+    // twice; then drain: 700 items, no duplicates, deleted present, inserted absent, every version at its
+    // pre-open value, the counter advanced after the writer committed, keyOrdered as declared and strictly
+    // ascending when ordered; a second snapshot after the writer shows the final round."
+    // Before the writer, K3's comparison runs on the same snapshot.
+    @Example
+    default void k1_oneInstantUnderAConcurrentWriter() {
+        KitLock.run("k1_oneInstantUnderAConcurrentWriter", () -> OneInstantChecks.k1(fixture()));
+    }
+
+    // K2: "Pauses at AfterDefinition and BeforeItems: commit W1, UpdateTable adding a GSI, W2; assert a
+    // description with the GSI has W1, items with W2 imply the GSI, W2 absent; and which of W2's commit or a
+    // 2 s timeout resumed the open, against the adapter's declared expectation."
+    @Example
+    default void k2_pauseAfterDefinitionSeesOneInstant() {
+        KitLock.run("k2_pauseAfterDefinitionSeesOneInstant", () -> PauseChecks.k2(fixture(), PausePoint.AFTER_DEFINITION));
+    }
+
+    // K2, at the second pause point.
+    @Example
+    default void k2_pauseBeforeItemsSeesOneInstant() {
+        KitLock.run("k2_pauseBeforeItemsSeesOneInstant", () -> PauseChecks.k2(fixture(), PausePoint.BEFORE_ITEMS));
+    }
+
+    // K3: "Description equals describeTable (S2)". S2: "The description equals the storage layer's
+    // describeTable of that instant with the running counts and the throughput-mode summary cleared;
+    // restore summary included." Here on a table with a GSI, an LSI and a stream.
+    @Example
+    default void k3_descriptionEqualsDescribeTable() {
+        KitLock.run("k3_descriptionEqualsDescribeTable", () -> OneInstantChecks.k3Indexes(fixture()));
+    }
+
+    // K3: "..., also for a table with a restore record." Skipped (aborted, with the reason) when the
+    // adapter's KitEngine.recordRestore throws UnsupportedOperationException.
+    @Example
+    default void k3_restoredTableDescriptionKeepsRestoreSummary() {
+        KitLock.run("k3_restoredTableDescriptionKeepsRestoreSummary", () -> OneInstantChecks.k3Restored(fixture()));
+    }
+
+    // K5: "Key shapes: hash-only S, N, B; S hash with S, N, B range; page 3; keys whose byte, collation and
+    // base64 orders differ; N range values whose text and numeric orders differ (negative, fractional,
+    // 1E-130, 9.9E125, 38- and 34-digit pairs a last digit apart)." M4: below 38 digits, a 38-digit N is
+    // refused at the put (a Validation error naming the value) and left out.
+    @Example
+    default void k5_hashOnlyStringKeys() {
+        keyShape(KeyShapeChecks.Shape.HASH_S);
+    }
+
+    // K5, hash-only N.
+    @Example
+    default void k5_hashOnlyNumberKeys() {
+        keyShape(KeyShapeChecks.Shape.HASH_N);
+    }
+
+    // K5, hash-only B.
+    @Example
+    default void k5_hashOnlyBinaryKeys() {
+        keyShape(KeyShapeChecks.Shape.HASH_B);
+    }
+
+    // K5, S hash with S range.
+    @Example
+    default void k5_stringHashStringRange() {
+        keyShape(KeyShapeChecks.Shape.HASH_S_RANGE_S);
+    }
+
+    // K5, S hash with N range.
+    @Example
+    default void k5_stringHashNumberRange() {
+        keyShape(KeyShapeChecks.Shape.HASH_S_RANGE_N);
+    }
+
+    // K5, S hash with B range.
+    @Example
+    default void k5_stringHashBinaryRange() {
+        keyShape(KeyShapeChecks.Shape.HASH_S_RANGE_B);
+    }
+
+    private void keyShape(KeyShapeChecks.Shape shape) {
+        KitLock.run("k5 " + shape, () -> KeyShapeChecks.k5(fixture(), shape));
+    }
+
+    // K6: "Refusals: a missing table, a non-ACTIVE table." S6: "Missing table -> TableNotFound; a table not
+    // ACTIVE -> refused." D6/D7: a refused open returns its permit, so refusals never exhaust the bound.
+    @Example
+    default void k6_missingTableIsTableNotFound() {
+        KitLock.run("k6_missingTableIsTableNotFound", () -> RefusalChecks.k6Missing(fixture()));
+    }
+
+    // K6, a table that is not ACTIVE (CREATING under a 1 h control-plane delay, on a second engine of the
+    // same fixture).
+    @Example
+    default void k6_nonActiveTableIsRefused() {
+        KitLock.run("k6_nonActiveTableIsRefused", () -> RefusalChecks.k6NotActive(fixture()));
+    }
+
+    // S1: "definition and items describe one instant", over generated interleavings of puts, overwrites,
+    // deletes, GSI additions and snapshots opened, read in part, drained and closed. 50 tries, not
+    // jqwik's 1000: every try creates a table and an engine on a live database.
+    @Property(tries = 50)
+    default void s1_generatedInterleavingsYieldTheInstantOfTheirOpen(
+            @ForAll(supplier = Interleavings.Steps.class) List<Interleavings.Step> steps) {
+        KitLock.run("s1_generatedInterleavingsYieldTheInstantOfTheirOpen", () -> Interleavings.run(fixture(), steps));
+    }
+}

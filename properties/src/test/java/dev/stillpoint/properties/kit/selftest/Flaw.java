@@ -1,0 +1,26 @@
+package dev.stillpoint.properties.kit.selftest;
+
+/**
+ * Deliberate breaks of the reference adapter [K7]: each is a way a real adapter has gone wrong
+ * (the seed's mutants), and the kit must reject each on the assertion that targets it.
+ */
+public enum Flaw {
+    /** A correct adapter: the kit must pass. */
+    NONE,
+    /** Each page reads the live table after the last key (a fresh transaction per page, READ COMMITTED): K1. */
+    PAGES_FROM_THE_LIVE_TABLE,
+    /** The items' instant is fixed at pin(), after the AFTER_DEFINITION pause: the pause is outside the read window: K2. */
+    ITEMS_PINNED_AFTER_THE_DEFINITION_PAUSE,
+    /** Pages come in reverse key order while keyOrdered is declared (a collation or signedness bug): K5. */
+    UNSORTED_PAGES_DECLARED_ORDERED,
+    /** The open builds its description from a second code path that loses the restore summary: K3. */
+    DESCRIPTION_WITHOUT_RESTORE_SUMMARY,
+    /** Every page is read during the open (the in-memory copy): the stream never fetches after a commit: K1. */
+    EVERY_PAGE_READ_DURING_THE_OPEN,
+    /** UpdateTable takes 2.5 s, so the 2 s timeout, not W2, resumes the held open: K2's branch assertion. */
+    SLOW_UPDATE_TABLE,
+    /** Refusing a table that is not ACTIVE keeps the open's permit: K6. */
+    PERMIT_KEPT_WHEN_REFUSING_A_NON_ACTIVE_TABLE,
+    /** Declares 34-digit numbers (Decimal128) but accepts a 38-digit N at the put instead of refusing it: K5. */
+    ACCEPTS_38_DIGIT_NUMBERS_DECLARING_34
+}
