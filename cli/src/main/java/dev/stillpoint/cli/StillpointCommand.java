@@ -5,8 +5,18 @@ import picocli.CommandLine.Command;
 
 /** The {@code stillpoint} command line: the main job ({@code demo}) and the tools to drive a database by hand. */
 @Command(name = "stillpoint", mixinStandardHelpOptions = true, version = "stillpoint 0.1.0",
-        description = "Stillpoint: the storage core of DynamoDB-compatible servers.",
-        subcommands = {DemoCommand.class})
+        description = "Stillpoint: the storage core of DynamoDB-compatible servers, on its embedded SQLite default.",
+        subcommands = {DemoCommand.class, ExportCommand.class, CreateTableCommand.class, PutCommand.class,
+            DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:success",
+            "1:other storage error (validation, table not ACTIVE, internal)",
+            "2:usage error",
+            "3:table not found",
+            "4:database file missing, unreadable or not a SQLite database",
+            "5:output directory not writable or not a directory",
+            "6:every snapshot slot is held (LimitExceeded)",
+            "7:demo verification failed"})
 public final class StillpointCommand implements Runnable {
 
     @CommandLine.Spec
@@ -14,7 +24,7 @@ public final class StillpointCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     public static void main(String[] args) {

@@ -131,11 +131,12 @@ final class CatalogRows {
                 .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
                 .set(SP_TABLES.STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
                 .execute();
-        base.create(ctx).execute();
+        base.createAll(ctx).forEach(q -> q.execute());
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
+            // Built with the table: it is empty, so there is nothing to backfill.
             insertIndex(ctx, id, "GSI", ordinal++, g.name(), g.keySchema(), CatalogJson.projection(g.projection()),
-                    g.status(), false, description);
+                    IndexStatus.ACTIVE, false, description);
         }
         for (LocalSecondaryIndex l : request.lsis()) {
             insertIndex(ctx, id, "LSI", ordinal++, l.name(), l.keySchema(), CatalogJson.projection(l.projection()),
@@ -162,7 +163,7 @@ final class CatalogRows {
                 .set(SP_INDEXES.STATUS, status.name())
                 .set(SP_INDEXES.BACKFILLING, backfilling)
                 .execute();
-        relation.create(ctx).execute();
+        relation.createAll(ctx).forEach(q -> q.execute());
         return relation;
     }
 

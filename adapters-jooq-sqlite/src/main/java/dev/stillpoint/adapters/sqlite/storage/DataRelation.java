@@ -150,6 +150,17 @@ public final class DataRelation {
         return ctx.createTable(table).columns(fields()).primaryKey(primaryKey());
     }
 
+    /**
+     * The statements that create the relation: the table, and for an index relation a secondary
+     * index on {@code (base_pk, base_sk)}, so an item write finds its old index entries without a scan.
+     */
+    public List<Query> createAll(DSLContext ctx) {
+        if (kind == Kind.BASE) {
+            return List.of(create(ctx));
+        }
+        return List.of(create(ctx), ctx.createIndex(DSL.name(name + "__base")).on(table, BASE_PK, BASE_SK));
+    }
+
     public Query dropIfExists(DSLContext ctx) {
         return ctx.dropTableIfExists(table);
     }

@@ -1,0 +1,57 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.domain.error.StorageException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+
+/**
+ * A subcommand whose failures end as one line on stderr ({@code stillpoint NAME: message}) and a
+ * distinct exit code ({@link ExitCodes}), never a stack trace.
+ */
+abstract class CliCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public final Integer call() {
+        return guarded(this::run);
+    }
+
+    /** Runs {@code body}, turning every failure into its line on stderr and its exit code. */
+    int guarded(java.util.function.IntSupplier body) {
+        try {
+            return body.getAsInt();
+        } catch (CliFailure f) {
+            return fail(f.exitCode(), f.getMessage());
+        } catch (StorageException e) {
+            return fail(ExitCodes.of(e), message(e));
+        } catch (RuntimeException e) {
+            return fail(ExitCodes.STORAGE_ERROR, "unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /** The command's work; returns its exit code. */
+    abstract int run();
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    int fail(int code, String message) {
+        PrintWriter err = err();
+        err.println("stillpoint " + spec.name() + ": " + message);
+        err.flush();
+        return code;
+    }
+
+    /** A storage failure as one line: the message and the API error name a server would answer with. */
+    static String message(StorageException e) {
+        return e.getMessage() + " [" + e.reason().apiErrorName() + "]";
+    }
+}

@@ -1,0 +1,60 @@
+package dev.stillpoint.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Checks on a {@code --sqlite} file made before the engine opens it: opening a SQLite engine
+ * creates a missing file, and a command that reads must never do that.
+ */
+final class DatabaseFile {
+    private static final byte[] HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    private DatabaseFile() {
+    }
+
+    /** {@code file} exists, is a readable regular file and starts with the SQLite header; otherwise exit 4. */
+    static Path requireExisting(Path file) {
+        if (!Files.exists(file)) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "database file " + file + " does not exist");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "database file " + file + " is not a regular file");
+        }
+        if (!Files.isReadable(file)) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "database file " + file + " is not readable");
+        }
+        byte[] head = new byte[HEADER.length];
+        int read;
+        try (InputStream in = Files.newInputStream(file)) {
+            read = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot read database file " + file + ": " + e.getMessage(), e);
+        }
+        if (read < HEADER.length || !Arrays.equals(head, HEADER)) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "database file " + file + " is not a SQLite database"
+                    + (read == 0 ? " (it is empty)" : " (no SQLite header)"));
+        }
+        return file;
+    }
+
+    /**
+     * {@code file} may be created: either it is an existing database (checked as above) or it is
+     * missing and its directory exists.
+     */
+    static Path requireExistingOrCreatable(Path file) {
+        if (Files.exists(file)) {
+            return requireExisting(file);
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot create database file " + file
+                    + ": directory " + parent + " does not exist");
+        }
+        return file;
+    }
+}

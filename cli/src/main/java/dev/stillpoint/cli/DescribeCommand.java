@@ -1,0 +1,26 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code describe}: a table's description as JSON. */
+@Command(name = "describe", mixinStandardHelpOptions = true,
+        description = "Print a table's description as JSON (DescribeTable's field names).",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:described", "1:storage error", "2:usage error", "3:table not found",
+            "4:database file missing, unreadable or not a SQLite database"})
+final class DescribeCommand extends StorageCommand {
+
+    @Option(names = "--table", required = true, paramLabel = "NAME", description = "The table.")
+    String table;
+
+    @Override
+    int run() {
+        try (SqliteStorage storage = openStorage()) {
+            out().println(DescriptionJson.text(DescriptionJson.of(storage.tables().describeTable(account, table), true)));
+            out().flush();
+            return ExitCodes.OK;
+        }
+    }
+}

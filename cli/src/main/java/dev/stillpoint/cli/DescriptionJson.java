@@ -1,0 +1,125 @@
+package dev.stillpoint.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.VectorIndex;
+
+/**
+ * A table description as JSON, in DescribeTable's field names ({@code TableName}, {@code KeySchema},
+ * {@code AttributeDefinitions}, {@code GlobalSecondaryIndexes}, ...), for {@code describe} and the
+ * export manifest.
+ */
+final class DescriptionJson {
+
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private DescriptionJson() {
+    }
+
+    /**
+     * {@code d} as JSON; {@code withCounts} adds the running counts (a snapshot's description has
+     * them cleared [S2], so the manifest leaves them out).
+     */
+    static ObjectNode of(TableDescription d, boolean withCounts) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("TableName", d.tableName());
+        n.put("AccountId", d.accountId());
+        n.put("TableId", d.tableId());
+        n.put("TableArn", d.tableArn());
+        n.put("TableStatus", d.status().name());
+        n.put("CreationDateTime", d.creationTime().toString());
+        n.set("KeySchema", keySchema(d.keySchema()));
+        ArrayNode definitions = n.putArray("AttributeDefinitions");
+        for (AttributeDefinition a : d.attributeDefinitions()) {
+            definitions.addObject().put("AttributeName", a.name()).put("AttributeType", a.type().name());
+        }
+        if (!d.globalSecondaryIndexes().isEmpty()) {
+            ArrayNode gsis = n.putArray("GlobalSecondaryIndexes");
+            for (GlobalSecondaryIndex g : d.globalSecondaryIndexes()) {
+                ObjectNode gn = gsis.addObject();
+                gn.put("IndexName", g.name());
+                gn.set("KeySchema", keySchema(g.keySchema()));
+                gn.set("Projection", projection(g.projection()));
+                gn.put("IndexStatus", g.status().name());
+                gn.put("Backfilling", g.backfilling());
+                if (withCounts) {
+                    gn.put("ItemCount", g.itemCount()).put("IndexSizeBytes", g.sizeBytes());
+                }
+            }
+        }
+        if (!d.localSecondaryIndexes().isEmpty()) {
+            ArrayNode lsis = n.putArray("LocalSecondaryIndexes");
+            for (LocalSecondaryIndex l : d.localSecondaryIndexes()) {
+                ObjectNode ln = lsis.addObject();
+                ln.put("IndexName", l.name());
+                ln.set("KeySchema", keySchema(l.keySchema()));
+                ln.set("Projection", projection(l.projection()));
+                if (withCounts) {
+                    ln.put("ItemCount", l.itemCount()).put("IndexSizeBytes", l.sizeBytes());
+                }
+            }
+        }
+        if (!d.vectorIndexes().isEmpty()) {
+            ArrayNode vectors = n.putArray("VectorIndexes");
+            for (VectorIndex v : d.vectorIndexes()) {
+                vectors.addObject().put("IndexName", v.name()).put("AttributeName", v.attributeName())
+                        .put("Dimensions", v.dimensions()).put("Metric", v.metric())
+                        .put("IndexStatus", v.status().name());
+            }
+        }
+        d.streamSpecification().ifPresent(s -> {
+            ObjectNode sn = n.putObject("StreamSpecification").put("StreamEnabled", s.enabled());
+            s.viewType().ifPresent(v -> sn.put("StreamViewType", v));
+        });
+        d.timeToLive().ifPresent(t -> n.putObject("TimeToLiveDescription")
+                .put("AttributeName", t.attributeName())
+                .put("TimeToLiveStatus", t.enabled() ? "ENABLED" : "DISABLED"));
+        d.restoreSummary().ifPresent(r -> {
+            ObjectNode rn = n.putObject("RestoreSummary");
+            r.sourceBackupArn().ifPresent(a -> rn.put("SourceBackupArn", a));
+            r.sourceTableArn().ifPresent(a -> rn.put("SourceTableArn", a));
+            rn.put("RestoreDateTime", r.restoreDateTime().toString());
+            rn.put("RestoreInProgress", r.restoreInProgress());
+        });
+        if (withCounts) {
+            d.throughputModeSummary().ifPresent(t -> n.putObject("BillingModeSummary")
+                    .put("BillingMode", t.mode()).put("LastUpdateToPayPerRequestDateTime", t.lastUpdate().toString()));
+            n.put("ItemCount", d.itemCount());
+            n.put("TableSizeBytes", d.tableSizeBytes());
+        }
+        return n;
+    }
+
+    private static ArrayNode keySchema(KeySchema k) {
+        ArrayNode a = MAPPER.createArrayNode();
+        a.addObject().put("AttributeName", k.partitionKey()).put("KeyType", "HASH");
+        k.sortKey().ifPresent(s -> a.addObject().put("AttributeName", s).put("KeyType", "RANGE"));
+        return a;
+    }
+
+    private static ObjectNode projection(Projection p) {
+        ObjectNode n = MAPPER.createObjectNode().put("ProjectionType", p.type().name());
+        if (!p.nonKeyAttributes().isEmpty()) {
+            ArrayNode a = n.putArray("NonKeyAttributes");
+            p.nonKeyAttributes().forEach(a::add);
+        }
+        return n;
+    }
+
+    static String text(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+}

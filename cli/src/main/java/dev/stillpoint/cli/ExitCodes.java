@@ -1,0 +1,33 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.domain.error.StorageException;
+
+/** The exit codes of every command, one per thing a script may want to react to. */
+final class ExitCodes {
+    static final int OK = 0;
+    /** Any other storage error (validation, a table not ACTIVE, an internal failure). */
+    static final int STORAGE_ERROR = 1;
+    /** Bad options or arguments (picocli's default for a usage error). */
+    static final int USAGE = 2;
+    static final int TABLE_NOT_FOUND = 3;
+    /** The database file is missing, unreadable or not a SQLite database. */
+    static final int DATABASE_FILE = 4;
+    /** The output directory cannot be created or written, or is not a directory. */
+    static final int OUTPUT = 5;
+    /** Every long-reader slot is held (LimitExceeded): retry when a snapshot or backup ends. */
+    static final int SLOTS_FULL = 6;
+    /** {@code demo}: the export did not match the table as it was at the snapshot. */
+    static final int VERIFICATION_FAILED = 7;
+
+    private ExitCodes() {
+    }
+
+    /** The exit code of a storage failure. */
+    static int of(StorageException e) {
+        return switch (e.reason()) {
+            case TABLE_NOT_FOUND -> TABLE_NOT_FOUND;
+            case LIMIT_EXCEEDED -> SLOTS_FULL;
+            default -> STORAGE_ERROR;
+        };
+    }
+}

@@ -1,0 +1,63 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code export}: one consistent snapshot of a table to {@code items.jsonl} and {@code manifest.json}. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {"Export one consistent snapshot of a table: DIR/items.jsonl (each item's stored DynamoDB JSON,"
+                + " one per line, in key order where the table has one) and DIR/manifest.json (description,"
+                + " snapshot kind and marker, keyOrdered, item count, sha256 of items.jsonl).",
+            "Writers are never blocked; nothing they commit after the snapshot opens is exported."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:exported",
+            "1:other storage error (e.g. the table is not ACTIVE)",
+            "2:usage error",
+            "3:table not found",
+            "4:database file missing, unreadable or not a SQLite database",
+            "5:output directory not writable or not a directory",
+            "6:every snapshot slot is held (LimitExceeded); retry when one ends"})
+final class ExportCommand extends StorageCommand {
+
+    @Option(names = "--table", required = true, paramLabel = "NAME", description = "The table to export.")
+    String table;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Output directory (created if missing); items.jsonl and manifest.json are replaced.")
+    Path outDir;
+
+    @Override
+    int run() {
+        DatabaseFile.requireExisting(sqlite);
+        Exporter.prepareOutput(outDir);
+        try (SqliteStorage storage = openStorage()) {
+            return export(storage.snapshots());
+        }
+    }
+
+    /** The export on an engine already open: what {@link #run} does after opening it, with the same exit codes. */
+    int exportWith(SnapshotEngine engine) {
+        return guarded(() -> {
+            Exporter.prepareOutput(outDir);
+            return export(engine);
+        });
+    }
+
+    private int export(SnapshotEngine engine) {
+        Exporter.Result r = Exporter.export(engine, account, table, outDir,
+                ProgressBar.forConsole("exporting " + table));
+        PrintWriter out = out();
+        out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
+                r.elapsed().toMillis());
+        out.printf("  snapshot  %s %s, key-ordered: %s%n", r.info().kind(), r.info().marker(),
+                r.keyOrdered() ? "yes" : "no");
+        out.printf("  %s  %,d bytes, sha256 %s%n", Exporter.DATA_FILE, r.bytes(), r.sha256());
+        out.printf("  %s%n", Exporter.MANIFEST_FILE);
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import picocli.CommandLine.Command;
+
+/** {@code list-tables}: the account's table names, one a line. */
+@Command(name = "list-tables", mixinStandardHelpOptions = true,
+        description = "List the account's tables (DELETING ones included), one name a line, in name order.",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:listed", "1:storage error", "2:usage error",
+            "4:database file missing, unreadable or not a SQLite database"})
+final class ListTablesCommand extends StorageCommand {
+
+    @Override
+    int run() {
+        try (SqliteStorage storage = openStorage()) {
+            storage.tables().listTables(account).forEach(out()::println);
+            out().flush();
+            return ExitCodes.OK;
+        }
+    }
+}
