@@ -1,5 +1,6 @@
 package dev.stillpoint.domain.item;
 
+import dev.stillpoint.domain.error.StorageException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -145,7 +146,9 @@ public sealed interface AttributeValue
         public L {
             Checks.requireNonNull(values, "L values");
             for (int i = 0; i < values.size(); i++) {
-                Checks.requireNonNull(values.get(i), "L element " + i);
+                if (values.get(i) == null) {
+                    throw StorageException.validation("L element " + i + " must not be null");
+                }
             }
             values = List.copyOf(values);
         }
@@ -202,7 +205,9 @@ public sealed interface AttributeValue
             List<byte[]> copy = new ArrayList<>(values.size());
             for (int i = 0; i < values.size(); i++) {
                 byte[] member = values.get(i);
-                Checks.requireNonNull(member, "BS member " + i);
+                if (member == null) {
+                    throw StorageException.validation("BS member " + i + " must not be null");
+                }
                 copy.add(member.clone());
             }
             values = Collections.unmodifiableList(copy);

@@ -25,7 +25,9 @@ final class Checks {
         requireNonNull(values, type + " values");
         Set<String> copy = new LinkedHashSet<>();
         for (String member : values) {
-            requireNonNull(member, type + " member");
+            if (member == null) {
+                throw StorageException.validation(type + " member must not be null");
+            }
             copy.add(member);
         }
         return Collections.unmodifiableSet(copy);
@@ -33,10 +35,15 @@ final class Checks {
 
     static Map<String, AttributeValue> copyMap(Map<String, AttributeValue> values, String what) {
         requireNonNull(values, what + " attributes");
-        Map<String, AttributeValue> copy = new LinkedHashMap<>();
+        // Sized for the entries and messages built only on failure: this runs once per decoded item.
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(Math.max(4, (int) (values.size() / 0.75f) + 1));
         for (Map.Entry<String, AttributeValue> e : values.entrySet()) {
-            requireNonNull(e.getKey(), what + " attribute name");
-            requireNonNull(e.getValue(), what + " value of '" + e.getKey() + "'");
+            if (e.getKey() == null) {
+                throw StorageException.validation(what + " attribute name must not be null");
+            }
+            if (e.getValue() == null) {
+                throw StorageException.validation(what + " value of '" + e.getKey() + "' must not be null");
+            }
             copy.put(e.getKey(), e.getValue());
         }
         return Collections.unmodifiableMap(copy);
