@@ -1,0 +1,161 @@
+package dev.stillpoint.adapters.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Stillpoint on Cassandra: one object that connects (DataStax java-driver-core), applies the
+ * catalog's schema steps, and offers the driving ports. There is no control-plane poller: a table
+ * is ACTIVE when CreateTable returns and gone when DeleteTable returns [C2], so nothing is ever due
+ * later. Snapshots are refused [C1]. Close it to close the session.
+ */
+public final class CassandraStorage implements AutoCloseable {
+
+    private final CassandraConfig config;
+    private final CqlSession session;
+    private final Cql cql;
+    private final CatalogStore catalog;
+    private final CassandraTables tables;
+    private final CassandraSnapshots snapshots = new CassandraSnapshots();
+
+    private CassandraStorage(CassandraConfig config, CqlSession session) {
+        this.config = config;
+        this.session = session;
+        this.cql = new Cql(session, config.schemaTimeout());
+        CatalogSchema.apply(cql, config);
+        this.catalog = new CatalogStore(cql, config);
+        this.tables = new CassandraTables(cql, catalog, config);
+    }
+
+    /**
+     * Connects to the cluster, creates the catalog keyspace if needed and applies its schema steps.
+     * A cluster that cannot be reached is Transient; a catalog newer than this adapter is Internal.
+     */
+    public static CassandraStorage open(CassandraConfig config) {
+        CqlSession session = connect(config);
+        try {
+            return new CassandraStorage(config, session);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    private static CqlSession connect(CassandraConfig config) {
+        DriverConfigLoader loader = DriverConfigLoader.programmaticBuilder()
+                .withString(DefaultDriverOption.SESSION_NAME, "stillpoint")
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, config.requestTimeout())
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
+                .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, config.requestTimeout())
+                .withDuration(DefaultDriverOption.CONNECTION_SET_KEYSPACE_TIMEOUT, config.requestTimeout())
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, config.requestTimeout())
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, config.schemaTimeout())
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, config.requestTimeout())
+                // The driver answers a schema change only after refreshing its schema metadata, which it
+                // debounces (1 s by default): that made every CREATE/DROP TABLE take a second more. Refresh
+                // at once, and only this engine's keyspaces (token-aware routing needs their replication).
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(10))
+                .withStringList(DefaultDriverOption.METADATA_SCHEMA_REFRESHED_KEYSPACES,
+                        List.of("/^" + config.keyspacePrefix() + "_.*/"))
+                .build();
+        try {
+            return CqlSession.builder()
+                    .addContactPoint(new InetSocketAddress(config.host(), config.port()))
+                    .withLocalDatacenter(config.localDatacenter())
+                    .withConfigLoader(loader)
+                    .build();
+        } catch (RuntimeException e) {
+            throw DriverFailures.map("connecting to Cassandra at " + config.host() + ":" + config.port(), e);
+        }
+    }
+
+    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    public TableOperations tables() {
+        return tables;
+    }
+
+    /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */
+    public SnapshotEngine snapshots() {
+        return snapshots;
+    }
+
+    /** The configuration this engine was opened with. */
+    public CassandraConfig config() {
+        return config;
+    }
+
+    /** The catalog schema versions applied, for operators. */
+    public Set<Integer> catalogSchemaVersions() {
+        return new LinkedHashSet<>(CatalogSchema.appliedVersions(cql, config.catalogKeyspace()));
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // For the tests in this package: what the data tables hold, and cleaning up.
+
+    Cql cql() {
+        return cql;
+    }
+
+    CatalogStore catalog() {
+        return catalog;
+    }
+
+    void hooks(WriteHooks hooks) {
+        tables.hooks(hooks);
+    }
+
+    List<Item> partitionItems(String accountId, String tableName, AttributeValue partition) {
+        return tables.partitionItems(accountId, tableName, partition);
+    }
+
+    List<Item> indexItems(String accountId, String tableName, String indexName) {
+        return tables.indexItems(accountId, tableName, indexName);
+    }
+
+    List<Item> allItems(String accountId, String tableName) {
+        return tables.allItems(accountId, tableName);
+    }
+
+    List<String> dataTables(String accountId, String tableName) {
+        return tables.dataTables(accountId, tableName);
+    }
+
+    /** Every keyspace of this engine's prefix, as the cluster lists them. */
+    List<String> keyspaces() {
+        List<String> out = new ArrayList<>();
+        for (Row row : cql.read("listing keyspaces", "SELECT keyspace_name FROM system_schema.keyspaces")) {
+            String name = row.getString("keyspace_name");
+            if (name.startsWith(config.keyspacePrefix() + "_")) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /** Drops every keyspace of this engine's prefix (tests: keyspaces per test class, dropped afterwards). */
+    void dropKeyspaces() {
+        for (String keyspace : keyspaces()) {
+            cql.ddl("dropping keyspace " + keyspace, "DROP KEYSPACE IF EXISTS " + DataNames.identifier(keyspace));
+        }
+        catalog.forgetKeyspaces();
+    }
+
+}

@@ -1,0 +1,134 @@
+package dev.stillpoint.adapters.cassandra;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.StreamSpecification;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The catalog row's JSON columns, written with the one item codec ({@link ItemJson}) so an operator
+ * reads them in the same DynamoDB JSON as the items:
+ * <ul>
+ *   <li>{@code attribute_definitions}: {@code {"pk":{"S":"S"},"sk":{"S":"N"}}} (name to type);</li>
+ *   <li>{@code indexes}: {@code {"indexes":{"L":[{"M":{"name":..,"kind":{"S":"GSI"},"relation":..,
+ *       "partition_key":..,"sort_key":..,"projection":{"M":{"type":..,"non_key_attributes":{"L":[..]}}},
+ *       "status":..,"backfilling":{"BOOL":..}}}]}}}, in index order;</li>
+ *   <li>{@code stream_specification}: {@code {"enabled":{"BOOL":true},"view_type":{"S":"NEW_IMAGE"}}}, or null.</li>
+ * </ul>
+ */
+final class CatalogJson {
+
+    private CatalogJson() {
+    }
+
+    static String definitions(List<AttributeDefinition> definitions) {
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        definitions.forEach(d -> m.put(d.name(), AttributeValue.s(d.type().name())));
+        return ItemJson.encode(Item.of(m));
+    }
+
+    static List<AttributeDefinition> definitions(String json) {
+        List<AttributeDefinition> out = new ArrayList<>();
+        ItemJson.decode(json).attributes().forEach((name, type) ->
+                out.add(new AttributeDefinition(name, ScalarType.valueOf(text(type, "attribute definition " + name)))));
+        return out;
+    }
+
+    static String indexes(List<IndexDef> indexes) {
+        List<AttributeValue> list = new ArrayList<>();
+        for (IndexDef index : indexes) {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("name", AttributeValue.s(index.name()));
+            m.put("kind", AttributeValue.s(index.global() ? "GSI" : "LSI"));
+            m.put("relation", AttributeValue.s(index.relation()));
+            m.put("partition_key", AttributeValue.s(index.keySchema().partitionKey()));
+            index.keySchema().sortKey().ifPresent(s -> m.put("sort_key", AttributeValue.s(s)));
+            Map<String, AttributeValue> projection = new LinkedHashMap<>();
+            projection.put("type", AttributeValue.s(index.projection().type().name()));
+            projection.put("non_key_attributes", new AttributeValue.L(index.projection().nonKeyAttributes().stream()
+                    .map(a -> (AttributeValue) AttributeValue.s(a)).toList()));
+            m.put("projection", new AttributeValue.M(projection));
+            m.put("status", AttributeValue.s(index.status().name()));
+            m.put("backfilling", index.backfilling() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+            list.add(new AttributeValue.M(m));
+        }
+        return ItemJson.encode(Item.of(Map.of("indexes", new AttributeValue.L(list))));
+    }
+
+    static List<IndexDef> indexes(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        List<IndexDef> out = new ArrayList<>();
+        AttributeValue list = ItemJson.decode(json).get("indexes");
+        if (!(list instanceof AttributeValue.L l)) {
+            throw corrupt("indexes", json);
+        }
+        for (AttributeValue entry : l.values()) {
+            if (!(entry instanceof AttributeValue.M m)) {
+                throw corrupt("indexes", json);
+            }
+            Map<String, AttributeValue> f = m.values();
+            String name = text(f.get("name"), "index name");
+            KeySchema key = new KeySchema(text(f.get("partition_key"), "index " + name + " partition key"),
+                    Optional.ofNullable(f.get("sort_key")).map(v -> text(v, "index " + name + " sort key")));
+            if (!(f.get("projection") instanceof AttributeValue.M p)) {
+                throw corrupt("index " + name + " projection", json);
+            }
+            List<String> nonKey = new ArrayList<>();
+            if (p.values().get("non_key_attributes") instanceof AttributeValue.L attrs) {
+                attrs.values().forEach(v -> nonKey.add(text(v, "index " + name + " projected attribute")));
+            }
+            Projection projection = new Projection(ProjectionType.valueOf(text(p.values().get("type"), "projection type")),
+                    nonKey);
+            boolean backfilling = f.get("backfilling") instanceof AttributeValue.Bool b && b.value();
+            out.add(new IndexDef(name, "GSI".equals(text(f.get("kind"), "index kind")), key, projection,
+                    IndexStatus.valueOf(text(f.get("status"), "index status")), backfilling,
+                    DataNames.identifier(text(f.get("relation"), "index relation"))));
+        }
+        return out;
+    }
+
+    static String stream(Optional<StreamSpecification> spec) {
+        return spec.map(s -> {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+            s.viewType().ifPresent(v -> m.put("view_type", AttributeValue.s(v)));
+            return ItemJson.encode(Item.of(m));
+        }).orElse(null);
+    }
+
+    static Optional<StreamSpecification> stream(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        Item item = ItemJson.decode(json);
+        boolean enabled = item.get("enabled") instanceof AttributeValue.Bool b && b.value();
+        return Optional.of(new StreamSpecification(enabled,
+                item.find("view_type").map(v -> text(v, "stream view type"))));
+    }
+
+    private static String text(AttributeValue value, String what) {
+        if (value instanceof AttributeValue.S s) {
+            return s.value();
+        }
+        throw StorageException.internal("catalog row is damaged: " + what + " is not a string: " + value, null);
+    }
+
+    private static StorageException corrupt(String what, String json) {
+        return StorageException.internal("catalog row is damaged: cannot read " + what + " from "
+                + (json.length() > 200 ? json.substring(0, 200) + "..." : json), null);
+    }
+}

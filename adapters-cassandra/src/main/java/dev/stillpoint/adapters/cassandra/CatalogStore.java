@@ -1,0 +1,178 @@
+package dev.stillpoint.adapters.cassandra;
+
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.TableStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The catalog keyspace's rows. Every write of a {@code tables} row is a lightweight transaction
+ * (Cassandra advises against mixing them with plain writes on one row): the insert is
+ * {@code IF NOT EXISTS}, every update is conditional on the row's revision (or table id and status),
+ * the removal on the table id, so a row of the same name created afresh is never touched by an
+ * operation on its predecessor.
+ */
+final class CatalogStore {
+
+    private static final String COLUMNS = "account_id, table_name, table_id, table_arn, status, created_at, "
+            + "data_keyspace, partition_key_name, sort_key_name, attribute_definitions, indexes, stream_specification, "
+            + "revision";
+
+    private final Cql cql;
+    private final CassandraConfig config;
+    private final String tables;
+    private final String accounts;
+    private final ConcurrentMap<String, String> keyspaces = new ConcurrentHashMap<>();
+
+    CatalogStore(Cql cql, CassandraConfig config) {
+        this.cql = cql;
+        this.config = config;
+        this.tables = config.catalogKeyspace() + ".tables";
+        this.accounts = config.catalogKeyspace() + ".accounts";
+    }
+
+    /** The table's row, if it has one. */
+    Optional<CatalogRow> find(String accountId, String tableName) {
+        Row row = cql.read("reading table '" + tableName + "' from the catalog",
+                "SELECT " + COLUMNS + " FROM " + tables + " WHERE account_id = ? AND table_name = ?",
+                accountId, tableName).one();
+        return Optional.ofNullable(row).map(CatalogStore::decode);
+    }
+
+    /** The account's table names in name order (clustering order: UTF-8 bytes, and names are ASCII). */
+    List<String> names(String accountId) {
+        List<String> names = new ArrayList<>();
+        for (Row row : cql.read("listing tables", "SELECT table_name FROM " + tables + " WHERE account_id = ?", accountId)) {
+            names.add(row.getString("table_name"));
+        }
+        return names;
+    }
+
+    /**
+     * Inserts the row unless one of its name exists: the single arbiter of concurrent CreateTables.
+     * Empty when inserted; otherwise the status of the row that was there.
+     */
+    Optional<String> insertIfAbsent(CatalogRow row) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                return tryInsert(row);
+            } catch (StorageException e) {
+                if (!DriverFailures.isCasUncertain(e)) {
+                    throw e;
+                }
+                // The transaction's outcome is unknown: a serial read completes it and tells.
+                Row current = cql.serialRead("reading table '" + row.tableName() + "' after an uncertain insert",
+                        "SELECT table_id, status FROM " + tables + " WHERE account_id = ? AND table_name = ?",
+                        row.accountId(), row.tableName()).one();
+                if (current != null) {
+                    return row.tableId().equals(current.getString("table_id"))
+                            ? Optional.empty() : Optional.of(current.getString("status"));
+                }
+            }
+        }
+        throw new StorageException(dev.stillpoint.domain.error.ErrorReason.TRANSIENT, "creating table '"
+                + row.tableName() + "': the catalog insert timed out repeatedly under contention; try again");
+    }
+
+    private Optional<String> tryInsert(CatalogRow row) {
+        ResultSet rs = cql.run("creating table '" + row.tableName() + "' in the catalog",
+                "INSERT INTO " + tables + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS",
+                row.accountId(), row.tableName(), row.tableId(), row.tableArn(), row.status().name(), row.createdAt(),
+                row.dataKeyspace(), row.keySchema().partitionKey(), row.keySchema().sortKey().orElse(null),
+                CatalogJson.definitions(row.definitions()), CatalogJson.indexes(row.indexes()),
+                CatalogJson.stream(row.stream()), row.revision());
+        if (rs.wasApplied()) {
+            return Optional.empty();
+        }
+        Row existing = rs.one();
+        String status = existing == null ? null : existing.getString("status");
+        return Optional.of(status == null ? "unknown" : status);
+    }
+
+    /** Sets a CREATING row ACTIVE; false when the row is no longer this table's CREATING row. */
+    boolean activate(CatalogRow row) {
+        return cql.run("activating table '" + row.tableName() + "'",
+                "UPDATE " + tables + " SET status = ?, revision = ? WHERE account_id = ? AND table_name = ? "
+                        + "IF table_id = ? AND status = ?",
+                TableStatus.ACTIVE.name(), row.revision() + 1, row.accountId(), row.tableName(), row.tableId(),
+                TableStatus.CREATING.name()).wasApplied();
+    }
+
+    /** Writes the row's definitions and indexes if its revision is still {@code expectedRevision}. */
+    boolean updateIndexes(CatalogRow updated, long expectedRevision) {
+        return cql.run("updating the indexes of table '" + updated.tableName() + "'",
+                "UPDATE " + tables + " SET attribute_definitions = ?, indexes = ?, revision = ? "
+                        + "WHERE account_id = ? AND table_name = ? IF table_id = ? AND revision = ?",
+                CatalogJson.definitions(updated.definitions()), CatalogJson.indexes(updated.indexes()),
+                updated.revision(), updated.accountId(), updated.tableName(), updated.tableId(),
+                expectedRevision).wasApplied();
+    }
+
+    /** Removes the row if it is still this table's (not a newer table of the same name). */
+    boolean remove(CatalogRow row) {
+        return cql.run("removing table '" + row.tableName() + "' from the catalog",
+                "DELETE FROM " + tables + " WHERE account_id = ? AND table_name = ? IF table_id = ?",
+                row.accountId(), row.tableName(), row.tableId()).wasApplied();
+    }
+
+    /**
+     * The keyspace of the account's data tables, created (and recorded in {@code accounts}) on first
+     * use. One thread per account per engine resolves it; engines racing to create it all run
+     * {@code CREATE KEYSPACE IF NOT EXISTS}, and the first recorded name is the one everyone uses.
+     */
+    String dataKeyspace(String accountId) {
+        return keyspaces.computeIfAbsent(accountId, this::resolveKeyspace);
+    }
+
+    private String resolveKeyspace(String accountId) {
+        Row row = cql.read("reading the data keyspace of the account",
+                "SELECT data_keyspace FROM " + accounts + " WHERE account_id = ?", accountId).one();
+        if (row != null) {
+            return DataNames.identifier(row.getString("data_keyspace"));
+        }
+        String keyspace = DataNames.accountKeyspace(config.keyspacePrefix(), accountId);
+        cql.ddl("creating the account's keyspace '" + keyspace + "'", "CREATE KEYSPACE IF NOT EXISTS " + keyspace
+                + " WITH replication = " + CatalogSchema.replication(config) + " AND durable_writes = true");
+        ResultSet rs = cql.run("recording the account's keyspace",
+                "INSERT INTO " + accounts + " (account_id, data_keyspace, created_at) VALUES (?, ?, ?) IF NOT EXISTS",
+                accountId, keyspace, config.time().now());
+        if (rs.wasApplied()) {
+            return keyspace;
+        }
+        Row existing = rs.one();
+        return DataNames.identifier(existing.getString("data_keyspace"));
+    }
+
+    /** Every data keyspace recorded in {@code accounts}. */
+    List<String> recordedKeyspaces() {
+        List<String> out = new ArrayList<>();
+        for (Row row : cql.read("listing account keyspaces", "SELECT data_keyspace FROM " + accounts)) {
+            out.add(row.getString("data_keyspace"));
+        }
+        return out;
+    }
+
+    /** Forgets the cached keyspaces (after they were dropped by a test). */
+    void forgetKeyspaces() {
+        keyspaces.clear();
+    }
+
+    private static CatalogRow decode(Row r) {
+        String name = r.getString("table_name");
+        return new CatalogRow(r.getString("account_id"), name, r.getString("table_id"), r.getString("table_arn"),
+                TableStatus.valueOf(r.getString("status")), Optional.ofNullable(r.getInstant("created_at"))
+                        .orElse(Instant.EPOCH),
+                DataNames.identifier(r.getString("data_keyspace")),
+                new KeySchema(r.getString("partition_key_name"), Optional.ofNullable(r.getString("sort_key_name"))),
+                CatalogJson.definitions(r.getString("attribute_definitions")),
+                CatalogJson.indexes(r.getString("indexes")),
+                CatalogJson.stream(r.getString("stream_specification")), r.getLong("revision"));
+    }
+}

@@ -1,0 +1,206 @@
+package dev.stillpoint.adapters.cassandra;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.DriverExecutionException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.InvalidKeyspaceException;
+import com.datastax.oss.driver.api.core.NodeUnavailableException;
+import com.datastax.oss.driver.api.core.RequestThrottlingException;
+import com.datastax.oss.driver.api.core.auth.AuthenticationException;
+import com.datastax.oss.driver.api.core.connection.BusyConnectionException;
+import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
+import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
+import com.datastax.oss.driver.api.core.connection.HeartbeatException;
+import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
+import com.datastax.oss.driver.api.core.servererrors.BootstrappingException;
+import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
+import com.datastax.oss.driver.api.core.servererrors.CDCWriteFailureException;
+import com.datastax.oss.driver.api.core.servererrors.DefaultWriteType;
+import com.datastax.oss.driver.api.core.servererrors.FunctionFailureException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.ProtocolError;
+import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.ServerError;
+import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
+import com.datastax.oss.driver.api.core.servererrors.TruncateException;
+import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import java.util.Locale;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Maps the driver's errors into the closed set [D10]. The message names what was being done, the
+ * server's own error code (the native protocol's name, e.g. {@code WRITE_TIMEOUT}; a client-side
+ * failure is named by the driver's exception) and the first line of the server's message; never a
+ * stack trace. The driver exception stays attached as the cause, for logs.
+ *
+ * <ul>
+ *   <li>Transient (retryable, 503): read/write timeouts, CAS_WRITE_UNKNOWN, UNAVAILABLE, OVERLOADED,
+ *       IS_BOOTSTRAPPING, TRUNCATE_ERROR, the client's own request timeout, no node reachable,
+ *       throttled, busy or closed connections;</li>
+ *   <li>Validation: SYNTAX_ERROR, INVALID, CONFIG_ERROR (the statement or its values were refused);</li>
+ *   <li>ResourceInUse: ALREADY_EXISTS;</li>
+ *   <li>Internal: everything else (READ_FAILURE, WRITE_FAILURE, UNAUTHORIZED, SERVER_ERROR, ...).</li>
+ * </ul>
+ */
+final class DriverFailures {
+
+    /** The longest server message kept in a StorageException's message. */
+    static final int MAX_MESSAGE_CHARS = 500;
+
+    private DriverFailures() {
+    }
+
+    /** The closed-set error for {@code failure}, which happened while {@code doing}. */
+    static StorageException map(String doing, Throwable failure) {
+        Throwable e = unwrap(failure);
+        if (e instanceof StorageException s) {
+            return s;
+        }
+        Classified c = classify(e);
+        return new StorageException(c.reason, doing + ": " + c.code + ": " + oneLine(e.getMessage()), e);
+    }
+
+    /**
+     * Whether {@code failure} says the statement's table or keyspace does not exist: the table was
+     * dropped by a DeleteTable while this request ran.
+     */
+    static boolean isMissingTable(Throwable failure) {
+        Throwable e = unwrap(failure);
+        if (e instanceof StorageException s && s.getCause() != null && s.getCause() != s) {
+            e = unwrap(s.getCause());
+        }
+        if (e instanceof InvalidKeyspaceException) {
+            return true;
+        }
+        if (!(e instanceof InvalidQueryException) || e.getMessage() == null) {
+            return false;
+        }
+        String m = e.getMessage().toLowerCase(Locale.ROOT);
+        return m.startsWith("unconfigured table") || (m.contains("keyspace") && m.contains("does not exist"))
+                || (m.contains("table") && m.contains("does not exist"));
+    }
+
+    /**
+     * Whether {@code failure}, of a lightweight transaction, leaves its outcome unknown: a CAS write
+     * timeout, CAS_WRITE_UNKNOWN, or the client's own timeout (the request may still be applied).
+     * A serial read tells.
+     */
+    static boolean isCasUncertain(Throwable failure) {
+        Throwable e = unwrap(failure);
+        if (e instanceof StorageException s && s.getCause() != null && s.getCause() != s) {
+            e = unwrap(s.getCause());
+        }
+        return e instanceof CASWriteUnknownException || e instanceof DriverTimeoutException
+                || (e instanceof WriteTimeoutException w && w.getWriteType() == DefaultWriteType.CAS);
+    }
+
+    private record Classified(ErrorReason reason, String code) {
+    }
+
+    private static Classified classify(Throwable e) {
+        // Subclasses before their parents: CAS_WRITE_UNKNOWN, CONFIG_ERROR and ALREADY_EXISTS first.
+        if (e instanceof CASWriteUnknownException) {
+            return new Classified(ErrorReason.TRANSIENT, "CAS_WRITE_UNKNOWN");
+        }
+        if (e instanceof ReadTimeoutException) {
+            return new Classified(ErrorReason.TRANSIENT, "READ_TIMEOUT");
+        }
+        if (e instanceof WriteTimeoutException) {
+            return new Classified(ErrorReason.TRANSIENT, "WRITE_TIMEOUT");
+        }
+        if (e instanceof UnavailableException) {
+            return new Classified(ErrorReason.TRANSIENT, "UNAVAILABLE");
+        }
+        if (e instanceof OverloadedException) {
+            return new Classified(ErrorReason.TRANSIENT, "OVERLOADED");
+        }
+        if (e instanceof BootstrappingException) {
+            return new Classified(ErrorReason.TRANSIENT, "IS_BOOTSTRAPPING");
+        }
+        if (e instanceof TruncateException) {
+            return new Classified(ErrorReason.TRANSIENT, "TRUNCATE_ERROR");
+        }
+        if (e instanceof DriverTimeoutException) {
+            return new Classified(ErrorReason.TRANSIENT, "client request timeout");
+        }
+        if (e instanceof AllNodesFailedException) {
+            return new Classified(ErrorReason.TRANSIENT, "no node available");
+        }
+        if (e instanceof NodeUnavailableException || e instanceof RequestThrottlingException
+                || e instanceof BusyConnectionException || e instanceof ClosedConnectionException
+                || e instanceof HeartbeatException || e instanceof ConnectionInitException) {
+            return new Classified(ErrorReason.TRANSIENT, "connection: " + e.getClass().getSimpleName());
+        }
+        if (e instanceof SyntaxError) {
+            return new Classified(ErrorReason.VALIDATION, "SYNTAX_ERROR");
+        }
+        if (e instanceof InvalidConfigurationInQueryException) {
+            return new Classified(ErrorReason.VALIDATION, "CONFIG_ERROR");
+        }
+        if (e instanceof AlreadyExistsException) {
+            return new Classified(ErrorReason.RESOURCE_IN_USE, "ALREADY_EXISTS");
+        }
+        if (e instanceof InvalidQueryException) {
+            return new Classified(ErrorReason.VALIDATION, "INVALID");
+        }
+        if (e instanceof InvalidKeyspaceException) {
+            return new Classified(ErrorReason.VALIDATION, "INVALID");
+        }
+        if (e instanceof CDCWriteFailureException) {
+            return new Classified(ErrorReason.INTERNAL, "CDC_WRITE_FAILURE");
+        }
+        if (e instanceof ReadFailureException) {
+            return new Classified(ErrorReason.INTERNAL, "READ_FAILURE");
+        }
+        if (e instanceof WriteFailureException) {
+            return new Classified(ErrorReason.INTERNAL, "WRITE_FAILURE");
+        }
+        if (e instanceof FunctionFailureException) {
+            return new Classified(ErrorReason.INTERNAL, "FUNCTION_FAILURE");
+        }
+        if (e instanceof UnauthorizedException) {
+            return new Classified(ErrorReason.INTERNAL, "UNAUTHORIZED");
+        }
+        if (e instanceof AuthenticationException) {
+            return new Classified(ErrorReason.INTERNAL, "BAD_CREDENTIALS");
+        }
+        if (e instanceof ProtocolError) {
+            return new Classified(ErrorReason.INTERNAL, "PROTOCOL_ERROR");
+        }
+        if (e instanceof ServerError) {
+            return new Classified(ErrorReason.INTERNAL, "SERVER_ERROR");
+        }
+        return new Classified(ErrorReason.INTERNAL, e.getClass().getSimpleName());
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException
+                || t instanceof DriverExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** The first line of {@code message}, at most {@link #MAX_MESSAGE_CHARS} characters. */
+    static String oneLine(String message) {
+        if (message == null || message.isBlank()) {
+            return "(no message)";
+        }
+        String line = message.strip();
+        int nl = line.indexOf('\n');
+        if (nl >= 0) {
+            line = line.substring(0, nl).strip();
+        }
+        return line.length() <= MAX_MESSAGE_CHARS ? line : line.substring(0, MAX_MESSAGE_CHARS) + "...";
+    }
+}

@@ -1,0 +1,213 @@
+package dev.stillpoint.adapters.cassandra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stillpoint.adapters.cassandra.node.CassandraNode;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The index rules of {@link CassandraTables}, each under the interleaving it exists for, forced by
+ * pausing one writer at a {@link WriteHooks} point. Each test fails when its rule is removed (tried:
+ * without the second look at the catalog, the first test's entry is missing; with index entries
+ * written at the current time instead of the item's revision, the second test keeps a stale entry).
+ */
+class IndexRulesTest {
+
+    static CassandraStorage storage;
+    static ExecutorService pool;
+
+    @BeforeAll
+    static void open() {
+        storage = TestCassandra.open();
+        pool = Executors.newSingleThreadExecutor();
+    }
+
+    @AfterEach
+    void noHooks() {
+        storage.hooks(WriteHooks.NONE);
+    }
+
+    @AfterAll
+    static void close() {
+        pool.shutdownNow();
+        TestCassandra.dropAndClose(storage);
+    }
+
+    /** Pauses the one thread that registers itself, at one hook point, until released. */
+    static final class Pause {
+        final AtomicReference<Thread> who = new AtomicReference<>();
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        void hold() {
+            if (Thread.currentThread() == who.get()) {
+                reached.countDown();
+                try {
+                    assertThat(release.await(60, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        Future<?> run(Runnable write) throws InterruptedException {
+            Future<?> f = pool.submit(() -> {
+                who.set(Thread.currentThread());
+                write.run();
+            });
+            assertThat(reached.await(60, TimeUnit.SECONDS)).as("the writer reached the pause").isTrue();
+            return f;
+        }
+    }
+
+    static Item item(String pk, String sk, String attribute, String value) {
+        return TestCassandra.item("pk", AttributeValue.s(pk), "sk", AttributeValue.n(sk), attribute, AttributeValue.s(value));
+    }
+
+    @Test
+    void rule3_aWriterThatReadTheCatalogBeforeAnIndexWasAddedStillWritesItsEntry() throws Exception {
+        String account = TestCassandra.account();
+        String table = TestCassandra.tableName("rule3");
+        storage.tables().createTable(TestCassandra.composite(account, table, ScalarType.S, ScalarType.N));
+        storage.tables().putItem(account, table, item("early", "1", "h", "x"));
+        Pause pause = new Pause();
+        storage.hooks(new WriteHooks() {
+            @Override
+            public void afterCatalogRead(String tableName) {
+                pause.hold();
+            }
+        });
+        Item late = item("late", "1", "h", "y");
+        Future<?> writer = pause.run(() -> storage.tables().putItem(account, table, late));
+        // The writer knows no index; the index is added and backfilled before its item exists.
+        storage.tables().addGlobalSecondaryIndex(account, table, CreateGsiRequest.of(
+                GlobalSecondaryIndex.creating("by-h", KeySchema.hashOnly("h"), Projection.all()),
+                new AttributeDefinition("h", ScalarType.S)));
+        assertThat(storage.indexItems(account, table, "by-h")).containsExactly(item("early", "1", "h", "x"));
+        pause.release.countDown();
+        writer.get(60, TimeUnit.SECONDS);
+        assertThat(storage.indexItems(account, table, "by-h")).as("the late writer's second look wrote its entry")
+                .containsExactlyInAnyOrder(item("early", "1", "h", "x"), late);
+    }
+
+    @Test
+    void rule2_aWriterWhoseIndexBatchArrivesLateCannotResurrectItsEntry() throws Exception {
+        String account = TestCassandra.account();
+        String table = TestCassandra.tableName("rule2");
+        storage.tables().createTable(new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                        new AttributeDefinition("g", ScalarType.S)),
+                List.of(GlobalSecondaryIndex.creating("by-g", KeySchema.hashOnly("g"), Projection.all())),
+                List.of(), Optional.empty()));
+        storage.tables().putItem(account, table, item("hot", "1", "g", "old"));
+        Pause pause = new Pause();
+        storage.hooks(new WriteHooks() {
+            @Override
+            public void afterItemWrite(String tableName) {
+                pause.hold();
+            }
+        });
+        // A replaces "old" and pauses before its index batch; B replaces A and finishes.
+        Future<?> a = pause.run(() -> storage.tables().putItem(account, table, item("hot", "1", "g", "a")));
+        Item b = item("hot", "1", "g", "b");
+        storage.tables().putItem(account, table, b);
+        pause.release.countDown();
+        a.get(60, TimeUnit.SECONDS);
+        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("hot"), AttributeValue.n("1")))).contains(b);
+        assertThat(storage.indexItems(account, table, "by-g")).as("A's late entry is older than B's delete of it")
+                .containsExactly(b);
+    }
+
+    @Test
+    void aWriteWhoseTransactionTimedOutButWasAppliedStillGetsItsEntry() throws Exception {
+        CassandraNode.Started node = CassandraNode.shared().started().orElse(null);
+        Assumptions.assumeTrue(node != null, "pausing the node needs the node this JVM started");
+        CassandraStorage quick = CassandraStorage.open(TestCassandra.config().withRequestTimeout(Duration.ofMillis(1000)));
+        try {
+            String account = TestCassandra.account();
+            String table = TestCassandra.tableName("uncertain");
+            quick.tables().createTable(new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),
+                    List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                            new AttributeDefinition("g", ScalarType.S)),
+                    List.of(GlobalSecondaryIndex.creating("by-g", KeySchema.hashOnly("g"), Projection.all())),
+                    List.of(), Optional.empty()));
+            quick.tables().putItem(account, table, item("u", "1", "g", "old"));
+            Pause pause = new Pause();
+            quick.hooks(new WriteHooks() {
+                @Override
+                public void beforeItemWrite(String tableName) {
+                    pause.hold();
+                }
+            });
+            Item next = item("u", "1", "g", "new");
+            Future<?> writer = pause.run(() -> quick.tables().putItem(account, table, next));
+            // The node stops answering just before the conditional write; the client gives up on it
+            // after 1 s, then the node resumes and applies it: the outcome is unknown to the writer.
+            signal(node.pid(), "STOP");
+            try {
+                pause.release.countDown();
+                Thread.sleep(1300);
+            } finally {
+                signal(node.pid(), "CONT");
+            }
+            writer.get(60, TimeUnit.SECONDS);
+            assertThat(quick.tables().getItem(account, table, Key.of(AttributeValue.s("u"), AttributeValue.n("1")))).contains(next);
+            assertThat(quick.indexItems(account, table, "by-g")).as("the serial read found the write applied")
+                    .containsExactly(next);
+        } finally {
+            TestCassandra.dropAndClose(quick);
+        }
+    }
+
+    private static void signal(long pid, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
+    }
+
+    @Test
+    void rule2_aLateBatchCannotResurrectADeletedItemsEntry() throws Exception {
+        String account = TestCassandra.account();
+        String table = TestCassandra.tableName("rule2d");
+        storage.tables().createTable(new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                        new AttributeDefinition("g", ScalarType.S)),
+                List.of(GlobalSecondaryIndex.creating("by-g", KeySchema.hashOnly("g"), Projection.all())),
+                List.of(), Optional.empty()));
+        Pause pause = new Pause();
+        storage.hooks(new WriteHooks() {
+            @Override
+            public void afterItemWrite(String tableName) {
+                pause.hold();
+            }
+        });
+        Future<?> a = pause.run(() -> storage.tables().putItem(account, table, item("gone", "1", "g", "a")));
+        storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("gone"), AttributeValue.n("1")));
+        pause.release.countDown();
+        a.get(60, TimeUnit.SECONDS);
+        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("gone"), AttributeValue.n("1")))).isEmpty();
+        assertThat(storage.indexItems(account, table, "by-g")).as("the deleted item has no entry").isEmpty();
+    }
+}

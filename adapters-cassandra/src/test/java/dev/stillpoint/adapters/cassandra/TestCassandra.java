@@ -1,0 +1,85 @@
+package dev.stillpoint.adapters.cassandra;
+
+import dev.stillpoint.adapters.cassandra.node.CassandraNode;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Engines for the tests: each test class opens one engine on the shared node under a random
+ * keyspace prefix and drops every keyspace of that prefix afterwards.
+ */
+final class TestCassandra {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+    private TestCassandra() {
+    }
+
+    /** A fresh engine on the shared node, under a random prefix {@code t_<10 random>}. */
+    static CassandraStorage open() {
+        return CassandraStorage.open(config());
+    }
+
+    /** A configuration for a fresh random prefix on the shared node. */
+    static CassandraConfig config() {
+        return CassandraNode.shared().config().withKeyspacePrefix("t_" + random(10));
+    }
+
+    /** Drops every keyspace of the engine's prefix, then closes it. */
+    static void dropAndClose(CassandraStorage storage) {
+        if (storage == null) {
+            return;
+        }
+        try {
+            storage.dropKeyspaces();
+        } finally {
+            storage.close();
+        }
+    }
+
+    static String random(int length) {
+        StringBuilder b = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            b.append(ALPHABET.charAt(RANDOM.nextInt(ALPHABET.length())));
+        }
+        return b.toString();
+    }
+
+    /** A fresh account id: twelve digits. */
+    static String account() {
+        return String.format("%012d", Math.floorMod(RANDOM.nextLong(), 1_000_000_000_000L));
+    }
+
+    /** A fresh table name. */
+    static String tableName(String label) {
+        return label + "-" + random(8);
+    }
+
+    static CreateTableRequest composite(String account, String table, ScalarType pk, ScalarType sk) {
+        return new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", pk), new AttributeDefinition("sk", sk)),
+                List.of(), List.of(), Optional.empty());
+    }
+
+    static CreateTableRequest hashOnly(String account, String table, ScalarType pk) {
+        return new CreateTableRequest(account, table, KeySchema.hashOnly("pk"),
+                List.of(new AttributeDefinition("pk", pk)), List.of(), List.of(), Optional.empty());
+    }
+
+    static Item item(Object... namesAndValues) {
+        java.util.LinkedHashMap<String, AttributeValue> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            m.put((String) namesAndValues[i], (AttributeValue) namesAndValues[i + 1]);
+        }
+        return Item.of(m);
+    }
+
+}
