@@ -1,0 +1,122 @@
+package dev.stillpoint.adapters.postgres;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How to open a PostgreSQL engine, in one of two layouts:
+ * <ul>
+ *   <li>shared: catalog and data relations in one database, one connection pool of {@code poolSize};</li>
+ *   <li>separate: the catalog in {@code catalog}, the data relations in {@code data}, a pool each
+ *       ({@code catalogPoolSize} and {@code poolSize}).</li>
+ * </ul>
+ * Open snapshots are bounded at half of {@code poolSize}, the pool their items come from [D7]; the
+ * other half stays free for requests.
+ *
+ * @param catalog           the catalog database (the one database of the shared layout)
+ * @param data              the data database of the separate layout; empty for the shared layout
+ * @param poolSize          connections of the data pool (the one pool of the shared layout)
+ * @param catalogPoolSize   connections of the catalog pool (separate layout only)
+ * @param connectionTimeout how long a request waits for a pooled connection
+ * @param pageBudget        rows and bytes per snapshot page [S7]
+ * @param controlPlaneDelay overrides the catalog's {@code control_plane_delay_ms} when present
+ * @param pollerSchedule    the control-plane poller's idle and active cadence [D8]
+ * @param observer          test hooks (pauses, round trips); {@link ReadObserver#NONE} in production
+ * @param time              the clock
+ */
+public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
+                             Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
+                             PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time) {
+
+    /** Where one database is. */
+    public record Database(String jdbcUrl, String user, String password) {
+        public Database {
+            if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+                throw StorageException.validation("a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + jdbcUrl);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Database[" + jdbcUrl + ", user " + user + "]";
+        }
+    }
+
+    public PostgresConfig {
+        if (catalog == null) {
+            throw StorageException.validation("the catalog database is required");
+        }
+        data = data == null ? Optional.empty() : data;
+        if (poolSize < 2) {
+            throw StorageException.validation("poolSize must be at least 2 (snapshots may hold half), got " + poolSize);
+        }
+        if (catalogPoolSize < 1) {
+            throw StorageException.validation("catalogPoolSize must be at least 1, got " + catalogPoolSize);
+        }
+        if (connectionTimeout.toMillis() < 250) {
+            throw StorageException.validation("connectionTimeout must be at least 250 ms, got " + connectionTimeout);
+        }
+        controlPlaneDelay.ifPresent(d -> {
+            if (d.isNegative()) {
+                throw StorageException.validation("control-plane delay must not be negative, got " + d);
+            }
+        });
+    }
+
+    /** Catalog and data in one database; a ten-connection pool and production defaults. */
+    public static PostgresConfig shared(Database database) {
+        return new PostgresConfig(database, Optional.empty(), 10, 10, Duration.ofSeconds(30), PageBudget.DEFAULT,
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+    }
+
+    /** The catalog in one database, the data relations in another; ten connections each. */
+    public static PostgresConfig separate(Database catalog, Database data) {
+        return new PostgresConfig(catalog, Optional.of(data), 10, 10, Duration.ofSeconds(30), PageBudget.DEFAULT,
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+    }
+
+    /** Whether catalog and data share one database (and one pool). */
+    public boolean sharedLayout() {
+        return data.isEmpty();
+    }
+
+    public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
+        return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time);
+    }
+
+    public PostgresConfig withConnectionTimeout(Duration timeout) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time);
+    }
+
+    public PostgresConfig withPageBudget(PageBudget budget) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
+                controlPlaneDelay, pollerSchedule, observer, time);
+    }
+
+    public PostgresConfig withControlPlaneDelay(Duration delay) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                Optional.of(delay), pollerSchedule, observer, time);
+    }
+
+    public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, schedule, observer, time);
+    }
+
+    public PostgresConfig withObserver(ReadObserver hooks) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, hooks, time);
+    }
+
+    public PostgresConfig withTime(TimeSource clock) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, clock);
+    }
+}

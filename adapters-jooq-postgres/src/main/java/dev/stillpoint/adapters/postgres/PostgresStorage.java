@@ -1,0 +1,116 @@
+package dev.stillpoint.adapters.postgres;
+
+import dev.stillpoint.adapters.postgres.engine.Pools;
+import dev.stillpoint.adapters.postgres.engine.PostgresCatalog;
+import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
+import dev.stillpoint.adapters.postgres.engine.PostgresTables;
+import dev.stillpoint.adapters.postgres.schema.Migrations;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
+import dev.stillpoint.ports.lifecycle.TableCreation;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.LockProbe;
+import dev.stillpoint.ports.out.TableDropPort;
+import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.ports.snapshot.PermitLedger;
+import java.lang.ref.Cleaner;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Stillpoint on PostgreSQL: one object that opens the pools, migrates the catalog, runs the
+ * control-plane poller, and offers the driving ports. Close it to stop the poller and close every
+ * connection.
+ */
+public final class PostgresStorage implements AutoCloseable {
+
+    private final Pools pools;
+    private final PostgresCatalog catalog;
+    private final PostgresTables tables;
+    private final LeasedSnapshotEngine snapshots;
+    private final PermitLedger permits;
+    private final ControlPlanePoller poller;
+
+    private PostgresStorage(PostgresConfig config) {
+        pools = new Pools(config);
+        try (Connection c = pools.catalog()) {
+            Migrations.bundled().apply(c);
+        } catch (SQLException | RuntimeException e) {
+            pools.close();
+            throw e instanceof StorageException s ? s : StorageException.internal(
+                    "cannot migrate the PostgreSQL catalog at " + config.catalog().jdbcUrl() + ": " + e.getMessage(), e);
+        }
+        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay());
+        ControlPlanePoller[] wake = new ControlPlanePoller[1];
+        TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
+        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
+        poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
+                "stillpoint-pg-control-plane");
+        wake[0] = poller;
+        tables = new PostgresTables(catalog, new TableCreation(catalog, config.time(), poller), deletion);
+        // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
+        permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
+        snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, poller, config.pageBudget(),
+                config.observer(), Cleaner.create());
+        poller.start();
+    }
+
+    /** Opens the pools, migrates the catalog and starts the control-plane poller (startup recovery first). */
+    public static PostgresStorage open(PostgresConfig config) {
+        return new PostgresStorage(config);
+    }
+
+    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    public TableOperations tables() {
+        return tables;
+    }
+
+    /** Consistent table snapshots [P1-P5, S1-S7]. */
+    public SnapshotEngine snapshots() {
+        return snapshots;
+    }
+
+    /** Who holds what on a table's relations [P10]. */
+    public LockProbe locks() {
+        return catalog;
+    }
+
+    /** The permits open snapshots hold: half the data pool [D7]. */
+    public PermitLedger longReaderSlots() {
+        return permits;
+    }
+
+    /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
+    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
+        String tableId = tables.describeTable(accountId, tableName).tableId();
+        catalog.writeRestoreRecord(tableId, summary);
+    }
+
+    /** The poller's state, for diagnostics (IDLE, ACTIVE while a drop is deferred, ...). */
+    public PollerState pollerState() {
+        return poller.state();
+    }
+
+    /** Poller passes run so far, for diagnostics. */
+    public long pollerPasses() {
+        return poller.passesRun();
+    }
+
+    /** The drop port DeleteTable runs over; tests wrap it to act between its steps. */
+    TableDropPort dropPort() {
+        return catalog;
+    }
+
+    @Override
+    public void close() {
+        poller.close();
+        catalog.close();
+        pools.close();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TimeToLive;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The catalog's JSON columns, written with the one item codec ({@link ItemJson}) so an operator
+ * reads them in the same DynamoDB JSON as the items: definitions are {@code {"<name>":{"S":"<type>"}}}.
+ */
+final class CatalogJson {
+
+    private CatalogJson() {
+    }
+
+    static String definitions(List<AttributeDefinition> definitions) {
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        definitions.forEach(d -> m.put(d.name(), new AttributeValue.S(d.type().name())));
+        return ItemJson.encode(Item.of(m));
+    }
+
+    /** Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]). */
+    static List<AttributeDefinition> definitions(String json) {
+        List<AttributeDefinition> out = new ArrayList<>();
+        ItemJson.decode(json).attributes().forEach((name, type) -> {
+            if (type instanceof AttributeValue.S s && (s.value().equals("S") || s.value().equals("N") || s.value().equals("B"))) {
+                out.add(new AttributeDefinition(name, ScalarType.valueOf(s.value())));
+            }
+        });
+        return out;
+    }
+
+    static String projection(Projection p) {
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        m.put("type", new AttributeValue.S(p.type().name()));
+        m.put("nonKeyAttributes", new AttributeValue.L(p.nonKeyAttributes().stream()
+                .map(a -> (AttributeValue) new AttributeValue.S(a)).toList()));
+        return ItemJson.encode(Item.of(m));
+    }
+
+    static Projection projection(String json) {
+        Item item = ItemJson.decode(json);
+        ProjectionType type = ProjectionType.valueOf(((AttributeValue.S) item.get("type")).value());
+        List<String> attrs = ((AttributeValue.L) item.get("nonKeyAttributes")).values().stream()
+                .map(v -> ((AttributeValue.S) v).value()).toList();
+        return new Projection(type, attrs);
+    }
+
+    static String stream(Optional<StreamSpecification> spec) {
+        return spec.map(s -> {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+            s.viewType().ifPresent(v -> m.put("viewType", new AttributeValue.S(v)));
+            return ItemJson.encode(Item.of(m));
+        }).orElse(null);
+    }
+
+    static Optional<StreamSpecification> stream(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        Item item = ItemJson.decode(json);
+        return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
+                item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
+    }
+
+    static Optional<TimeToLive> ttl(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        Item item = ItemJson.decode(json);
+        return Optional.of(new TimeToLive(((AttributeValue.S) item.get("attributeName")).value(),
+                ((AttributeValue.Bool) item.get("enabled")).value()));
+    }
+}

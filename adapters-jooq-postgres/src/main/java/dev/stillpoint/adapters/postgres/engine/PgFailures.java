@@ -1,0 +1,124 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import java.util.Map;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * Maps PostgreSQL's errors into the closed set [D10], by SQLSTATE, keeping the server's own
+ * condition name and message (never a dump of the reply).
+ */
+public final class PgFailures {
+
+    /** The condition names of the SQLSTATEs this adapter treats specially, as PostgreSQL spells them. */
+    private static final Map<String, String> NAMES = Map.ofEntries(
+            Map.entry("40001", "serialization_failure"),
+            Map.entry("72000", "snapshot_too_old"),
+            Map.entry("55P03", "lock_not_available"),
+            Map.entry("40P01", "deadlock_detected"),
+            Map.entry("57014", "query_canceled"),
+            Map.entry("42P01", "undefined_table"),
+            Map.entry("23505", "unique_violation"),
+            Map.entry("2BP01", "dependent_objects_still_exist"),
+            Map.entry("25006", "read_only_sql_transaction"),
+            Map.entry("57P01", "admin_shutdown"),
+            Map.entry("22021", "character_not_in_repertoire"),
+            Map.entry("22003", "numeric_value_out_of_range"));
+
+    private PgFailures() {
+    }
+
+    /** The SQLSTATE of {@code e} or of the first SQLException among its causes; empty when none. */
+    public static String sqlState(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql.getSQLState();
+            }
+        }
+        return "";
+    }
+
+    /** Whether a drop failed waiting for a lock: lock timeout, deadlock victim, statement timeout [P7, D5]. */
+    public static boolean isLockWait(String sqlState) {
+        return sqlState.equals("55P03") || sqlState.equals("40P01") || sqlState.equals("57014");
+    }
+
+    /** Whether the server discarded a snapshot: a recovery conflict (40001) or snapshot_too_old (72000) [P5]. */
+    public static boolean isSnapshotExpired(String sqlState) {
+        return sqlState.equals("40001") || sqlState.equals("72000");
+    }
+
+    /** The reason for a failure outside a snapshot read. */
+    static ErrorReason reasonOf(String state, Throwable e) {
+        if (state.equals("42P01")) {
+            return ErrorReason.TABLE_NOT_FOUND;
+        }
+        if (isLockWait(state) || state.equals("40001") || state.startsWith("08") || state.startsWith("53")
+                || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                || (state.isEmpty() && e instanceof SQLTransientException)) {
+            return ErrorReason.TRANSIENT;
+        }
+        if (state.startsWith("22")) {
+            return ErrorReason.VALIDATION;
+        }
+        return ErrorReason.INTERNAL;
+    }
+
+    /** A failure while {@code doing} something other than reading a snapshot. */
+    public static StorageException map(String doing, Throwable e) {
+        if (e instanceof StorageException s) {
+            return s;
+        }
+        String state = sqlState(e);
+        return new StorageException(reasonOf(state, e), doing + ": " + describe(e), e);
+    }
+
+    /** A failure of a snapshot's read: 40001 and 72000 are SnapshotExpired [P5]; the rest as {@link #map}. */
+    public static StorageException mapSnapshot(String doing, Throwable e) {
+        if (e instanceof StorageException s) {
+            return s;
+        }
+        String state = sqlState(e);
+        if (isSnapshotExpired(state)) {
+            return new StorageException(ErrorReason.SNAPSHOT_EXPIRED, doing + ": the server discarded the snapshot ("
+                    + describe(e) + "); open a new one", e);
+        }
+        return map(doing, e);
+    }
+
+    /** {@code condition_name (SQLSTATE xxxxx): message}, from the server's own reply when there is one. */
+    public static String describe(Throwable e) {
+        SQLException sql = null;
+        for (Throwable t = e; t != null && sql == null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                sql = s;
+            }
+        }
+        if (sql == null) {
+            return firstLine(e.getMessage());
+        }
+        String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+        String message = sql.getMessage();
+        if (sql instanceof PSQLException p) {
+            ServerErrorMessage server = p.getServerErrorMessage();
+            if (server != null && server.getMessage() != null) {
+                message = server.getMessage();
+            }
+        }
+        String name = NAMES.get(state);
+        return (name == null ? "" : name + " ") + (state.isEmpty() ? "" : "(SQLSTATE " + state + "): ")
+                + firstLine(message);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "(no message)";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

@@ -1,0 +1,260 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.item.ItemLimits;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.lifecycle.TableCreation;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.conf.ParamType;
+import org.jooq.impl.DSL;
+
+/**
+ * Table and item operations on PostgreSQL. An item write runs in one unit of work that reads the
+ * catalog row FOR KEY SHARE (so UpdateTable and DeleteTable, which take it FOR UPDATE, wait for the
+ * write, and the write sees the index set it must maintain) and writes the base and index relations
+ * together. UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
+ * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
+ * row becomes visible; the data commits before the catalog.
+ */
+public final class PostgresTables implements TableOperations {
+
+    private static final int BACKFILL_FETCH = 1000;
+    private static final String BACKFILL_CURSOR = "sp_backfill";
+
+    private final PostgresCatalog catalog;
+    private final TableCreation creation;
+    private final TableDeletion deletion;
+
+    public PostgresTables(PostgresCatalog catalog, TableCreation creation, TableDeletion deletion) {
+        this.catalog = catalog;
+        this.creation = creation;
+        this.deletion = deletion;
+    }
+
+    @Override
+    public TableDescription createTable(CreateTableRequest request) {
+        return creation.createTable(request);
+    }
+
+    @Override
+    public TableDescription describeTable(String accountId, String tableName) {
+        return catalog.find(accountId, tableName)
+                .orElseThrow(() -> StorageException.tableNotFound(tableName))
+                .description();
+    }
+
+    @Override
+    public List<String> listTables(String accountId) {
+        return catalog.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
+                .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
+                .orderBy(SP_TABLES.TABLE_NAME.collate("C"))
+                .fetch(SP_TABLES.TABLE_NAME));
+    }
+
+    @Override
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
+        return catalog.inWork("adding an index to table '" + tableName + "'", w -> {
+            CatalogRows.Loaded loaded = activeTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE);
+            TableDescription before = loaded.description();
+            TableDescription after = before.applyCreateGsi(request);
+            GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
+            int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
+            w.catalog().update(SP_TABLES)
+                    .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
+                    .where(SP_TABLES.TABLE_ID.eq(before.tableId()))
+                    .execute();
+            RelationLayout index = CatalogRows.insertIndex(w.catalog(), w.data(), loaded.id(), "GSI", ordinal, gsi.name(),
+                    gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true, after,
+                    loaded.pkType(), loaded.skType());
+            ScalarType pkType = after.definition(gsi.keySchema().partitionKey()).orElseThrow().type();
+            Optional<ScalarType> skType = gsi.keySchema().sortKey().map(s -> after.definition(s).orElseThrow().type());
+            backfill(w.dataConnection(), loaded, index, gsi.keySchema(), pkType, skType);
+            // The backfill ran inside this unit: the index is complete when it becomes visible.
+            w.catalog().update(SP_INDEXES)
+                    .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
+                    .set(SP_INDEXES.BACKFILLING, false)
+                    .where(SP_INDEXES.TABLE_ID.eq(before.tableId()), SP_INDEXES.INDEX_NAME.eq(gsi.name()))
+                    .execute();
+            return CatalogRows.load(w.catalog(), accountId, tableName, CatalogRows.RowLock.NONE).orElseThrow().description();
+        });
+    }
+
+    /** Copies every base item that has the index's key attributes into the index relation, through a cursor. */
+    private static void backfill(Connection data, CatalogRows.Loaded loaded, RelationLayout index, KeySchema key,
+                                 ScalarType pkType, Optional<ScalarType> skType) throws SQLException {
+        RelationLayout base = loaded.base();
+        String select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table())
+                .getSQL(ParamType.INLINED);
+        DSLContext ctx = Work.dsl(data);
+        try (Statement s = data.createStatement()) {
+            s.execute("DECLARE " + BACKFILL_CURSOR + " NO SCROLL CURSOR FOR " + select);
+            while (true) {
+                int rows = 0;
+                try (ResultSet rs = s.executeQuery("FETCH FORWARD " + BACKFILL_FETCH + " FROM " + BACKFILL_CURSOR)) {
+                    while (rs.next()) {
+                        rows++;
+                        String json = rs.getString(1);
+                        Item item = ItemJson.decode(json);
+                        Optional<ItemKeys> entry = ItemKeys.under(key, pkType, skType, item, true);
+                        if (entry.isPresent()) {
+                            insertEntry(ctx, index, entry.get(), ItemKeys.of(Key.of(item, loaded.keySchema())), json);
+                        }
+                    }
+                }
+                if (rows < BACKFILL_FETCH) {
+                    break;
+                }
+            }
+            s.execute("CLOSE " + BACKFILL_CURSOR);
+        }
+    }
+
+    @Override
+    public TableDescription deleteTable(String accountId, String tableName) {
+        return deletion.deleteTable(accountId, tableName);
+    }
+
+    @Override
+    public void putItem(String accountId, String tableName, Item item) {
+        catalog.inWork("writing an item of table '" + tableName + "'", w -> {
+            CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
+            TableDescription d = loaded.description();
+            Item valid = ItemLimits.validateForPut(item, d.keySchema(), d.attributeDefinitions());
+            ItemKeys key = ItemKeys.of(Key.of(valid, d.keySchema()));
+            String json = ItemJson.encode(valid);
+            Map<RelationLayout, ItemKeys> entries = new LinkedHashMap<>();
+            for (SpIndexesRecord index : loaded.indexes()) {
+                KeySchema indexKey = new KeySchema(index.getPartitionKeyName(), Optional.ofNullable(index.getSortKeyName()));
+                // A wrong-typed index key is refused before anything is written.
+                ItemKeys.under(indexKey, ScalarType.valueOf(index.getPartitionKeyType()),
+                                Optional.ofNullable(index.getSortKeyType()).map(ScalarType::valueOf), valid, false)
+                        .ifPresent(k -> entries.put(loaded.index(index), k));
+            }
+            DSLContext data = w.data();
+            // The base relation first, then the index relations: the order DeleteTable drops them in.
+            RelationLayout base = loaded.base();
+            List<Field<Object>> keyColumns = base.keyColumns();
+            var insert = data.insertInto(base.relation().table()).columns(fieldsOf(keyColumns, base.item()));
+            List<Object> values = new java.util.ArrayList<>(key.values());
+            values.add(json);
+            insert.values(values).onConflict(keyColumns).doUpdate().set(base.item(), json).execute();
+            removeIndexEntries(data, loaded, key);
+            for (Map.Entry<RelationLayout, ItemKeys> e : entries.entrySet()) {
+                insertEntry(data, e.getKey(), e.getValue(), key, json);
+            }
+            return null;
+        });
+    }
+
+    private static void insertEntry(DSLContext ctx, RelationLayout index, ItemKeys entry, ItemKeys baseKey, String json) {
+        List<Field<?>> columns = index.fields();
+        List<Object> values = new java.util.ArrayList<>(entry.values());
+        values.addAll(baseKey.values());
+        values.add(json);
+        ctx.insertInto(index.relation().table()).columns(columns).values(values).execute();
+    }
+
+    private static List<Field<?>> fieldsOf(List<Field<Object>> keys, Field<String> item) {
+        List<Field<?>> out = new java.util.ArrayList<>(keys);
+        out.add(item);
+        return out;
+    }
+
+    @Override
+    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+        String doing = "reading an item of table '" + tableName + "'";
+        CatalogRows.Loaded loaded = catalog.read(doing,
+                ctx -> itemTable(ctx, accountId, tableName, CatalogRows.RowLock.NONE));
+        ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+        RelationLayout base = loaded.base();
+        try (Connection c = catalog.pools().data()) {
+            return Work.dsl(c).select(base.item()).from(base.relation().table())
+                    .where(k.matches(base))
+                    .fetchOptional(base.item())
+                    .map(ItemJson::decode);
+        } catch (SQLException | RuntimeException e) {
+            throw PgFailures.map(doing, e);
+        }
+    }
+
+    @Override
+    public void deleteItem(String accountId, String tableName, Key key) {
+        catalog.inWork("deleting an item of table '" + tableName + "'", w -> {
+            CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
+            ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+            DSLContext data = w.data();
+            RelationLayout base = loaded.base();
+            data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
+            removeIndexEntries(data, loaded, k);
+            return null;
+        });
+    }
+
+    private static void removeIndexEntries(DSLContext data, CatalogRows.Loaded loaded, ItemKeys key) {
+        for (SpIndexesRecord index : loaded.indexes()) {
+            RelationLayout layout = loaded.index(index);
+            data.deleteFrom(layout.relation().table()).where(key.matchesBase(layout)).execute();
+        }
+    }
+
+    /** The key, checked against the table's schema and definitions, numbers normalised. */
+    private static Key checkedKey(CatalogRows.Loaded loaded, Key key) {
+        TableDescription d = loaded.description();
+        Map<String, AttributeValue> attrs = new LinkedHashMap<>();
+        attrs.put(d.keySchema().partitionKey(), key.partition());
+        if (d.keySchema().sortKey().isPresent() != key.sort().isPresent()) {
+            throw StorageException.validation("the key of table '" + d.tableName() + "' is " + d.keySchema()
+                    + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
+        }
+        key.sort().ifPresent(s -> attrs.put(d.keySchema().sortKey().orElseThrow(), s));
+        Item valid = ItemLimits.validateForPut(Item.of(attrs), d.keySchema(), d.attributeDefinitions());
+        return Key.of(valid, d.keySchema());
+    }
+
+    private static CatalogRows.Loaded activeTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {
+        return requireActive(CatalogRows.load(ctx, accountId, tableName, lock), tableName);
+    }
+
+    private static CatalogRows.Loaded itemTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {
+        return requireActive(CatalogRows.loadForItems(ctx, accountId, tableName, lock), tableName);
+    }
+
+    private static CatalogRows.Loaded requireActive(Optional<CatalogRows.Loaded> found, String tableName) {
+        CatalogRows.Loaded loaded = found.orElseThrow(() -> StorageException.tableNotFound(tableName));
+        TableStatus status = loaded.description().status();
+        if (status != TableStatus.ACTIVE) {
+            throw new StorageException(status == TableStatus.CREATING ? ErrorReason.TABLE_NOT_FOUND : ErrorReason.RESOURCE_IN_USE,
+                    "table '" + tableName + "' is " + status + ", not ACTIVE");
+        }
+        return loaded;
+    }
+}

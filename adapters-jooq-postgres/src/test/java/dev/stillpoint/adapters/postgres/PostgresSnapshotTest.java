@@ -1,0 +1,279 @@
+package dev.stillpoint.adapters.postgres;
+
+import static dev.stillpoint.adapters.postgres.testing.Tables.ACCOUNT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
+import dev.stillpoint.adapters.postgres.testing.Layout;
+import dev.stillpoint.adapters.postgres.testing.PauseObserver;
+import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.adapters.postgres.testing.Sessions;
+import dev.stillpoint.adapters.postgres.testing.Tables;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.PausePoint;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Snapshot behaviour specific to PostgreSQL, on both layouts [P1-P5, D7, S5, S7]. */
+class PostgresSnapshotTest {
+
+    private static PgDatabases databases;
+    private static ExecutorService threads;
+
+    @BeforeAll
+    static void setUp() {
+        databases = PgDatabases.create("snapshot");
+        threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "snapshot-test");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @AfterAll
+    static void tearDown() {
+        threads.shutdownNow();
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    private static PostgresConfig config(Layout layout) {
+        return databases.config(layout).withControlPlaneDelay(Duration.ZERO);
+    }
+
+    private static String filled(TableOperations tables, int items) {
+        String name = Tables.uniqueName("snap");
+        Tables.createActive(tables, Tables.withIndexes(name));
+        for (int i = 0; i < items; i++) {
+            tables.putItem(ACCOUNT, name, Tables.item("p" + (i % 5), i, "g" + (i % 3), "l" + i));
+        }
+        return name;
+    }
+
+    // D7: five held snapshots on a ten-connection pool leave GetItem, DescribeTable and DeleteTable
+    // answering; the sixth open is LimitExceeded at once; an open succeeds after one is closed.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void d7_fiveHeldSnapshotsLeaveRequestsAnsweringAndTheSixthIsRefused(Layout layout) throws Exception {
+        // Pages of two rows: each held stream has items left after its first page.
+        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPoolSizes(10, 10)
+                .withPageBudget(new PageBudget(2, 1 << 20)))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 20);
+            String other = Tables.uniqueName("other");
+            Tables.createActive(tables, Tables.hashOnly(other));
+            List<TableSnapshot> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 5; i++) {
+                    TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, name);
+                    assertThat(s.items().hasNext()).isTrue();
+                    held.add(s);
+                }
+                assertThat(storage.longReaderSlots().inUse()).isEqualTo(5);
+                long start = System.nanoTime();
+                StorageException sixth = catchThrowableOfType(StorageException.class,
+                        () -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
+                assertThat(sixth.reason()).isEqualTo(ErrorReason.LIMIT_EXCEEDED);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+
+                start = System.nanoTime();
+                assertThat(tables.getItem(ACCOUNT, name, Key.of(AttributeValue.s("p1"), AttributeValue.n("1")))).isPresent();
+                assertThat(tables.describeTable(ACCOUNT, name).status()).isEqualTo(TableStatus.ACTIVE);
+                tables.putItem(ACCOUNT, other, Tables.hashItem("x"));
+                assertThat(tables.deleteTable(ACCOUNT, other).status()).isEqualTo(TableStatus.DELETING);
+                Duration answered = Duration.ofNanos(System.nanoTime() - start);
+                // The pool timeout is 10 s: a request waiting for a connection would take that long.
+                assertThat(answered).as("requests with five snapshots held").isLessThan(Duration.ofSeconds(3));
+
+                held.remove(0).close();
+                try (TableSnapshot again = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
+                    assertThat(again.items().hasNext()).isTrue();
+                }
+            } finally {
+                held.forEach(TableSnapshot::close);
+            }
+            assertThat(storage.longReaderSlots().inUse()).isZero();
+        }
+    }
+
+    // P3, S1, S3: the marker is pg_current_snapshot() text; items ordered by KeyOrder; pages bounded
+    // by rows and bytes, one FETCH per round trip.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void p3_markerIsTheCurrentSnapshotAndPagesAreBoundedByBytes(Layout layout) {
+        PauseObserver counter = new PauseObserver(PausePoint.BEFORE_ITEMS);
+        counter.release();
+        try (PostgresStorage storage = PostgresStorage.open(config(layout)
+                .withPageBudget(new PageBudget(1000, 300)).withObserver(counter))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 40);
+            long before = counter.roundTrips();
+            try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
+                assertThat(s.info().kind()).isEqualTo(PostgresSnapshots.KIND);
+                assertThat(s.info().marker()).matches("\\d+:\\d+:[\\d,]*");
+                assertThat(s.keyOrdered()).isTrue();
+                List<StoredItem> items = new ArrayList<>();
+                s.items().forEachRemaining(items::add);
+                assertThat(items).hasSize(40);
+                KeyOrder order = KeyOrder.resolve(s.description().keySchema(), s.description().attributeDefinitions())
+                        .ordered().orElseThrow();
+                for (int i = 1; i < items.size(); i++) {
+                    assertThat(order.compareItems(items.get(i - 1).item(), items.get(i).item())).isNegative();
+                }
+                // Items are ~85 characters: after the first FETCH, each asks for about one 300-byte page.
+                assertThat(counter.roundTrips() - before).isGreaterThanOrEqualTo(5);
+                assertThat(s.items().isReleased()).isTrue();
+            }
+            assertThat(storage.longReaderSlots().inUse()).isZero();
+        }
+    }
+
+    // P1: on the shared layout the open holds no row lock; a DeleteTable that drops the relations
+    // between the open's snapshot and its LOCK TABLE makes the open TableNotFound, permit returned.
+    @Test
+    void p1_sharedTableDroppedBeforeTheOpensLockIsTableNotFound() throws Exception {
+        PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
+        try (PostgresStorage storage = PostgresStorage.open(config(Layout.SHARED).withObserver(pause))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 5);
+            TableDescription d = tables.describeTable(ACCOUNT, name);
+            Future<TableSnapshot> opening = threads.submit(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
+            assertThat(pause.awaitReached(Duration.ofSeconds(30))).isTrue();
+            // Nothing holds the relations yet (the open has read the definition, not locked): dropped at once.
+            tables.deleteTable(ACCOUNT, name);
+            assertThat(Tables.exists(tables, name)).isFalse();
+            assertThat(Sessions.relationsOf(databases, Layout.SHARED, d.tableId())).isEmpty();
+            pause.release();
+            Throwable failure = catchThrowableOfType(java.util.concurrent.ExecutionException.class,
+                    () -> opening.get(30, TimeUnit.SECONDS)).getCause();
+            assertThat(failure).isInstanceOf(StorageException.class);
+            assertThat(((StorageException) failure).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertThat(storage.longReaderSlots().inUse()).isZero();
+        }
+    }
+
+    // P2: on the separate layout the open holds the row FOR SHARE from its definition read until its
+    // data transaction is pinned: a DeleteTable started meanwhile waits for it, then finds the stream
+    // holding the relations and defers with the row kept.
+    @Test
+    void p2_separateOpenHoldsTheRowSoDeleteTableWaitsThenDefers() throws Exception {
+        PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
+        try (PostgresStorage storage = PostgresStorage.open(config(Layout.SEPARATE).withObserver(pause))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 5);
+            Future<TableSnapshot> opening = threads.submit(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
+            assertThat(pause.awaitReached(Duration.ofSeconds(30))).isTrue();
+            CompletableFuture<TableDescription> deleting = CompletableFuture.supplyAsync(
+                    () -> tables.deleteTable(ACCOUNT, name), threads);
+            // The delete waits on the row lock, not on a relation, for as long as the open is held.
+            assertThat(awaitRowLockWaiter(Duration.ofSeconds(30))).isTrue();
+            assertThat(deleting).isNotDone();
+            pause.release();
+            try (TableSnapshot s = opening.get(30, TimeUnit.SECONDS)) {
+                TableDescription d = deleting.get(30, TimeUnit.SECONDS);
+                assertThat(d.status()).isEqualTo(TableStatus.DELETING);
+                assertThat(tables.describeTable(ACCOUNT, name).status()).isEqualTo(TableStatus.DELETING);
+                List<StoredItem> items = new ArrayList<>();
+                s.items().forEachRemaining(items::add);
+                assertThat(items).hasSize(5);
+            }
+            Tables.awaitGone(tables, name, Duration.ofSeconds(10));
+        }
+    }
+
+    private static boolean awaitRowLockWaiter(Duration deadline) throws Exception {
+        long end = System.nanoTime() + deadline.toNanos();
+        try (Connection c = databases.catalogDatabase(Layout.SEPARATE).connect(); Statement s = c.createStatement()) {
+            while (System.nanoTime() - end < 0) {
+                try (var rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')")) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        return true;
+                    }
+                }
+                Tables.pause(Duration.ofMillis(5));
+            }
+        }
+        return false;
+    }
+
+    // P4: a relation whose text key column keeps another collation than "C" streams unordered, complete,
+    // with a warning, and the cursor has no ORDER BY (never a sort of the whole table).
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void p4_legacyCollatedKeyColumnsStreamUnordered(Layout layout) throws Exception {
+        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 30);
+            String relation = "d_" + tables.describeTable(ACCOUNT, name).tableId();
+            try (Connection c = databases.dataSession(layout); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE " + relation + " ALTER COLUMN pk TYPE text COLLATE \"default\"");
+            }
+            try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
+                assertThat(s.keyOrdered()).isFalse();
+                List<StoredItem> items = new ArrayList<>();
+                s.items().forEachRemaining(items::add);
+                assertThat(items).hasSize(30);
+            }
+        }
+    }
+
+    // S6, D6: a row the stream cannot read ends the stream with a StorageException, and the permit
+    // and the transaction go back at once.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void s6_anUnreadableRowEndsTheStreamAndFreesThePermit(Layout layout) throws Exception {
+        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPageBudget(new PageBudget(3, 1 << 20)))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 10);
+            String relation = "d_" + tables.describeTable(ACCOUNT, name).tableId();
+            try (Connection c = databases.dataSession(layout); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE " + relation + " ALTER COLUMN item DROP NOT NULL");
+                st.execute("INSERT INTO " + relation + " (pk, sk, item) VALUES ('p2', 5.5, NULL)");
+            }
+            try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
+                int read = 0;
+                StorageException failure = null;
+                try {
+                    while (s.items().hasNext()) {
+                        s.items().next();
+                        read++;
+                    }
+                } catch (StorageException e) {
+                    failure = e;
+                }
+                assertThat(failure).as("the unreadable row ends the stream").isNotNull();
+                assertThat(failure.reason()).isEqualTo(ErrorReason.INTERNAL);
+                assertThat(read).isLessThan(11);
+                assertThat(s.items().isReleased()).isTrue();
+                assertThat(s.items().hasNext()).isFalse();
+                assertThat(storage.longReaderSlots().inUse()).isZero();
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stillpoint.adapters.postgres.testing.PgServer;
+import dev.stillpoint.adapters.postgres.testing.ScratchDatabase;
+import dev.stillpoint.ports.out.Page;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The snapshot's cursor pages on a live server: bounded by rows and bytes, one FETCH per round trip [S7]. */
+class CursorPagesTest {
+
+    private static ScratchDatabase database;
+
+    @BeforeAll
+    static void create() {
+        database = PgServer.get().create("cursor");
+    }
+
+    @AfterAll
+    static void drop() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    private static PostgresSnapshots.CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
+        Connection c = database.connect();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("DECLARE sp_snapshot NO SCROLL CURSOR FOR " + select);
+        }
+        return new PostgresSnapshots.CursorPages(c, "t", new ReadObserver() {
+            @Override
+            public void roundTrip() {
+                fetches.incrementAndGet();
+            }
+        });
+    }
+
+    @Test
+    void s7_aPageHoldsAtMostTheByteBudgetPlusOneItem() throws SQLException {
+        AtomicInteger fetches = new AtomicInteger();
+        // 200 items of 1,000 characters; a page budget of 1,000 rows or 10,000 bytes.
+        PostgresSnapshots.CursorPages pages = cursor("SELECT repeat('x', 1000) FROM generate_series(1, 200)", fetches);
+        PageBudget budget = new PageBudget(1000, 10_000);
+        int total = 0;
+        int pageCount = 0;
+        Page page;
+        do {
+            page = pages.nextPage(budget);
+            long bytes = page.items().stream().mapToLong(i -> i.json().length()).sum();
+            assertThat(bytes).as("page %d", pageCount).isLessThanOrEqualTo(10_000 + 1000);
+            total += page.items().size();
+            pageCount++;
+        } while (!page.last());
+        pages.close();
+        assertThat(total).isEqualTo(200);
+        assertThat(pageCount).isBetween(20, 21);
+        // After the first FETCH of 16 rows, each FETCH asks for about one page (11 rows), never the 1,000.
+        assertThat(fetches.get()).isBetween(18, 24);
+    }
+
+    @Test
+    void s7_aPageHoldsAtMostItsRows() throws SQLException {
+        AtomicInteger fetches = new AtomicInteger();
+        PostgresSnapshots.CursorPages pages = cursor("SELECT g::text FROM generate_series(1, 10) g", fetches);
+        PageBudget budget = new PageBudget(3, 1 << 20);
+        assertThat(pages.nextPage(budget).items()).hasSize(3);
+        assertThat(pages.nextPage(budget).items()).hasSize(3);
+        assertThat(pages.nextPage(budget).items()).hasSize(3);
+        Page last = pages.nextPage(budget);
+        assertThat(last.items()).hasSize(1);
+        assertThat(last.last()).isTrue();
+        assertThat(fetches.get()).isEqualTo(4);
+        pages.close();
+    }
+}

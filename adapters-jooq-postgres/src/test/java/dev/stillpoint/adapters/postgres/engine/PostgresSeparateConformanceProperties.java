@@ -1,0 +1,37 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.adapters.postgres.testing.KitFixture;
+import dev.stillpoint.adapters.postgres.testing.Layout;
+import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.properties.kit.ConformanceFixture;
+import dev.stillpoint.properties.kit.SnapshotConformanceKit;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * PostgreSQL, separate layout (a catalog and a data database), runs the conformance kit [K1-K8]
+ * on a real PostgreSQL 16. Every engine of this class shares one pair of scratch databases.
+ */
+class PostgresSeparateConformanceProperties implements SnapshotConformanceKit {
+
+    private static PgDatabases databases;
+
+    private static synchronized PgDatabases databases() {
+        if (databases == null) {
+            databases = PgDatabases.create("kit_separate");
+        }
+        return databases;
+    }
+
+    @AfterContainer
+    static synchronized void dropDatabases() {
+        if (databases != null) {
+            databases.close();
+            databases = null;
+        }
+    }
+
+    @Override
+    public ConformanceFixture fixture() {
+        return new KitFixture(databases(), Layout.SEPARATE);
+    }
+}
