@@ -86,7 +86,9 @@ final class Lease {
             apply(LeaseEvent.FAILED);
             throw e;
         }
-        for (int i = 0; i < page.items().size(); i++) {
+        // One transition per page: in STREAMING an item is the identity move, and this monitor
+        // already holds the state STREAMING, so per-item transitions would only cost allocations.
+        if (!page.items().isEmpty()) {
             apply(LeaseEvent.ITEM_FETCHED);
         }
         if (page.last()) {

@@ -16,6 +16,7 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.PageBudget;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -101,12 +102,19 @@ public final class SnapshotBench {
         }
         System.out.printf(Locale.ROOT, "database file: %.1f MiB%n", Files.size(db) / 1048576.0);
 
-        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
+        SqliteConfig config = SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO);
+        if (opt.containsKey("page-rows")) { // the snapshot page budget's rows (bytes stay at the default)
+            config = config.withPageBudget(new PageBudget(Integer.parseInt(opt.get("page-rows")), PageBudget.DEFAULT.bytes()));
+        }
+        System.out.println("snapshot page budget: " + config.pageBudget());
+        try (SqliteStorage storage = SqliteStorage.open(config)) {
             String relation = relationName(db, TABLE);
             verify(storage, db, relation, items, small);
             throughput(storage, db, relation, items, runs);
-            heap(storage, db, items, small);
-            openLatency(storage, db);
+            if (!opt.containsKey("throughput-only")) {
+                heap(storage, db, items, small);
+                openLatency(storage, db);
+            }
         }
     }
 
@@ -401,73 +409,99 @@ public final class SnapshotBench {
         labels.put("c", "(c)  snapshot stream, item() decoded");
         labels.put("d", "(d)  sqlite3 shell " + (sqlite3 == null ? "" : sqlite3.split(" ")[0]) + " > /dev/null");
         System.out.println();
+        System.out.println("load average before the runs: " + loadAverage());
         System.out.println("warm-up (one run each, not counted)");
         for (Map.Entry<String, Scan> e : scans.entrySet()) {
             timed(e.getValue(), items);
         }
-        Map<String, List<Double>> times = new LinkedHashMap<>();
+        Map<String, List<double[]>> times = new LinkedHashMap<>();
         scans.keySet().forEach(k -> times.put(k, new ArrayList<>()));
         for (int r = 1; r <= runs; r++) {
             for (Map.Entry<String, Scan> e : scans.entrySet()) {
-                double t = timed(e.getValue(), items);
+                double[] t = timed(e.getValue(), items);
                 times.get(e.getKey()).add(t);
-                System.out.printf(Locale.ROOT, "  round %d %-4s %7.3f s%n", r, e.getKey(), t);
+                System.out.printf(Locale.ROOT, "  round %d %-4s wall %7.3f s  cpu %7.3f s   (load average %s)%n",
+                        r, e.getKey(), t[0], t[1], loadAverage());
             }
         }
         raw.close();
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-84s %8s %8s %12s   %s%n", "throughput over " + String.format(Locale.ROOT, "%,d", items)
-                + " items (best of " + runs + ")", "best s", "median s", "items/s", "all runs (s)");
+        System.out.printf(Locale.ROOT, "%,d items, %d runs each; wall = elapsed, cpu = CPU time of the reading process "
+                + "(JVM incl. GC and JIT threads; for (d) the sqlite3 process)%n", items, runs);
+        System.out.printf(Locale.ROOT, "%-84s %9s %9s %12s %9s %12s   %s%n", "", "best wall", "med. wall", "items/s",
+                "best cpu", "items/cpu-s", "all runs wall | cpu (s)");
         Map<String, Double> best = new LinkedHashMap<>();
         Map<String, Double> median = new LinkedHashMap<>();
+        Map<String, Double> cpu = new LinkedHashMap<>();
         for (String k : labels.keySet()) {
-            List<Double> ts = times.get(k);
+            List<double[]> ts = times.get(k);
             if (ts == null) {
-                System.out.printf(Locale.ROOT, "%-84s %8s%n", labels.get(k), "not available (sqlite3 shell not found)");
+                System.out.printf(Locale.ROOT, "%-84s %s%n", labels.get(k), "not available (no sqlite3 shell)");
                 continue;
             }
-            List<Double> sorted = new ArrayList<>(ts);
-            sorted.sort(Double::compare);
-            best.put(k, sorted.get(0));
-            median.put(k, sorted.get(sorted.size() / 2));
+            List<Double> wall = new ArrayList<>();
+            List<Double> cpus = new ArrayList<>();
             StringBuilder all = new StringBuilder();
-            for (double t : ts) {
-                all.append(String.format(Locale.ROOT, "%.3f ", t));
+            for (double[] t : ts) {
+                wall.add(t[0]);
+                all.append(String.format(Locale.ROOT, "%.3f ", t[0]));
             }
-            System.out.printf(Locale.ROOT, "%-84s %8.3f %8.3f %,12.0f   %s%n", labels.get(k), best.get(k), median.get(k),
-                    items / best.get(k), all.toString().trim());
+            all.append("| ");
+            for (double[] t : ts) {
+                cpus.add(t[1]);
+                all.append(String.format(Locale.ROOT, "%.3f ", t[1]));
+            }
+            wall.sort(Double::compare);
+            cpus.sort(Double::compare);
+            best.put(k, wall.get(0));
+            median.put(k, wall.get(wall.size() / 2));
+            cpu.put(k, cpus.get(0));
+            System.out.printf(Locale.ROOT, "%-84s %9.3f %9.3f %,12.0f %9.3f %,12.0f   %s%n", labels.get(k), best.get(k),
+                    median.get(k), items / best.get(k), cpu.get(k), items / cpu.get(k), all.toString().trim());
         }
         System.out.println();
-        ratio("(b)/(a)", best, median, "b", "a", 0.8);
-        ratio("(c)/(a)", best, median, "c", "a", 0.45);
-        ratio("(b)/(a2)", best, median, "b", "a2", Double.NaN);
-        ratio("(a4)/(a)", best, median, "a4", "a", Double.NaN);
-        ratio("(a3)/(a)", best, median, "a3", "a", Double.NaN);
-        ratio("(c)/(a3)", best, median, "c", "a3", Double.NaN);
+        System.out.println("ratios of items/s (x/y = time(y)/time(x)):   best wall   median wall   best cpu");
+        ratio("(b)/(a)", best, median, cpu, "b", "a", 0.8);
+        ratio("(c)/(a)", best, median, cpu, "c", "a", 0.45);
+        ratio("(b)/(a2)", best, median, cpu, "b", "a2", Double.NaN);
+        ratio("(a2)/(a)", best, median, cpu, "a2", "a", Double.NaN);
+        ratio("(a4)/(a)", best, median, cpu, "a4", "a", Double.NaN);
+        ratio("(a3)/(a)", best, median, cpu, "a3", "a", Double.NaN);
+        ratio("(c)/(a3)", best, median, cpu, "c", "a3", Double.NaN);
         if (best.containsKey("d")) {
-            ratio("(a)/(d)", best, median, "a", "d", Double.NaN);
-            ratio("(b)/(d)", best, median, "b", "d", Double.NaN);
+            ratio("(a)/(d)", best, median, cpu, "a", "d", Double.NaN);
+            ratio("(b)/(d)", best, median, cpu, "b", "d", Double.NaN);
         }
     }
 
-    /** Prints throughput(x) / throughput(y), that is time(y) / time(x). */
-    private static void ratio(String name, Map<String, Double> best, Map<String, Double> median, String x, String y,
-                              double target) {
+    private static void ratio(String name, Map<String, Double> best, Map<String, Double> median, Map<String, Double> cpu,
+                              String x, String y, double target) {
         double b = best.get(y) / best.get(x);
         double m = median.get(y) / median.get(x);
-        String verdict = Double.isNaN(target) ? "" : String.format(Locale.ROOT, "  target >= %.2f: %s", target,
-                b >= target ? "MET" : "MISSED");
-        System.out.printf(Locale.ROOT, "ratio %-9s (items/s) best %.2f, median %.2f%s%n", name, b, m, verdict);
+        double c = cpu.get(y) / cpu.get(x);
+        String verdict = Double.isNaN(target) ? "" : String.format(Locale.ROOT, "   target >= %.2f: %s (best wall), %s (cpu)",
+                target, b >= target ? "MET" : "MISSED", c >= target ? "MET" : "MISSED");
+        System.out.printf(Locale.ROOT, "  %-42s %9.2f %13.2f %10.2f%s%n", name, b, m, c, verdict);
     }
 
-    private static double timed(Scan scan, int items) throws Exception {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** CPU seconds of the last sqlite3 shell run (user + sys), set by {@link #shell}. */
+    private static double shellCpu;
+
+    /** {wall seconds, CPU seconds} of one scan; fails when it did not read every item. */
+    private static double[] timed(Scan scan, int items) throws Exception {
+        shellCpu = 0;
+        long cpu0 = OS.getProcessCpuTime();
         long start = System.nanoTime();
         long n = scan.run();
         double t = (System.nanoTime() - start) / 1e9;
+        double cpu = (OS.getProcessCpuTime() - cpu0) / 1e9;
         if (n != items) {
             throw new IllegalStateException("a scan read " + n + " items, expected " + items);
         }
-        return t;
+        return new double[] {t, shellCpu > 0 ? shellCpu : cpu};
     }
 
     /** Sink so the JIT cannot drop the reads. */
@@ -605,16 +639,23 @@ public final class SnapshotBench {
         return n;
     }
 
-    /** The shell reading the rows to /dev/null; its count was checked once, untimed, before the runs. */
+    /**
+     * The shell reading the rows to /dev/null, under bash's {@code time} for its CPU seconds; its row
+     * count was checked once, untimed, before the runs.
+     */
     private static long shell(Path db, String sql, long items) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("sqlite3", db.toString(), sql)
+        Process p = new ProcessBuilder("bash", "-c", "TIMEFORMAT='%U %S'; time sqlite3 \"$0\" \"$1\" > /dev/null",
+                db.toString(), sql)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
+        String err = new String(p.getErrorStream().readAllBytes()).trim();
         int rc = p.waitFor();
         if (rc != 0) {
-            throw new IllegalStateException("sqlite3 exited with " + rc);
+            throw new IllegalStateException("sqlite3 exited with " + rc + ": " + err);
         }
+        String[] lines = err.split("\n");
+        String[] userSys = lines[lines.length - 1].trim().split(" ");
+        shellCpu = Double.parseDouble(userSys[0]) + Double.parseDouble(userSys[1]);
         return items;
     }
 
@@ -624,6 +665,16 @@ public final class SnapshotBench {
         String out = new String(p.getInputStream().readAllBytes()).trim();
         p.waitFor();
         return Long.parseLong(out);
+    }
+
+    /** The 1, 5 and 15 minute load averages from /proc/loadavg, or "?" elsewhere. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static String sqlite3Version() {
@@ -767,7 +818,7 @@ public final class SnapshotBench {
         for (String table : new String[] {SMALL_TABLE, TABLE}) {
             int expect = table.equals(TABLE) ? items : small;
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + heapLimit, "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-cp", System.getProperty("java.class.path"), SnapshotBench.class.getName(),
+                    "-Xmx" + heapLimit, "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", System.getProperty("java.class.path"), SnapshotBench.class.getName(),
                     "--db", db.toString(), "--heap-child", table, "--expect", Integer.toString(expect)));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
