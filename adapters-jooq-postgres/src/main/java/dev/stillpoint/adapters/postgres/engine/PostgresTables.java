@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import dev.stillpoint.domain.table.CatalogJson;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 

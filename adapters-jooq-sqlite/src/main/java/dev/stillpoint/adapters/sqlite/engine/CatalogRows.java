@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
+import dev.stillpoint.domain.table.CatalogJson;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_SETTINGS;

@@ -1,14 +1,10 @@
-package dev.stillpoint.adapters.postgres.engine;
+package dev.stillpoint.domain.table;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.ProjectionType;
-import dev.stillpoint.domain.table.StreamSpecification;
-import dev.stillpoint.domain.table.TimeToLive;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,22 +12,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The catalog's JSON columns, written with the one item codec ({@link ItemJson}) so an operator
- * reads them in the same DynamoDB JSON as the items: definitions are {@code {"<name>":{"S":"<type>"}}}.
+ * How the SQL catalogs store a description's parts in JSON columns, written with the one item codec
+ * ({@link ItemJson}) so an operator reads them in the same DynamoDB JSON as the items: definitions
+ * are {@code {"<name>":{"S":"<type>"}}}. Shared by the SQLite and PostgreSQL adapters.
  */
-final class CatalogJson {
+public final class CatalogJson {
 
     private CatalogJson() {
     }
 
-    static String definitions(List<AttributeDefinition> definitions) {
+    public static String definitions(List<AttributeDefinition> definitions) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         definitions.forEach(d -> m.put(d.name(), new AttributeValue.S(d.type().name())));
         return ItemJson.encode(Item.of(m));
     }
 
     /** Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]). */
-    static List<AttributeDefinition> definitions(String json) {
+    public static List<AttributeDefinition> definitions(String json) {
         List<AttributeDefinition> out = new ArrayList<>();
         ItemJson.decode(json).attributes().forEach((name, type) -> {
             if (type instanceof AttributeValue.S s && (s.value().equals("S") || s.value().equals("N") || s.value().equals("B"))) {
@@ -41,7 +38,7 @@ final class CatalogJson {
         return out;
     }
 
-    static String projection(Projection p) {
+    public static String projection(Projection p) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         m.put("type", new AttributeValue.S(p.type().name()));
         m.put("nonKeyAttributes", new AttributeValue.L(p.nonKeyAttributes().stream()
@@ -49,7 +46,7 @@ final class CatalogJson {
         return ItemJson.encode(Item.of(m));
     }
 
-    static Projection projection(String json) {
+    public static Projection projection(String json) {
         Item item = ItemJson.decode(json);
         ProjectionType type = ProjectionType.valueOf(((AttributeValue.S) item.get("type")).value());
         List<String> attrs = ((AttributeValue.L) item.get("nonKeyAttributes")).values().stream()
@@ -57,7 +54,7 @@ final class CatalogJson {
         return new Projection(type, attrs);
     }
 
-    static String stream(Optional<StreamSpecification> spec) {
+    public static String stream(Optional<StreamSpecification> spec) {
         return spec.map(s -> {
             Map<String, AttributeValue> m = new LinkedHashMap<>();
             m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
@@ -66,7 +63,7 @@ final class CatalogJson {
         }).orElse(null);
     }
 
-    static Optional<StreamSpecification> stream(String json) {
+    public static Optional<StreamSpecification> stream(String json) {
         if (json == null) {
             return Optional.empty();
         }
@@ -75,7 +72,7 @@ final class CatalogJson {
                 item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
     }
 
-    static Optional<TimeToLive> ttl(String json) {
+    public static Optional<TimeToLive> ttl(String json) {
         if (json == null) {
             return Optional.empty();
         }
