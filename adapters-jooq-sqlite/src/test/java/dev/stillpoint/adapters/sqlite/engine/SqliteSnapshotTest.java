@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /**
  * SQLite's own snapshot behaviour beyond the kit [Q1-Q5]: slots, the in-memory copy, the rowid
  * fallback, the WAL while a snapshot is held, and DeleteTable of a DELETING table.
- * Mutants tried by hand are listed on each test.
+ * Each test names the mutant it targets, and says whether it was run by hand.
  */
 class SqliteSnapshotTest {
 
@@ -63,8 +63,8 @@ class SqliteSnapshotTest {
 
     // Q2: a slot per open stream; none free -> LimitExceeded at once, naming snapshots as the holders;
     // the slot comes back when the stream sees its end, at its first error, or on close.
-    // Mutant tried: the short page not applying END_SEEN (slot kept after the end) -> the drained
-    // assertion `inUse() == 1` after draining fails.
+    // Mutant run by hand: END_SEEN applied only on an empty page (slot kept past the short page) ->
+    // the drain loop below fails with NoSuchElementException (released one fetch too late).
     @Test
     void q2_slotsBoundOpenStreamsAndComeBackAtTheEnd() throws Exception {
         try (SqliteStorage storage = fileStorage("slots", new PageBudget(10, 1 << 20), ReadObserver.NONE)) {
@@ -101,7 +101,7 @@ class SqliteSnapshotTest {
 
     // Q2, S6: a stream whose page read fails returns its slot at the error, and yields nothing after.
     // The failure is injected at the page's round trip (the hook the kit counts with), inside nextPage.
-    // Mutant tried: Lease.fetch not applying FAILED -> `inUse()` stays 1 and this fails.
+    // Mutant targeted (not run by hand): Lease.fetch not applying FAILED -> `inUse()` stays 1 and this fails.
     @Test
     void q2_aFailedPageReturnsTheSlot() throws Exception {
         AtomicInteger trips = new AtomicInteger();
@@ -137,9 +137,9 @@ class SqliteSnapshotTest {
 
     // Q4: an in-memory database copies the table inside the open: the stream holds no connection,
     // so writes go on while it is open, and the copy keeps its slot until its last item or close.
-    // Mutants tried: the copy returning its slot at the open (CopyPages handed over with the lease
-    // released) -> `inUse() == 1` while open fails; pages() streaming the live table instead of the
-    // copy -> the put below blocks on the one connection and the test's deadline fails.
+    // Mutants targeted (not run by hand): the copy returning its slot at the open -> `inUse() == 1`
+    // while open fails; pages() streaming the live table instead of the copy -> the put below waits on
+    // the one connection until the acquire timeout and fails with Transient.
     @Test
     void q4_inMemoryCopyHoldsNoConnectionButKeepsItsSlot() throws Exception {
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.inMemory().withControlPlaneDelay(Duration.ZERO)
@@ -166,8 +166,8 @@ class SqliteSnapshotTest {
     }
 
     // D1, Q3: a table whose key attribute lost its definition streams by rowid, complete, unordered.
-    // Mutant tried: rowid `>=` instead of `>` -> duplicates at every page boundary, `hasSize(40)` and
-    // the no-duplicates assertion fail.
+    // Mutant targeted (not run by hand): rowid `>=` instead of `>` -> duplicates at every page
+    // boundary: `hasSize(40)` and the no-duplicates assertion fail.
     @Test
     void q3_unorderableKeyStreamsByRowidCompleteAndUnordered() throws Exception {
         Path file = TestDatabases.newFile("rowid");
