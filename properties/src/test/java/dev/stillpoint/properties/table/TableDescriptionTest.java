@@ -251,6 +251,49 @@ class TableDescriptionTest {
         assertThat(active().definition("note")).isEmpty();
     }
 
+    // [D1, D10] a refusal for an undefined key attribute says whose key it is: the table's or which index's.
+    @Test
+    void d10_undefinedKeyAttributeRefusal_namesWhoseKeyItIs() {
+        TableDescription d = active();
+        assertRefused(() -> withDefinitions(d, List.of(PK, EMAIL, CREATED_AT)).requireKeyAttributesDefined(),
+                ErrorReason.VALIDATION, "key attribute 'sk' of table 'users' has no attribute definition");
+        assertRefused(() -> withDefinitions(d, List.of(PK, SK, CREATED_AT)).requireKeyAttributesDefined(),
+                ErrorReason.VALIDATION, "key attribute 'email' of global secondary index 'by_email' has no");
+        TableDescription noGsis = withIndexes(d, List.of(), d.localSecondaryIndexes());
+        assertRefused(() -> withDefinitions(noGsis, List.of(PK, SK, EMAIL)).requireKeyAttributesDefined(),
+                ErrorReason.VALIDATION, "key attribute 'createdAt' of local secondary index 'by_date' has no");
+    }
+
+    // [D4] a global index backfills only while CREATING: a move keeps backfilling only into CREATING,
+    // and never starts it.
+    @Test
+    void d4_gsiBackfillsOnlyWhileCreating() {
+        GlobalSecondaryIndex backfilling = GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"),
+                Projection.all());
+        assertThat(backfilling.withStatus(IndexStatus.CREATING).backfilling()).isTrue();
+        assertThat(backfilling.withStatus(IndexStatus.ACTIVE).backfilling()).isFalse();
+        assertThat(backfilling.withStatus(IndexStatus.DELETING).backfilling()).isFalse();
+        assertThat(BY_EMAIL.withStatus(IndexStatus.CREATING).backfilling()).isFalse();
+        assertThat(BY_EMAIL.withStatus(IndexStatus.DELETING)).isEqualTo(new GlobalSecondaryIndex("by_email",
+                KeySchema.hashOnly("email"), Projection.all(), IndexStatus.DELETING, false, 10, 1000));
+    }
+
+    // [D10] a disabled stream has no view type; an enabled one has one of DynamoDB's four.
+    @Test
+    void d10_streamSpecifications() {
+        assertThat(StreamSpecification.disabled()).isEqualTo(new StreamSpecification(false, Optional.empty()));
+        for (String viewType : List.of("KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES")) {
+            assertThat(StreamSpecification.enabled(viewType).viewType()).contains(viewType);
+        }
+    }
+
+    private static TableDescription withDefinitions(TableDescription d, List<AttributeDefinition> definitions) {
+        return new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),
+                d.keySchema(), definitions, d.globalSecondaryIndexes(), d.localSecondaryIndexes(), d.vectorIndexes(),
+                d.streamSpecification(), d.timeToLive(), d.restoreSummary(), d.throughputModeSummary(), d.itemCount(),
+                d.tableSizeBytes());
+    }
+
     private static TableDescription withIndexes(TableDescription d, List<GlobalSecondaryIndex> gsis,
             List<LocalSecondaryIndex> lsis) {
         return new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(), d.creationTime(),

@@ -162,6 +162,16 @@ class AttributeValueProperties {
                 .containsExactly("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS");
     }
 
+    // [D2] a key needs its parts: a missing partition or sort value, item or schema is a validation error.
+    @Example
+    void d2_key_parts_required() {
+        Expect.validation(() -> Key.of((AttributeValue) null), "key partition value");
+        Expect.validation(() -> Key.of(new AttributeValue.S("a"), (AttributeValue) null), "key sort value");
+        Expect.validation(() -> Key.of(null, KeySchema.hashOnly("pk")), "item");
+        Expect.validation(() -> Key.of(Item.of(Map.of("pk", new AttributeValue.S("a"))), null), "key schema");
+        assertThat(new Key(new AttributeValue.S("a"), null)).isEqualTo(Key.of(new AttributeValue.S("a")));
+    }
+
     // [D2] Key.of takes the key attributes; a missing one is a validation error naming it.
     @Example
     void d2_key_of_an_item() {

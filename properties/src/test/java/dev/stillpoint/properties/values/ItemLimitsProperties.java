@@ -1,6 +1,7 @@
 package dev.stillpoint.properties.values;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.DynamoNumber;
@@ -328,6 +329,16 @@ class ItemLimitsProperties {
         });
         Expect.validation(() -> ItemLimits.validateForPut(Item.of(Map.of("pk", AttributeValue.Bool.TRUE)), schema,
                 List.of(new AttributeDefinition("pk", ScalarType.S))), "true");
+    }
+
+    // [D3a] a refusal shows a name or value whole up to 64 characters, and cuts a longer one, giving its length.
+    @Example
+    void d3a_refusal_shows_text_whole_up_to_64_characters() {
+        String exactly64 = "n".repeat(63) + "/";
+        Expect.validation(() -> Names.requireTableName(exactly64), "'" + exactly64 + "'");
+        assertThatThrownBy(() -> Names.requireTableName(exactly64)).message().doesNotContain("characters)");
+        String longer = "n".repeat(64) + "/";
+        Expect.validation(() -> Names.requireTableName(longer), "'" + "n".repeat(64) + "...' (65 characters)");
     }
 
     // [D3a] two definitions of a key attribute with different types leave its type unknown: refused, naming it.
