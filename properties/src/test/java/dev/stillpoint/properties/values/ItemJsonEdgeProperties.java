@@ -52,6 +52,48 @@ class ItemJsonEdgeProperties {
         }
     }
 
+    // [S4] long values and zero bytes are read back whole: a string and a binary far longer than the
+    // writer's first buffer, and base64 groups that are all zero bits.
+    @Example
+    void s4_long_values_and_zero_bytes_round_trip() {
+        byte[] zeros = new byte[7];
+        byte[] mixed = {0, 0, 0, (byte) 0xff, 0, 0, 0, 0, 0, 0};
+        byte[] large = new byte[150_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (i * 31);
+        }
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put("long", new AttributeValue.S("x\u00e9\ud83d\ude00".repeat(30_000)));
+        attributes.put("zeros", new AttributeValue.B(zeros));
+        attributes.put("mixed", new AttributeValue.B(mixed));
+        attributes.put("large", new AttributeValue.B(large));
+        attributes.put("set", new AttributeValue.BS(List.of(zeros, mixed, new byte[3])));
+        Item item = Item.of(attributes);
+
+        assertThat(ItemJson.decode(ItemJson.encode(item))).isEqualTo(item);
+        assertThat(ItemJson.decode("{\"b\":{\"B\":\"AAAAAAAA\"}}").get("b")).isEqualTo(new AttributeValue.B(new byte[6]));
+    }
+
+    // [S4] L and M nest at most 64 levels deep when written too, whichever of them nests: 64 levels of
+    // lists alone, or of maps alone, round trip; a 65th is a validation error naming the attribute.
+    @Example
+    void s4_nesting_limit_applies_to_lists_and_maps_alone() {
+        AttributeValue lists = new AttributeValue.S("x");
+        AttributeValue maps = new AttributeValue.S("x");
+        for (int level = 1; level <= ItemJson.MAX_NESTING; level++) {
+            lists = new AttributeValue.L(List.of(lists));
+            maps = new AttributeValue.M(Map.of("k", maps));
+        }
+        for (AttributeValue deepest : List.of(lists, maps)) {
+            Item limit = Item.of(Map.of("d", deepest));
+            assertThat(ItemJson.decode(ItemJson.encode(limit))).isEqualTo(limit);
+        }
+        Item listsBeyond = Item.of(Map.of("d", new AttributeValue.L(List.of(lists))));
+        Item mapsBeyond = Item.of(Map.of("d", new AttributeValue.M(Map.of("k", maps))));
+        Expect.validation(() -> ItemJson.encode(listsBeyond), "'d'", "64 levels");
+        Expect.validation(() -> ItemJson.encode(mapsBeyond), "'d'", "64 levels");
+    }
+
     // [S4] a type tag is a JSON string like any other: any escape spelling of a known tag reads as that tag.
     @Example
     void s4_type_tags_read_in_any_escape_spelling() {
@@ -129,5 +171,12 @@ class ItemJsonEdgeProperties {
                 "expected '}' to close the BOOL value", "position 17 (end of input)");
         Expect.validation(() -> ItemJson.decode("{\"a\":{\"NULL\":true"),
                 "expected '}' to close the NULL value", "position 17 (end of input)");
+        Expect.validation(() -> ItemJson.decode("{\"a\":{\"BOOL\":tr"), "expected true or false", "position 13");
+        Expect.validation(() -> ItemJson.decode("{\"a\":{\"BOOL\":fals"), "expected true or false", "position 13");
+        Expect.validation(() -> ItemJson.decode("{\"a\":{\"NULL\":t"), "expected true or false", "position 13");
+        Expect.validation(() -> ItemJson.decode("{\"a\":{\"S\":\"\u0001b\"}}"),
+                "unescaped control character U+0001", "position 11");
+        Expect.validation(() -> ItemJson.decode("{\"b\":{\"B\":\"\u0001AA=\"}}"),
+                "unescaped control character U+0001", "position 11");
     }
 }
