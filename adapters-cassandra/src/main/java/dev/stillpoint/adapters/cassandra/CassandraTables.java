@@ -11,6 +11,7 @@ import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.item.Names;
+import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.lifecycle.TableEffect;
@@ -310,7 +311,7 @@ final class CassandraTables implements TableOperations {
         CatalogRow row = activeRow(accountId, tableName);
         Item valid = ItemLimits.validateForPut(item, row.keySchema(), row.definitions());
         checkIndexKeys(row, valid);
-        String json = Utf8Text.requireWellFormed(ItemJson.encode(valid), "item");
+        String json = Utf8Text.requireWellFormed(ItemJson.encode(valid), "item", "Cassandra");
         BaseKey key = baseKey(row, Key.of(valid, row.keySchema()));
         hooks.afterCatalogRead(tableName);
         whileTableExists(tableName, "writing an item", () -> {
@@ -513,7 +514,7 @@ final class CassandraTables implements TableOperations {
         attributes.put(schema.partitionKey(), key.partition());
         key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
         Item valid = ItemLimits.validateForPut(Item.of(attributes), schema, row.definitions());
-        Utf8Text.requireWellFormed(ItemJson.encode(valid), "key");
+        Utf8Text.requireWellFormed(ItemJson.encode(valid), "key", "Cassandra");
         return Key.of(valid, schema);
     }
 

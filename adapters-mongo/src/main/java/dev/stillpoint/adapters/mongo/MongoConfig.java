@@ -1,0 +1,108 @@
+package dev.stillpoint.adapters.mongo;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.event.CommandListener;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach MongoDB and how the adapter behaves.
+ *
+ * @param connectionString  a {@code mongodb://} or {@code mongodb+srv://} URI; snapshots need a replica set
+ *                          (or sharded cluster) member, a standalone answers Unsupported [M2]
+ * @param catalogDatabase   the database of the catalog collections ({@code sp_tables}, {@code sp_indexes}, ...)
+ * @param dataDatabase      the database of the data collections ({@code d_<id>...}); may equal the catalog's
+ * @param maxSnapshots      snapshots open at once; the next open is LimitExceeded at once [D7]. Each holds a
+ *                          session, a server cursor and the server's snapshot history, not a pooled connection
+ * @param pageBudget        rows and bytes per page, and the cursor's batch size [S7]
+ * @param controlPlaneDelay how long a new table stays CREATING [D4]
+ * @param pollerSchedule    the control-plane poller's cadence [D8]
+ * @param observer          test hooks (pauses); {@link ReadObserver#NONE} in production
+ * @param commandListeners  driver command listeners (the kit's round-trip counter watches commands this way)
+ * @param time              the clock
+ */
+public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int maxSnapshots,
+                          PageBudget pageBudget, Duration controlPlaneDelay, PollerSchedule pollerSchedule,
+                          ReadObserver observer, List<CommandListener> commandListeners, TimeSource time) {
+
+    /** A database name MongoDB accepts on every platform: no {@code /\. "$*<>:|?}, at most 63 bytes. */
+    private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_-]{1,63}");
+
+    public MongoConfig {
+        if (connectionString == null || connectionString.isBlank()) {
+            throw StorageException.validation("a MongoDB connection string is required");
+        }
+        try {
+            new ConnectionString(connectionString);
+        } catch (IllegalArgumentException e) {
+            throw StorageException.validation("MongoDB connection string is not valid: " + e.getMessage());
+        }
+        requireDatabase(catalogDatabase, "catalog");
+        requireDatabase(dataDatabase, "data");
+        if (maxSnapshots < 1) {
+            throw StorageException.validation("maxSnapshots must be at least 1, got " + maxSnapshots);
+        }
+        if (controlPlaneDelay == null || controlPlaneDelay.isNegative()) {
+            throw StorageException.validation("control-plane delay must not be negative, got " + controlPlaneDelay);
+        }
+        commandListeners = List.copyOf(commandListeners);
+    }
+
+    private static void requireDatabase(String name, String what) {
+        if (name == null || !DATABASE.matcher(name).matches()) {
+            throw StorageException.validation(what + " database name must be 1-63 characters of [A-Za-z0-9_-], got "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+    }
+
+    /** Production defaults: databases {@code stillpoint_catalog} and {@code stillpoint_data}, 16 snapshots. */
+    public static MongoConfig of(String connectionString) {
+        return new MongoConfig(connectionString, "stillpoint_catalog", "stillpoint_data", 16, PageBudget.DEFAULT,
+                Duration.ofMillis(250), PollerSchedule.DEFAULT, ReadObserver.NONE, List.of(), TimeSource.SYSTEM);
+    }
+
+    public MongoConfig withDatabases(String catalog, String data) {
+        return new MongoConfig(connectionString, catalog, data, maxSnapshots, pageBudget, controlPlaneDelay,
+                pollerSchedule, observer, commandListeners, time);
+    }
+
+    public MongoConfig withMaxSnapshots(int max) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, max, pageBudget, controlPlaneDelay,
+                pollerSchedule, observer, commandListeners, time);
+    }
+
+    public MongoConfig withPageBudget(PageBudget budget) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, budget, controlPlaneDelay,
+                pollerSchedule, observer, commandListeners, time);
+    }
+
+    public MongoConfig withControlPlaneDelay(Duration delay) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget, delay,
+                pollerSchedule, observer, commandListeners, time);
+    }
+
+    public MongoConfig withObserver(ReadObserver hooks) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time);
+    }
+
+    public MongoConfig withCommandListener(CommandListener listener) {
+        List<CommandListener> all = new ArrayList<>(commandListeners);
+        all.add(listener);
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, all, time);
+    }
+
+    /** The URI without credentials or options (scheme and hosts), for messages and logs. */
+    public String redactedConnectionString() {
+        ConnectionString parsed = new ConnectionString(connectionString);
+        return (parsed.isSrvProtocol() ? "mongodb+srv://" : "mongodb://") + String.join(",", parsed.getHosts());
+    }
+}

@@ -1,0 +1,69 @@
+package dev.stillpoint.adapters.mongo;
+
+import com.mongodb.client.MongoClient;
+import dev.stillpoint.adapters.mongo.engine.MongoEngine;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.snapshot.PermitLedger;
+import java.util.List;
+
+/**
+ * Stillpoint on MongoDB (mongodb-driver-sync): one object that connects, applies the catalog's
+ * schema steps, runs the control-plane poller and offers the driving ports. Snapshots need a replica
+ * set member or a mongos; a standalone server answers them Unsupported [M2]. Close it to stop the
+ * poller and close the client.
+ */
+public final class MongoStorage implements AutoCloseable {
+
+    private final MongoEngine engine;
+
+    private MongoStorage(MongoEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Connects and prepares the catalog; a server that cannot be reached is Transient. */
+    public static MongoStorage open(MongoConfig config) {
+        return new MongoStorage(MongoEngine.open(config));
+    }
+
+    /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
+    public TableOperations tables() {
+        return engine.tables();
+    }
+
+    /** Consistent table snapshots in a snapshot session [M1-M4]. */
+    public SnapshotEngine snapshots() {
+        return engine.snapshots();
+    }
+
+    /** The snapshot permits [D7]. */
+    public PermitLedger snapshotPermits() {
+        return engine.permits();
+    }
+
+    /** Whether item writes run in transactions (a replica set member or mongos). */
+    public boolean transactional() {
+        return engine.transactional();
+    }
+
+    /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
+    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
+        engine.recordRestore(accountId, tableName, summary);
+    }
+
+    /** The ids of an index's entries in {@code _id} order, for operators and tests. */
+    public List<String> indexEntryIds(String accountId, String tableName, String indexName) {
+        return engine.indexEntryIds(accountId, tableName, indexName);
+    }
+
+    /** The driver client this storage uses. */
+    public MongoClient client() {
+        return engine.client();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

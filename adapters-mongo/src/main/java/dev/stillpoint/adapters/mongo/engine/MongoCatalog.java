@@ -1,0 +1,203 @@
+package dev.stillpoint.adapters.mongo.engine;
+
+import static com.mongodb.client.model.Filters.and;
+import static com.mongodb.client.model.Filters.eq;
+import static com.mongodb.client.model.Filters.in;
+
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.Updates;
+import dev.stillpoint.adapters.mongo.storage.DataCollections;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.ControlPlaneStore;
+import dev.stillpoint.ports.out.PendingTransition;
+import dev.stillpoint.ports.out.TableRecord;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.bson.BsonDocument;
+import org.bson.BsonNull;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The catalog collections as the control plane and the table operations use them. A table's
+ * document is created first and its collections after it, so no data collection ever exists without
+ * the document naming it; DeleteTable removes the document only after dropping them.
+ */
+public final class MongoCatalog implements ControlPlaneStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MongoCatalog.class);
+
+    private final Work work;
+    private final TimeSource time;
+    private final Duration delay;
+
+    MongoCatalog(Work work, TimeSource time, Duration delay) {
+        this.work = work;
+        this.time = time;
+        this.delay = delay;
+    }
+
+    MongoCollection<BsonDocument> tables() {
+        return work.catalog(CatalogDocuments.TABLES);
+    }
+
+    MongoCollection<BsonDocument> indexes() {
+        return work.catalog(CatalogDocuments.INDEXES);
+    }
+
+    @Override
+    public Duration controlPlaneDelay() {
+        return delay;
+    }
+
+    @Override
+    public Optional<TableRecord> find(String accountId, String tableName) {
+        return load(null, accountId, tableName).map(CatalogDocuments.Loaded::record);
+    }
+
+    /** The table's documents read in {@code session} (null: outside any), or empty without a document. */
+    Optional<CatalogDocuments.Loaded> load(ClientSession session, String accountId, String tableName) {
+        return work.read("reading the catalog document of table '" + tableName + "'", () -> {
+            BsonDocument table = Work.first(tables(), session,
+                    eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)));
+            if (table == null) {
+                return Optional.empty();
+            }
+            List<BsonDocument> indexes = Work.all(indexes(), session,
+                    eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal"));
+            return Optional.of(CatalogDocuments.load(table, indexes));
+        });
+    }
+
+    @Override
+    public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
+        String tableId = DataCollections.newTableId();
+        String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
+        // A BSON date holds milliseconds: the description answered now is the one read back later.
+        Instant now = time.now().truncatedTo(ChronoUnit.MILLIS);
+        TableDescription description = request.describe(tableId, arn, now);
+        List<BsonDocument> indexDocs = new ArrayList<>();
+        int ordinal = 0;
+        for (GlobalSecondaryIndex g : request.gsis()) {
+            // Built with the table: it is empty, so there is nothing to backfill.
+            indexDocs.add(CatalogDocuments.newIndex(tableId, g.name(), true, ordinal++, g.keySchema(), g.projection(),
+                    IndexStatus.ACTIVE, false));
+        }
+        for (LocalSecondaryIndex l : request.lsis()) {
+            indexDocs.add(CatalogDocuments.newIndex(tableId, l.name(), false, ordinal++, l.keySchema(), l.projection(),
+                    IndexStatus.ACTIVE, false));
+        }
+        BsonDocument table = CatalogDocuments.newTable(request, description, activateAt.truncatedTo(ChronoUnit.MILLIS),
+                ordinal);
+        String doing = "creating table '" + request.tableName() + "'";
+        try {
+            work.write(doing, s -> {
+                Work.insert(tables(), s, table);
+                for (BsonDocument i : indexDocs) {
+                    Work.insert(indexes(), s, i);
+                }
+                return null;
+            });
+        } catch (StorageException e) {
+            if (e.reason() == dev.stillpoint.domain.error.ErrorReason.RESOURCE_IN_USE) {
+                throw StorageException.resourceInUse("cannot create table '" + request.tableName()
+                        + "': a table of this name exists");
+            }
+            throw e;
+        }
+        CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, indexDocs);
+        try {
+            for (String collection : loaded.collections()) {
+                work.read(doing, () -> {
+                    work.dataDatabase().createCollection(collection);
+                    return null;
+                });
+            }
+        } catch (StorageException e) {
+            undoCreate(loaded, request.tableName(), e);
+            throw e;
+        }
+        return description;
+    }
+
+    private void undoCreate(CatalogDocuments.Loaded loaded, String tableName, StorageException cause) {
+        LOG.warn("CreateTable of '{}' failed ({}); dropping what it created", tableName, cause.getMessage());
+        try {
+            for (String collection : loaded.collections()) {
+                work.data(collection).drop();
+            }
+            removeDocuments(loaded);
+        } catch (RuntimeException e) {
+            LOG.warn("could not undo the failed CreateTable of '{}': {}", tableName, e.getMessage());
+        }
+    }
+
+    @Override
+    public boolean markActive(String accountId, String tableName) {
+        return work.read("activating table '" + tableName + "'", () -> tables().updateOne(
+                and(eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
+                        eq("status", TableStatus.CREATING.name())),
+                Updates.combine(Updates.set("status", TableStatus.ACTIVE.name()),
+                        Updates.set("status_due_at", BsonNull.VALUE), Updates.inc("rev", 1L)))
+                .getModifiedCount() == 1);
+    }
+
+    /** CREATING tables only: a MongoDB DeleteTable is inline, so no document is ever left DELETING. */
+    @Override
+    public List<PendingTransition> pendingTransitions() {
+        return work.read("listing tables being created", () -> {
+            List<PendingTransition> out = new ArrayList<>();
+            for (BsonDocument t : tables().find(in("status", TableStatus.CREATING.name()))) {
+                out.add(new PendingTransition(t.getString("account_id").getValue(),
+                        t.getString("table_name").getValue(), CatalogDocuments.state(t)));
+            }
+            return out;
+        });
+    }
+
+    /** Every table name of the account, in name order. */
+    List<String> names(String accountId) {
+        return work.read("listing tables", () -> {
+            List<String> out = new ArrayList<>();
+            for (BsonDocument t : tables().find(eq("account_id", accountId)).sort(Sorts.ascending("table_name"))
+                    .projection(new BsonDocument("table_name", new org.bson.BsonInt32(1)))) {
+                out.add(t.getString("table_name").getValue());
+            }
+            return out;
+        });
+    }
+
+    /** Removes the table's documents (its index documents first); true when the table document was there. */
+    boolean removeDocuments(CatalogDocuments.Loaded loaded) {
+        String tableId = loaded.table().getString("table_id").getValue();
+        return work.write("removing the catalog documents of table '" + tableId + "'", s -> {
+            Work.deleteMany(indexes(), s, eq("table_id", tableId));
+            return Work.deleteMany(tables(), s, and(eq("_id", loaded.table().get("_id")), eq("table_id", tableId))) == 1;
+        });
+    }
+
+    /** Records a restore on the table's document, as a restore would [K3]. */
+    void writeRestore(String accountId, String tableName, RestoreSummary summary) {
+        long modified = work.read("recording a restore of table '" + tableName + "'", () -> tables().updateOne(
+                eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
+                Updates.combine(Updates.set("restore", CatalogDocuments.restore(summary)), Updates.inc("rev", 1L))))
+                .getMatchedCount();
+        if (modified == 0) {
+            throw StorageException.tableNotFound(tableName);
+        }
+    }
+}

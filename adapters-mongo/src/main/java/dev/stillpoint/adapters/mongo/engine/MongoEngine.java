@@ -1,0 +1,171 @@
+package dev.stillpoint.adapters.mongo.engine;
+
+import com.mongodb.MongoClientSettings;
+import com.mongodb.ConnectionString;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import dev.stillpoint.adapters.mongo.MongoConfig;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
+import dev.stillpoint.ports.lifecycle.TableCreation;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.ports.snapshot.PermitLedger;
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MongoDB adapter's parts, wired: the client, the catalog's schema steps, the control-plane
+ * poller (it activates CREATING tables; nothing on MongoDB is ever DELETING), table operations and
+ * the shared snapshot engine over {@link MongoSnapshots}.
+ */
+public final class MongoEngine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MongoEngine.class);
+
+    /** Catalog schema versions this adapter knows; a catalog that has applied a later one is refused. */
+    static final int SCHEMA_VERSION = 1;
+
+    private final MongoClient client;
+    private final Work work;
+    private final MongoCatalog catalog;
+    private final MongoTables tables;
+    private final PermitLedger permits;
+    private final LeasedSnapshotEngine snapshots;
+    private final ControlPlanePoller poller;
+
+    private MongoEngine(MongoConfig config, MongoClient client) {
+        this.client = client;
+        BsonDocument hello = client.getDatabase("admin").runCommand(new BsonDocument("hello", new BsonInt32(1)),
+                BsonDocument.class);
+        this.work = new Work(client, client.getDatabase(config.catalogDatabase()),
+                client.getDatabase(config.dataDatabase()), Work.supportsTransactions(hello));
+        if (!work.transactional()) {
+            LOG.warn("MongoDB at {} is not a replica set member: item writes run without transactions, and"
+                    + " snapshots are refused (Unsupported)", config.redactedConnectionString());
+        }
+        applySchema();
+        this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
+        InlineDeletion deletion = new InlineDeletion(catalog, work, config.time());
+        // The pass only ever sees CREATING tables; its drop port exists for the signature and refuses.
+        TableDeletion neverDeferred = new TableDeletion((accountId, tableName) -> {
+            throw StorageException.internal("MongoDB never defers a drop (table '" + tableName + "')", null);
+        }, config.time(), dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
+        ControlPlanePass pass = new ControlPlanePass(catalog, neverDeferred, config.time());
+        this.poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
+                "stillpoint-mongo-control-plane");
+        this.tables = new MongoTables(work, catalog, new TableCreation(catalog, config.time(), poller), deletion);
+        this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
+        this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
+                config.pageBudget(), config.observer(), Cleaner.create());
+        poller.start();
+    }
+
+    /** Connects, applies the catalog's schema steps and starts the poller. */
+    public static MongoEngine open(MongoConfig config) {
+        MongoClientSettings.Builder settings = MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(config.connectionString()))
+                .applicationName("stillpoint");
+        config.commandListeners().forEach(settings::addCommandListener);
+        MongoClient client;
+        try {
+            client = MongoClients.create(settings.build());
+        } catch (RuntimeException e) {
+            throw MongoFailures.map("connecting to MongoDB at " + config.redactedConnectionString(), e);
+        }
+        try {
+            return new MongoEngine(config, client);
+        } catch (RuntimeException e) {
+            client.close();
+            throw MongoFailures.map("opening the MongoDB catalog at " + config.redactedConnectionString(), e);
+        }
+    }
+
+    /**
+     * Versioned schema steps, recorded in {@code sp_schema} ({@code _id} the version). Step 1 creates the
+     * catalog collections and their indexes; creating an existing index is a no-op, so a restart is safe.
+     */
+    private void applySchema() {
+        var schema = work.catalog(CatalogDocuments.SCHEMA);
+        int applied = 0;
+        for (BsonDocument d : schema.find()) {
+            BsonValue id = d.get("_id");
+            applied = Math.max(applied, id.isInt32() ? id.asInt32().getValue() : 0);
+        }
+        if (applied > SCHEMA_VERSION) {
+            throw StorageException.internal("the MongoDB catalog has schema version " + applied
+                    + "; this adapter knows up to " + SCHEMA_VERSION, null);
+        }
+        if (applied < 1) {
+            List<String> existing = work.catalogDatabase().listCollectionNames().into(new java.util.ArrayList<>());
+            for (String name : List.of(CatalogDocuments.TABLES, CatalogDocuments.INDEXES)) {
+                if (!existing.contains(name)) {
+                    work.catalogDatabase().createCollection(name);
+                }
+            }
+            work.catalog(CatalogDocuments.TABLES).createIndex(Indexes.ascending("account_id", "table_name"),
+                    new IndexOptions().name("account_table"));
+            work.catalog(CatalogDocuments.TABLES).createIndex(Indexes.ascending("status"), new IndexOptions().name("status"));
+            work.catalog(CatalogDocuments.INDEXES).createIndex(Indexes.ascending("table_id", "ordinal"),
+                    new IndexOptions().name("table_ordinal"));
+            schema.replaceOne(new BsonDocument("_id", new BsonInt32(1)),
+                    new BsonDocument("_id", new BsonInt32(1)).append("applied_at", new BsonDateTime(new Date().getTime())),
+                    new com.mongodb.client.model.ReplaceOptions().upsert(true));
+        }
+    }
+
+    public TableOperations tables() {
+        return tables;
+    }
+
+    public SnapshotEngine snapshots() {
+        return snapshots;
+    }
+
+    /** The snapshot permits [D7]. */
+    public PermitLedger permits() {
+        return permits;
+    }
+
+    /** Whether item writes run in transactions (replica set or mongos). */
+    public boolean transactional() {
+        return work.transactional();
+    }
+
+    /** Records a restore on the table, as a restore would; its description then carries the summary [S2]. */
+    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
+        catalog.writeRestore(accountId, tableName, summary);
+    }
+
+    /** The ids of an index's entries, in {@code _id} order (tests, operators). */
+    public List<String> indexEntryIds(String accountId, String tableName, String indexName) {
+        return tables.entryIds(accountId, tableName, indexName);
+    }
+
+    /** The driver client (tests use it to reach their scratch databases). */
+    public MongoClient client() {
+        return client;
+    }
+
+    @Override
+    public void close() {
+        poller.close();
+        client.close();
+    }
+
+}

@@ -1,0 +1,169 @@
+package dev.stillpoint.adapters.mongo.engine;
+
+import static com.mongodb.client.model.Filters.eq;
+
+import com.mongodb.ClientSessionOptions;
+import com.mongodb.ReadConcern;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.model.Sorts;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.out.Page;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.ReadWindow;
+import dev.stillpoint.ports.out.SnapshotReadPort;
+import java.util.List;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshots on MongoDB [M1-M4]: a {@code ClientSession} started with {@code snapshot(true)}. Its first
+ * read (the table's catalog document) fixes the cluster time; the index documents and every page of
+ * the items are read in the same session at that time, which is the marker.
+ *
+ * <p>Every read sets readConcern {@code snapshot} on its collection handle. The driver adds the level
+ * only when neither the operation nor its database carries one, and a handle made under a URI with
+ * {@code readConcernLevel=} carries that level: the first read would then report no snapshot time
+ * (refused here, naming the read concern) and later ones would be refused by the server with
+ * InvalidOptions (72).
+ *
+ * <p>Items come from one cursor on the base collection, its batch size the page's rows; they arrive
+ * in {@code _id} order, which is not {@code KeyOrder}, so {@code keyOrdered} is false [M3]. The
+ * server keeps the snapshot's history for {@code minSnapshotHistoryWindowInSeconds} (300 s by
+ * default); a stream slower than that ends with SnapshotExpired (SnapshotTooOld, 239).
+ */
+final class MongoSnapshots implements SnapshotReadPort {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MongoSnapshots.class);
+    private static final ClientSessionOptions SNAPSHOT = ClientSessionOptions.builder()
+            .snapshot(true).causallyConsistent(false).build();
+
+    private final Work work;
+    private final MongoCatalog catalog;
+
+    MongoSnapshots(Work work, MongoCatalog catalog) {
+        this.work = work;
+        this.catalog = catalog;
+    }
+
+    @Override
+    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+        ClientSession session = work.read("starting a snapshot session for table '" + tableName + "'",
+                () -> work.client().startSession(SNAPSHOT));
+        return new SessionWindow(session, accountId, tableName);
+    }
+
+    private final class SessionWindow implements ReadWindow {
+        private final ClientSession session;
+        private final String accountId;
+        private final String tableName;
+        private CatalogDocuments.Loaded loaded;
+        private BsonTimestamp atClusterTime;
+        private boolean ended;
+
+        SessionWindow(ClientSession session, String accountId, String tableName) {
+            this.session = session;
+            this.accountId = accountId;
+            this.tableName = tableName;
+        }
+
+        @Override
+        public TableDescription readDefinition() {
+            String doing = "reading the definition of table '" + tableName + "' in a snapshot session";
+            BsonDocument table = work.read(doing, () -> catalog.tables().withReadConcern(ReadConcern.SNAPSHOT)
+                    .find(session, eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName))).first());
+            atClusterTime = session.getSnapshotTimestamp();
+            if (atClusterTime == null) {
+                throw StorageException.internal(doing + ": the server reported no snapshot time for the first read"
+                        + " (read concern " + catalog.tables().withReadConcern(ReadConcern.SNAPSHOT).getReadConcern()
+                                .asDocument().toJson() + " on the catalog handle); a snapshot needs readConcern"
+                        + " level \"snapshot\" on every read", null);
+            }
+            if (table == null) {
+                throw StorageException.tableNotFound(tableName);
+            }
+            List<BsonDocument> indexes = work.read(doing, () -> Work.all(
+                    catalog.indexes().withReadConcern(ReadConcern.SNAPSHOT), session,
+                    eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal")));
+            loaded = CatalogDocuments.load(table, indexes);
+            return loaded.record().description();
+        }
+
+        @Override
+        public SnapshotInfo pin() {
+            // The catalog read already fixed the instant; the marker is that cluster time.
+            return new SnapshotInfo("mongodb-cluster-time", atClusterTime.getTime() + "." + atClusterTime.getInc());
+        }
+
+        @Override
+        public boolean keyOrdered() {
+            return false;
+        }
+
+        @Override
+        public PageSource pages() {
+            return new CursorPages(this, work.data(loaded.baseCollection()).withReadConcern(ReadConcern.SNAPSHOT));
+        }
+
+        @Override
+        public void close() {
+            if (!ended) {
+                ended = true;
+                try {
+                    session.close();
+                } catch (RuntimeException e) {
+                    LOG.warn("closing the snapshot session of table '{}': {}", tableName, e.toString());
+                }
+            }
+        }
+    }
+
+    /** The items from one cursor in the snapshot session; the find is sent with the first page. */
+    private static final class CursorPages implements PageSource {
+        private final SessionWindow window;
+        private final MongoCollection<BsonDocument> base;
+        private MongoCursor<BsonDocument> cursor;
+
+        CursorPages(SessionWindow window, MongoCollection<BsonDocument> base) {
+            this.window = window;
+            this.base = base;
+        }
+
+        @Override
+        public Page nextPage(PageBudget budget) {
+            String doing = "reading table '" + window.tableName + "' in its snapshot";
+            try {
+                if (cursor == null) {
+                    cursor = base.find(window.session).batchSize(budget.rows()).iterator();
+                }
+                List<dev.stillpoint.ports.in.StoredItem> items = DocumentPages.fill(cursor, budget, base.getNamespace()
+                        .getCollectionName());
+                // Exhausted when nothing is buffered and the server closed the cursor: no getMore needed to know.
+                boolean last = cursor.available() == 0 && cursor.getServerCursor() == null;
+                return new Page(items, last);
+            } catch (RuntimeException e) {
+                throw MongoFailures.map(doing, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (cursor != null) {
+                    cursor.close();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("closing the snapshot cursor of table '{}': {}", window.tableName, e.toString());
+            } finally {
+                window.close();
+            }
+        }
+    }
+}

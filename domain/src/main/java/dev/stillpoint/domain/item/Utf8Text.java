@@ -1,0 +1,34 @@
+package dev.stillpoint.domain.item;
+
+import dev.stillpoint.domain.error.StorageException;
+import java.util.Locale;
+
+/**
+ * Whether a Java string can be stored as UTF-8 unchanged. The domain lets a string hold an unpaired
+ * surrogate (DynamoDB JSON can spell one as an escape), but a backend that stores text as UTF-8
+ * through the JDK's encoder (Cassandra's {@code text}, BSON strings) would silently replace it with
+ * {@code '?'}: such backends refuse the value before it is written rather than store a different one.
+ */
+public final class Utf8Text {
+
+    private Utf8Text() {
+    }
+
+    /**
+     * {@code text} if it is well-formed UTF-16 (every surrogate paired); otherwise a validation error
+     * naming {@code what}, the surrogate and its position, and {@code backend}'s reason.
+     */
+    public static String requireWellFormed(String text, String what, String backend) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw StorageException.validation(what + " holds an unpaired surrogate U+"
+                        + Integer.toHexString(c).toUpperCase(Locale.ROOT) + " at character " + i
+                        + "; " + backend + " stores text as UTF-8, which cannot represent it");
+            }
+        }
+        return text;
+    }
+}
