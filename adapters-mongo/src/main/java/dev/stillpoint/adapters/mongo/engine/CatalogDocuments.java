@@ -141,7 +141,9 @@ final class CatalogDocuments {
             if (e instanceof StorageException s && s.reason() != dev.stillpoint.domain.error.ErrorReason.VALIDATION) {
                 throw s;
             }
-            throw StorageException.internal("the catalog document " + table.get("_id") + " of " + TABLES
+            BsonValue id = table.get("_id");
+            throw StorageException.internal("the catalog document '" + (id != null && id.isString()
+                    ? id.asString().getValue() : String.valueOf(id)) + "' of " + TABLES
                     + " cannot be read: " + e.getMessage(), e);
         }
     }
