@@ -51,10 +51,11 @@ public final class MongoEngine implements AutoCloseable {
 
     private MongoEngine(MongoConfig config, MongoClient client) {
         this.client = client;
-        BsonDocument hello = client.getDatabase("admin").runCommand(new BsonDocument("hello", new BsonInt32(1)),
-                BsonDocument.class);
+        // A ping selects a server, so the driver's view of the deployment is known afterwards.
+        client.getDatabase("admin").runCommand(new BsonDocument("ping", new BsonInt32(1)));
         this.work = new Work(client, client.getDatabase(config.catalogDatabase()),
-                client.getDatabase(config.dataDatabase()), Work.supportsTransactions(hello));
+                client.getDatabase(config.dataDatabase()),
+                Work.supportsTransactions(client.getClusterDescription().getType()));
         if (!work.transactional()) {
             LOG.warn("MongoDB at {} is not a replica set member: item writes run without transactions, and"
                     + " snapshots are refused (Unsupported)", config.redactedConnectionString());

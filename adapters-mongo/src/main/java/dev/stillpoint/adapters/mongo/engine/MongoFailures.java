@@ -96,7 +96,10 @@ public final class MongoFailures {
         } else if (m instanceof MongoServerException s) {
             name = s.getErrorCodeName();
         }
-        String code = (name == null || name.isEmpty() ? "code" : name) + " (" + m.getCode() + ")";
-        return code + ": " + (message == null || message.isEmpty() ? "(no message)" : message);
+        String text = message == null || message.isEmpty() ? "(no message)" : message;
+        if (m.getCode() < 0) {
+            return text;   // the driver's own failure, not a server reply: it has no code
+        }
+        return (name == null || name.isEmpty() ? "code" : name) + " (" + m.getCode() + "): " + text;
     }
 }

@@ -9,11 +9,11 @@ import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.connection.ClusterType;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.bson.BsonDocument;
-import org.bson.BsonString;
 import org.bson.conversions.Bson;
 
 /**
@@ -43,9 +43,9 @@ final class Work {
         this.transactions = transactions;
     }
 
-    /** Whether the server is a replica set member or a mongos, from its {@code hello} reply. */
-    static boolean supportsTransactions(BsonDocument hello) {
-        return hello.containsKey("setName") || new BsonString("isdbgrid").equals(hello.get("msg"));
+    /** Whether the deployment has transactions: a replica set or a sharded cluster, not a standalone. */
+    static boolean supportsTransactions(ClusterType type) {
+        return type == ClusterType.REPLICA_SET || type == ClusterType.SHARDED;
     }
 
     MongoClient client() {

@@ -1,0 +1,281 @@
+package dev.stillpoint.adapters.mongo;
+
+import static com.mongodb.client.model.Filters.eq;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.mongodb.ClientSessionOptions;
+import com.mongodb.MongoCommandException;
+import com.mongodb.ReadConcern;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import dev.stillpoint.adapters.mongo.testing.MongoServers;
+import dev.stillpoint.adapters.mongo.testing.ScratchDatabases;
+import dev.stillpoint.adapters.mongo.testing.SnapshotRoundTrips;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.PageBudget;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MongoDB against a live server (replica set from {@code STILLPOINT_TEST_MONGODB_URI}, standalone
+ * from {@code STILLPOINT_TEST_MONGODB_STANDALONE_URI}); aborted without one, failed when
+ * {@code STILLPOINT_TEST_MONGODB_REQUIRED} is set. Each test has its own scratch databases with
+ * random names, dropped afterwards even when it fails.
+ *
+ * <p>These tests could not be run where they were written (no MongoDB server is obtainable there).
+ */
+class MongoLiveTest {
+
+    private static final String ACCOUNT = "000000000000";
+    private static final Duration ACTIVE_DEADLINE = Duration.ofSeconds(30);
+
+    private ScratchDatabases scratch;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeEach
+    void scratch() {
+        scratch = ScratchDatabases.on(MongoServers.replicaSet());
+    }
+
+    @AfterEach
+    void dropScratch() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+        if (scratch != null) {
+            scratch.close();
+        }
+    }
+
+    private MongoStorage storage(MongoConfig config) {
+        MongoStorage storage = MongoStorage.open(config);
+        open.add(0, storage);
+        return storage;
+    }
+
+    // [M1, S2] a restored table's restore fields come back in its snapshot, as DescribeTable has them.
+    @Test
+    void m1_aRestoredTablesFieldsAreInItsSnapshot() {
+        MongoStorage storage = storage(scratch.config());
+        TableDescription table = activeTable(storage, "restored", false);
+        RestoreSummary summary = new RestoreSummary(Optional.of("arn:aws:dynamodb:local:000000000000:table/src/backup/1"),
+                Optional.of("arn:aws:dynamodb:local:000000000000:table/src"), Instant.parse("2026-11-29T10:00:00Z"), false);
+        storage.recordRestore(ACCOUNT, table.tableName(), summary);
+        try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
+            assertThat(snapshot.description().restoreSummary()).contains(summary);
+            assertThat(snapshot.description().restoreSummary())
+                    .isEqualTo(storage.tables().describeTable(ACCOUNT, table.tableName()).restoreSummary());
+            assertThat(snapshot.info().kind()).isEqualTo("mongodb-cluster-time");
+            assertThat(snapshot.keyOrdered()).isFalse();
+        }
+    }
+
+    // [M1] a URI that sets readConcernLevel=majority on every handle: the snapshot still reads at one
+    // cluster time, because every read sets the snapshot level itself.
+    // Mutant (not run here): the explicit withReadConcern(SNAPSHOT) removed -> this open fails.
+    @Test
+    void m1_aMajorityReadConcernInTheUriDoesNotReachTheSnapshotReads() {
+        MongoStorage storage = storage(MongoConfig.of(MongoServers.withOption(scratch.uri(), "readConcernLevel=majority"))
+                .withDatabases(scratch.catalog(), scratch.data()).withPageBudget(new PageBudget(5, 1 << 20)));
+        TableDescription table = activeTable(storage, "majority", false);
+        for (int i = 0; i < 12; i++) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), item("k" + i, "v"));
+        }
+        try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), item("late", "v"));
+            List<StoredItem> items = drain(snapshot);
+            assertThat(items).hasSize(12);
+            assertThat(items).noneMatch(s -> s.item().get("pk").equals(new AttributeValue.S("late")));
+        }
+    }
+
+    // [M2] in a snapshot session, a read without the snapshot level reports no snapshot time, and the
+    // server refuses the next one with InvalidOptions (72); the mapping names it.
+    @Test
+    void m2_readsWithoutTheSnapshotLevelFailWithInvalidOptions() {
+        try (MongoClient client = MongoClients.create(scratch.uri());
+             ClientSession session = client.startSession(ClientSessionOptions.builder().snapshot(true).build())) {
+            MongoCollection<BsonDocument> c = client.getDatabase(scratch.data()).getCollection("probe", BsonDocument.class)
+                    .withReadConcern(ReadConcern.MAJORITY);
+            c.insertOne(new BsonDocument("_id", new BsonInt32(1)));
+            Throwable first = catchThrowable(() -> c.find(session).first());
+            if (first == null) {
+                assertThat(session.getSnapshotTimestamp()).as("a majority read reports no snapshot time").isNull();
+            }
+            Throwable second = catchThrowable(() -> c.find(session, eq("_id", 1)).first());
+            Throwable refused = first != null ? first : second;
+            assertThat(refused).isInstanceOf(MongoCommandException.class);
+            assertThat(((MongoCommandException) refused).getErrorCode()).isEqualTo(72);
+            StorageException mapped = dev.stillpoint.adapters.mongo.engine.MongoFailuresAccess.map(refused);
+            assertThat(mapped.getMessage()).contains("InvalidOptions (72)");
+        }
+    }
+
+    // [K8] the counter counts the snapshot's paging only: an index backfill's reads move it not at all.
+    // Mutant (not run here): the counter counting every find -> the first assertion fails.
+    @Test
+    void k8_anIndexBackfillDoesNotMoveTheCounter() {
+        SnapshotRoundTrips counter = new SnapshotRoundTrips(scratch.data(), dev.stillpoint.ports.out.ReadObserver.NONE);
+        MongoStorage storage = storage(scratch.config().withPageBudget(new PageBudget(50, 1 << 20))
+                .withCommandListener(counter));
+        TableDescription table = activeTable(storage, "backfill", false);
+        for (int i = 0; i < 300; i++) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), item("k" + i, "g" + (i % 7)));
+        }
+        storage.tables().addGlobalSecondaryIndex(ACCOUNT, table.tableName(), CreateGsiRequest.of(
+                new GlobalSecondaryIndex("byG", new KeySchema("g", Optional.empty()), Projection.all(), IndexStatus.CREATING,
+                        true, 0, 0), new AttributeDefinition("g", ScalarType.S)));
+        assertThat(counter.count()).as("the backfill's reads are not snapshot pages").isZero();
+        assertThat(storage.indexEntryIds(ACCOUNT, table.tableName(), "byG")).hasSize(300);
+        try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
+            assertThat(drain(snapshot)).hasSize(300);
+        }
+        assertThat(counter.count()).as("300 items at 50 a page: a find and at least five getMores").isGreaterThanOrEqualTo(6);
+    }
+
+    // [M2] a standalone server answers a snapshot Unsupported, naming why; the permit comes back.
+    @Test
+    void m2_aStandaloneAnswersUnsupported() {
+        try (ScratchDatabases standalone = ScratchDatabases.on(MongoServers.standalone());
+             MongoStorage storage = MongoStorage.open(standalone.config())) {
+            assertThat(storage.transactional()).isFalse();
+            TableDescription table = activeTable(storage, "standalone", false);
+            Throwable thrown = catchThrowable(() -> storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName()));
+            assertThat(thrown).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.UNSUPPORTED);
+                assertThat(e.getMessage()).contains("NotAReplicaSet (123)").contains("replica set");
+            });
+            assertThat(storage.snapshotPermits().inUse()).isZero();
+        }
+    }
+
+    // [M3, S6] a document that does not decode ends the stream with an error naming it; the permit comes back.
+    @Test
+    void m3_anUndecodableDocumentEndsTheStream() {
+        MongoStorage storage = storage(scratch.config().withPageBudget(new PageBudget(2, 1 << 20)));
+        TableDescription table = activeTable(storage, "damaged", false);
+        for (int i = 0; i < 5; i++) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), item("k" + i, "v"));
+        }
+        storage.client().getDatabase(scratch.data()).getCollection("d_" + table.tableId(), BsonDocument.class)
+                .insertOne(new BsonDocument("_id", new BsonString("zz-damaged")).append("item", new BsonString("garbage")));
+        try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
+            Throwable thrown = catchThrowable(() -> drain(snapshot));
+            assertThat(thrown).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL);
+                assertThat(e.getMessage()).contains("zz-damaged");
+            });
+            assertThat(snapshot.items().isReleased()).isTrue();
+            assertThat(snapshot.items().hasNext()).as("nothing after the first error").isFalse();
+        }
+        assertThat(storage.snapshotPermits().inUse()).isZero();
+    }
+
+    // [M4] a 38-digit number is refused at the put, naming it, and nothing is written.
+    @Test
+    void m4_a38DigitNumberIsRefusedAtThePut() {
+        MongoStorage storage = storage(scratch.config());
+        TableDescription table = activeTable(storage, "digits", false);
+        Item item = Item.of(Map.of("pk", new AttributeValue.S("k"), "n",
+                AttributeValue.N.of("12345678901234567890123456789012345678")));
+        assertThatThrownBy(() -> storage.tables().putItem(ACCOUNT, table.tableName(), item))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                    assertThat(e.getMessage()).contains("'n'").contains("38 significant digits");
+                });
+        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k")))).isEmpty();
+    }
+
+    // [C2-like] DeleteTable is inline on MongoDB: gone when it returns, never DELETING, even with a long delay.
+    @Test
+    void d5_deleteTableIsInlineAndLeavesNoCollection() {
+        MongoStorage storage = storage(scratch.config().withControlPlaneDelay(Duration.ofMillis(10)));
+        TableDescription table = activeTable(storage, "dropped", true);
+        storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g"));
+        TableDescription answer = storage.tables().deleteTable(ACCOUNT, table.tableName());
+        assertThat(answer.status()).isEqualTo(TableStatus.DELETING);
+        assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, table.tableName()))
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
+        List<String> left = storage.client().getDatabase(scratch.data()).listCollectionNames().into(new ArrayList<>());
+        assertThat(left).noneMatch(name -> name.startsWith("d_" + table.tableId()));
+        assertThat(storage.tables().listTables(ACCOUNT)).doesNotContain(table.tableName());
+    }
+
+    // Items and their index entries move together: a put replaces the entry, a delete removes it.
+    @Test
+    void itemsKeepTheirIndexEntries() {
+        MongoStorage storage = storage(scratch.config());
+        TableDescription table = activeTable(storage, "entries", true);
+        storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g1"));
+        storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g2"));
+        assertThat(storage.indexEntryIds(ACCOUNT, table.tableName(), "byG")).containsExactly("3:Sg2,2:Sk,");
+        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k"))))
+                .contains(item("k", "g2"));
+        storage.tables().deleteItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k")));
+        assertThat(storage.indexEntryIds(ACCOUNT, table.tableName(), "byG")).isEmpty();
+    }
+
+    private static List<StoredItem> drain(TableSnapshot snapshot) {
+        List<StoredItem> out = new ArrayList<>();
+        snapshot.items().forEachRemaining(out::add);
+        return out;
+    }
+
+    private static Item item(String pk, String g) {
+        return Item.of(Map.of("pk", new AttributeValue.S(pk), "g", new AttributeValue.S(g)));
+    }
+
+    private static TableDescription activeTable(MongoStorage storage, String prefix, boolean withGsi) {
+        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        List<AttributeDefinition> definitions = new ArrayList<>(List.of(new AttributeDefinition("pk", ScalarType.S)));
+        List<GlobalSecondaryIndex> gsis = new ArrayList<>();
+        if (withGsi) {
+            definitions.add(new AttributeDefinition("g", ScalarType.S));
+            gsis.add(new GlobalSecondaryIndex("byG", new KeySchema("g", Optional.empty()), Projection.all(),
+                    IndexStatus.ACTIVE, false, 0, 0));
+        }
+        storage.tables().createTable(new CreateTableRequest(ACCOUNT, name, new KeySchema("pk", Optional.empty()),
+                definitions, gsis, List.of(), Optional.empty()));
+        long deadline = System.nanoTime() + ACTIVE_DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            TableDescription d = storage.tables().describeTable(ACCOUNT, name);
+            if (d.status() == TableStatus.ACTIVE) {
+                return d;
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("table '" + name + "' not ACTIVE within " + ACTIVE_DEADLINE);
+    }
+}
