@@ -57,6 +57,14 @@ public final class MongoStorage implements AutoCloseable {
         return engine.indexEntryIds(accountId, tableName, indexName);
     }
 
+    /**
+     * Drops data collections whose table has no catalog document, e.g. one a racing put re-created
+     * after DeleteTable; the control-plane poller runs it on every pass. Returns the names dropped.
+     */
+    public List<String> sweepOrphanedCollections() {
+        return engine.sweepOrphans();
+    }
+
     /** The driver client this storage uses. */
     public MongoClient client() {
         return engine.client();

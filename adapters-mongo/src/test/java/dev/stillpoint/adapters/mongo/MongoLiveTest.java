@@ -233,6 +233,22 @@ class MongoLiveTest {
         assertThat(storage.tables().listTables(ACCOUNT)).doesNotContain(table.tableName());
     }
 
+    // [D5] a collection re-created after its table's documents are gone (a put racing DeleteTable) is
+    // dropped by the sweep the poller runs; a live table's collections and other collections are kept.
+    @Test
+    void d5_theSweepDropsOnlyCollectionsWithoutADocument() {
+        MongoStorage storage = storage(scratch.config());
+        TableDescription kept = activeTable(storage, "kept", true);
+        var data = storage.client().getDatabase(scratch.data());
+        data.getCollection("d_0123abcd", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
+        data.getCollection("d_0123abcd__gsi__0", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
+        data.getCollection("not_ours", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("x")));
+
+        assertThat(storage.sweepOrphanedCollections()).containsExactlyInAnyOrder("d_0123abcd", "d_0123abcd__gsi__0");
+        assertThat(data.listCollectionNames().into(new ArrayList<>())).contains("d_" + kept.tableId(),
+                "d_" + kept.tableId() + "__gsi__0", "not_ours").doesNotContain("d_0123abcd");
+    }
+
     // Items and their index entries move together: a put replaces the entry, a delete removes it.
     @Test
     void itemsKeepTheirIndexEntries() {

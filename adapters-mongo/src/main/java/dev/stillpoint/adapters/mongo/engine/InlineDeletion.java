@@ -62,6 +62,14 @@ final class InlineDeletion {
         if (!catalog.removeDocuments(loaded)) {
             LOG.debug("the catalog document of '{}' was removed by a concurrent DeleteTable", tableName);
         }
+        // A put that read the document before its removal may have re-created a collection meanwhile
+        // (MongoDB creates one on first write): drop them again; the poller's OrphanSweep covers later ones.
+        for (String collection : loaded.collections()) {
+            work.read("dropping collection " + collection + " of table '" + tableName + "' again", () -> {
+                work.data(collection).drop();
+                return null;
+            });
+        }
         return loaded.record().description().withStatus(TableStatus.DELETING);
     }
 

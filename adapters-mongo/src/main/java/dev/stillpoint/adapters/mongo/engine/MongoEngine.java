@@ -48,6 +48,7 @@ public final class MongoEngine implements AutoCloseable {
     private final PermitLedger permits;
     private final LeasedSnapshotEngine snapshots;
     private final ControlPlanePoller poller;
+    private final OrphanSweep sweep;
 
     private MongoEngine(MongoConfig config, MongoClient client) {
         this.client = client;
@@ -68,8 +69,15 @@ public final class MongoEngine implements AutoCloseable {
             throw StorageException.internal("MongoDB never defers a drop (table '" + tableName + "')", null);
         }, config.time(), dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
         ControlPlanePass pass = new ControlPlanePass(catalog, neverDeferred, config.time());
-        this.poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
-                "stillpoint-mongo-control-plane");
+        this.sweep = new OrphanSweep(work, catalog);
+        this.poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
+            try {
+                sweep.run();
+            } catch (StorageException e) {
+                LOG.warn("orphan sweep: {}", e.getMessage());
+            }
+            return pass.run();
+        }, config.time(), "stillpoint-mongo-control-plane");
         this.tables = new MongoTables(work, catalog, new TableCreation(catalog, config.time(), poller), deletion);
         this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
@@ -156,6 +164,11 @@ public final class MongoEngine implements AutoCloseable {
     /** The ids of an index's entries, in {@code _id} order (tests, operators). */
     public List<String> indexEntryIds(String accountId, String tableName, String indexName) {
         return tables.entryIds(accountId, tableName, indexName);
+    }
+
+    /** Drops data collections whose table has no catalog document (the poller runs it every pass). */
+    public List<String> sweepOrphans() {
+        return sweep.run();
     }
 
     /** The driver client (tests use it to reach their scratch databases). */
