@@ -89,6 +89,15 @@ final class MongoTables implements TableOperations {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             CatalogDocuments.Loaded loaded = active(null, accountId, tableName);
             TableDescription before = loaded.record().description();
+            Optional<CatalogDocuments.IndexEntry> unfinished = unfinishedBackfill(loaded, before, request);
+            if (unfinished.isPresent()) {
+                // An earlier UpdateTable recorded this index and failed in its backfill: finish it.
+                String doing = "resuming the backfill of index '" + unfinished.get().name() + "' of '" + tableName + "'";
+                GlobalSecondaryIndex gsi = before.gsi(unfinished.get().name()).orElseThrow();
+                backfill(loaded.baseCollection(), unfinished.get().collection(), gsi, doing);
+                activate(before.tableId(), gsi.name(), doing);
+                return describeTable(accountId, tableName);
+            }
             TableDescription after = before.applyCreateGsi(request);
             GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
             int ordinal = loaded.table().getInt32("next_index_ordinal").getValue();
@@ -120,12 +129,28 @@ final class MongoTables implements TableOperations {
                 continue;
             }
             backfill(loaded.baseCollection(), collection, gsi, doing);
-            work.read(doing, () -> catalog.indexes().updateOne(eq("_id", indexDoc.get("_id")), Updates.combine(
-                    Updates.set("status", IndexStatus.ACTIVE.name()), Updates.set("backfilling", false))));
+            activate(before.tableId(), gsi.name(), doing);
             return describeTable(accountId, tableName);
         }
         throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed " + MAX_ATTEMPTS
                 + " times while index '" + request.index().name() + "' was being added; try again");
+    }
+
+    /** The index of this request, recorded CREATING by an earlier UpdateTable whose backfill did not finish. */
+    private static Optional<CatalogDocuments.IndexEntry> unfinishedBackfill(CatalogDocuments.Loaded loaded,
+                                                                            TableDescription table,
+                                                                            CreateGsiRequest request) {
+        GlobalSecondaryIndex wanted = request.index();
+        return table.gsi(wanted.name())
+                .filter(g -> g.status() == IndexStatus.CREATING && g.backfilling()
+                        && g.keySchema().equals(wanted.keySchema()) && g.projection().equals(wanted.projection()))
+                .flatMap(g -> loaded.indexEntries().stream().filter(i -> i.name().equals(g.name())).findFirst());
+    }
+
+    private void activate(String tableId, String indexName, String doing) {
+        work.read(doing, () -> catalog.indexes().updateOne(
+                eq("_id", CatalogDocuments.indexDocumentId(tableId, indexName)),
+                Updates.combine(Updates.set("status", IndexStatus.ACTIVE.name()), Updates.set("backfilling", false))));
     }
 
     /**
