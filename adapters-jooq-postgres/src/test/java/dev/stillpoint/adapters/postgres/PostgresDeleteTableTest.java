@@ -130,6 +130,9 @@ class PostgresDeleteTableTest {
     // D5, P6, P10: a session reading only a GSI relation sends DeleteTable down the deferred path with
     // the row kept; the troubleshooting query finds it; once it ends, the poller's active loop drops
     // everything within about a second.
+    // Mutants run by hand: probe of the base relation only -> fails "DeleteTable with a GSI reader
+    // (deferred by the probe)" on both layouts (1.13 s and 1.02 s, not under 0.9 s: the GSI DROP waited
+    // out the budget).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p6_aReaderOfOnlyAGsiRelationDefersTheDropUntilItsRelease(Layout layout) throws Exception {
@@ -202,6 +205,13 @@ class PostgresDeleteTableTest {
 
     // P8: a snapshot's release wakes the poller. The active loop here is 30 s, so only the wake can
     // make the drop follow the release within seconds.
+    // Mutants run by hand: a wake site removed (Lease's WAKE_POLLER a no-op, so a snapshot release does
+    // not wake the poller) -> fails "table gone after the snapshot's release (active loop 30 s)" (30.0 s,
+    // and on the other layout awaitGone's "still exists after PT30S" before the deadline went to 45 s);
+    // before the wait for the poller to be ACTIVE was added it survived on the separate layout, where
+    // the pass the DeleteTable woke could still come after the close. The active loop ignoring the wake
+    // (PollerSchedule: WOKEN in ACTIVE keeps waiting for the timer) -> fails "table gone after the
+    // snapshot's release (active loop 30 s)" on both layouts (30.0 s).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p8_aSnapshotsReleaseWakesThePollerWhichDropsAtOnce(Layout layout) throws Exception {
@@ -216,13 +226,29 @@ class PostgresDeleteTableTest {
                 assertThat(tables.deleteTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.DELETING);
                 assertThat(Tables.exists(tables, d.tableName())).isTrue();
                 assertThat(storage.locks().holders(ACCOUNT, d.tableName())).isNotEmpty();
+                // The pass the deferring DeleteTable woke has found the table held and the poller waits
+                // out its 30 s timer: from here only the release's wake can bring the next pass.
+                assertThat(awaitPollerWaitingActive(storage, Duration.ofSeconds(30)))
+                        .as("poller ACTIVE after the pass that found the snapshot holding the table").isTrue();
             } finally {
                 snapshot.close();
             }
-            Duration gone = Tables.awaitGone(tables, d.tableName(), Duration.ofSeconds(30));
+            Duration gone = Tables.awaitGone(tables, d.tableName(), Duration.ofSeconds(45));
             assertThat(gone).as("table gone after the snapshot's release (active loop 30 s)").isLessThan(SOON);
             assertThat(Sessions.relationsOf(databases, layout, d.tableId())).isEmpty();
         }
+    }
+
+    /** Waits until the poller has run a pass and waits ACTIVE (a deferred drop, its timer set); false at the deadline. */
+    private static boolean awaitPollerWaitingActive(PostgresStorage storage, Duration deadline) {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (storage.pollerPasses() < 1 || storage.pollerState().kind() != PollerState.Kind.ACTIVE) {
+            if (System.nanoTime() - end > 0) {
+                return false;
+            }
+            Tables.pause(Duration.ofMillis(5));
+        }
+        return true;
     }
 
     static List<Arguments> holderModes() {
@@ -266,6 +292,10 @@ class PostgresDeleteTableTest {
     }
 
     // D5, P7: a DeleteTable whose caller gives up while its DROP waits leaves the table ACTIVE with its data.
+    // Mutants run by hand: commit-then-drop order (separate layout: the DROPs run after the catalog
+    // commit, in the commit task) -> fails "the caller's failure when it gave up mid-wait" on the
+    // separate layout (null: the DROP waited only after the removal committed, so the request went
+    // through); p7_openAndDeleteRacesLeaveNoOrphans on the separate layout also hangs a delete (30 s timeout).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_aCallerGivingUpMidWaitLeavesTheTableActive(Layout layout) throws Exception {
@@ -297,7 +327,7 @@ class PostgresDeleteTableTest {
             }
             caller.join(TimeUnit.SECONDS.toMillis(30));
             assertThat(caller.isAlive()).isFalse();
-            assertThat(outcome.get()).isInstanceOf(StorageException.class);
+            assertThat(outcome.get()).as("the caller's failure when it gave up mid-wait").isInstanceOf(StorageException.class);
             assertThat(((StorageException) outcome.get()).reason()).isEqualTo(ErrorReason.TRANSIENT);
             assertThat(tables.describeTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.ACTIVE);
             assertThat(tables.getItem(ACCOUNT, d.tableName(), Key.of(AttributeValue.s("p3"), AttributeValue.n("3"))))
@@ -329,6 +359,9 @@ class PostgresDeleteTableTest {
     // the GSI DROP may wait only the 0.4 s left, so the drops give up about 1 s after they began and
     // DeleteTable defers with the row kept. A full second per DROP gives up 1.6 s in at the earliest
     // (the GSI DROP starts waiting only after the release), however loaded the machine.
+    // Mutants run by hand: a timeout per DROP (lock_timeout = the whole 1 s budget before each DROP) ->
+    // fails "the drops with a base holder let go after 0.6 s and a GSI holder kept (one 1 s budget)" on
+    // both layouts (1.63 s and 1.61 s, not under 1.5 s).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_theDropsShareOneBudget(Layout layout) throws Exception {
@@ -394,6 +427,9 @@ class PostgresDeleteTableTest {
     // first would hold them ACCESS EXCLUSIVE while waiting on the base, and the writer's GSI write
     // would deadlock with the drop.) The drops get a 30 s budget here, so the wait lasts while the
     // locks are observed; the order does not depend on the budget.
+    // Mutants run by hand: index relations dropped before the base (the relation list rotated) -> fails
+    // "locks on the index relations held by the DROP waiting on the base relation" on both layouts
+    // (AccessExclusiveLock on __gsi__0 and __lsi__1).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_theBaseRelationIsDroppedBeforeTheIndexRelations(Layout layout) throws Exception {
@@ -499,6 +535,8 @@ class PostgresDeleteTableTest {
     // with no lock timeout; the drops' 1 s budget starts after the queue rows are gone, so a claim
     // that outlives the budget still lets the table go in the request. The claim is held 1.5 s past
     // the moment the delete is seen waiting on it: that is the scenario, not a synchronisation.
+    // Found with this test: the budget used to start before the queue rows' delete, so this failed
+    // ("table removed in the request once the claim ended") until the deadline moved after it.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_aClaimedPendingRowHoldsDeleteTableUntilItEnds(Layout layout) throws Exception {
@@ -615,6 +653,10 @@ class PostgresDeleteTableTest {
 
     // D8: a drop failing for a reason other than a lock wait (a view depends on the base relation) is
     // retried on the idle sweep, not in the one-second loop.
+    // Mutants run by hand: every failure counted as deferred (ControlPlanePass counting FAILED with
+    // DEFERRED) -> fails "passes in 2.5 s after a non-lock failure" on both layouts (3 and 2 passes).
+    // It survived before the CreateTable below was added: no pass ran after the failure, so its count
+    // was never taken.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void d8_aDropFailingForANonLockReasonDoesNotKeepThePollerActive(Layout layout) throws Exception {
@@ -629,6 +671,9 @@ class PostgresDeleteTableTest {
                 assertThat(tables.deleteTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.DELETING);
                 assertThat(dropRetry(layout, d.tableId())).isEqualTo("FAILED");
                 assertThat(Sessions.relationsOf(databases, layout, d.tableId())).hasSize(3);
+                // A failed drop sends no wake, so a pass must be brought about for its count to matter:
+                // a CreateTable wakes the poller, and the pass that activates it meets the failed drop too.
+                Tables.createActive(tables, Tables.hashOnly(Tables.uniqueName("wake")));
                 long passes = storage.pollerPasses();
                 // Absence of a loop is measured over a window: an active poller would run two or three passes.
                 Tables.pause(Duration.ofMillis(2500));
@@ -654,6 +699,11 @@ class PostgresDeleteTableTest {
 
     // P9: twenty concurrent DeleteTables on a ten-connection pool, with readers on ten of the tables,
     // all return, and no data relation is left without its catalog row.
+    // Mutants run by hand: probe on a second pooled connection -> fails on the shared layout: the
+    // DeleteTables' futures end in StorageException[TRANSIENT] "probing pg_locks: ... Connection is not
+    // available, request timed out after 10000ms (total=10, active=10, idle=0, waiting=18)" (an error
+    // at the allOf(...).get, not an assertion); the separate layout, whose probe runs on the data pool
+    // anyway, passes with it.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p9_twentyConcurrentDeleteTablesWithReadersOnTenAllReturn(Layout layout) throws Exception {
@@ -711,6 +761,8 @@ class PostgresDeleteTableTest {
     // D8: a drop deferred before a restart stays on the one-second loop after it: startup recovery
     // runs a pass, finds the table held, and goes active; the plain reader's release is then followed
     // within about a second.
+    // Mutants run by hand: startup not waking (PollerSchedule: STARTING goes IDLE without the recovery
+    // pass) -> fails "poller after the restart, the table held across it" on both layouts (IDLE).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void d8_aReaderSpanningARestartIsFollowedWithinASecond(Layout layout) throws Exception {
@@ -728,8 +780,8 @@ class PostgresDeleteTableTest {
             while (second.pollerPasses() < 1 && System.nanoTime() - end < 0) {
                 Tables.pause(Duration.ofMillis(5));
             }
-            assertThat(second.pollerState().kind()).isIn(PollerState.Kind.ACTIVE, PollerState.Kind.RUNNING,
-                    PollerState.Kind.RUNNING_WOKEN);
+            assertThat(second.pollerState().kind()).as("poller after the restart, the table held across it")
+                    .isIn(PollerState.Kind.ACTIVE, PollerState.Kind.RUNNING, PollerState.Kind.RUNNING_WOKEN);
             Sessions.release(reader);
             Duration gone = Tables.awaitGone(second.tables(), d.tableName(), Duration.ofSeconds(30));
             assertThat(gone).as("gone after a release that spans a restart").isLessThan(SOON);
