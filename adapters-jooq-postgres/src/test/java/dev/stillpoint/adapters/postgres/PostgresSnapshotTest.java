@@ -177,9 +177,53 @@ class PostgresSnapshotTest {
         }
     }
 
+    // P1, P2, P6: an open paused at BeforeItems has locked the relations (LOCK TABLE ... ACCESS SHARE)
+    // but not yet declared its cursor: nothing else of it holds them. A DeleteTable then finds the
+    // open's lock in its probe and defers at once with the row and every relation kept; the open
+    // resumes and streams every item; its release wakes the poller, which drops the table.
+    // Mutants run by hand: no shared-layout LOCK TABLE ... ACCESS SHARE in the open -> fails "table row
+    // kept while the open holds its LOCK" on the shared layout (the DeleteTable dropped synchronously);
+    // the separate layout, which keeps its LOCK under that mutant, passes.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void p1_anOpenPausedAfterItsLockSendsDeleteTableDownTheDeferredPath(Layout layout) throws Exception {
+        PauseObserver pause = new PauseObserver(PausePoint.BEFORE_ITEMS);
+        try (PostgresStorage storage = PostgresStorage.open(config(layout).withObserver(pause))) {
+            TableOperations tables = storage.tables();
+            String name = filled(tables, 5);
+            TableDescription d = tables.describeTable(ACCOUNT, name);
+            Future<TableSnapshot> opening = threads.submit(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
+            try {
+                assertThat(pause.awaitReached(Duration.ofSeconds(30))).isTrue();
+                long start = System.nanoTime();
+                assertThat(tables.deleteTable(ACCOUNT, name).status()).isEqualTo(TableStatus.DELETING);
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(Tables.exists(tables, name)).as("table row kept while the open holds its LOCK").isTrue();
+                assertThat(tables.describeTable(ACCOUNT, name).status()).isEqualTo(TableStatus.DELETING);
+                assertThat(Sessions.relationsOf(databases, layout, d.tableId())).hasSize(3);
+                assertThat(storage.locks().holders(ACCOUNT, name)).isNotEmpty();
+                // Deferred by the probe, not by a DROP waiting out the 1 s budget.
+                assertThat(took).as("DeleteTable with an open paused at BeforeItems").isLessThan(Duration.ofMillis(900));
+            } finally {
+                pause.release();
+            }
+            try (TableSnapshot s = opening.get(30, TimeUnit.SECONDS)) {
+                List<StoredItem> items = new ArrayList<>();
+                s.items().forEachRemaining(items::add);
+                assertThat(items).hasSize(5);
+            }
+            assertThat(Tables.awaitGone(tables, name, Duration.ofSeconds(30))).as("gone after the stream's release")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(Sessions.relationsOf(databases, layout, d.tableId())).isEmpty();
+        }
+    }
+
     // P2: on the separate layout the open holds the row FOR SHARE from its definition read until its
     // data transaction is pinned: a DeleteTable started meanwhile waits for it, then finds the stream
     // holding the relations and defers with the row kept.
+    // Mutants run by hand: no FOR SHARE on the separate layout -> fails "DeleteTable waits on the row
+    // lock while the open is paused" (no row-lock waiter within 30 s); the kit's
+    // k2_pauseAfterDefinitionSeesOneInstant fails too (PostgresSeparateConformanceProperties).
     @Test
     void p2_separateOpenHoldsTheRowSoDeleteTableWaitsThenDefers() throws Exception {
         PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
@@ -191,7 +235,8 @@ class PostgresSnapshotTest {
             CompletableFuture<TableDescription> deleting = CompletableFuture.supplyAsync(
                     () -> tables.deleteTable(ACCOUNT, name), threads);
             // The delete waits on the row lock, not on a relation, for as long as the open is held.
-            assertThat(awaitRowLockWaiter(Duration.ofSeconds(30))).isTrue();
+            assertThat(awaitRowLockWaiter(Duration.ofSeconds(30))).as("DeleteTable waits on the row lock while the open is paused")
+                    .isTrue();
             assertThat(deleting).isNotDone();
             pause.release();
             try (TableSnapshot s = opening.get(30, TimeUnit.SECONDS)) {

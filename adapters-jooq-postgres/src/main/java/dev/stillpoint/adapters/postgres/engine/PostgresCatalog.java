@@ -253,7 +253,6 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
 
         @Override
         public DropResult dropRelations(Duration budget) {
-            long deadline = time.monotonicNanos() + budget.toNanos();
             try {
                 Connection catalog = work.catalogConnection();
                 beforeDrops = catalog.setSavepoint("sp_drops");
@@ -262,6 +261,8 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
                 work.catalog().deleteFrom(SP_PENDING_WORK)
                         .where(SP_PENDING_WORK.TABLE_ID.eq(loaded.row().getTableId()))
                         .execute();
+                // The budget is the DROPs': it starts once the queue rows are gone, however long a claim held them.
+                long deadline = time.monotonicNanos() + budget.toNanos();
                 Connection data = work.dataConnection();
                 DSLContext ctx = Work.dsl(data);
                 // The base relation first: a writer takes it before its index relations, so dropping an
