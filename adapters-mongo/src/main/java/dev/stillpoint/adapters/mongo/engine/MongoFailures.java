@@ -9,6 +9,7 @@ import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
 import com.mongodb.MongoWriteConcernException;
 import com.mongodb.MongoWriteException;
+import com.mongodb.ReadConcern;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 
@@ -79,6 +80,16 @@ public final class MongoFailures {
             return new StorageException(ErrorReason.TRANSIENT, named + " (transient; try again)", e);
         }
         return StorageException.internal(named, e);
+    }
+
+    /**
+     * The refusal of a snapshot whose first read reported no snapshot time: the read did not carry
+     * readConcern level snapshot, so the session has no instant to read the items at [M2].
+     */
+    static StorageException noSnapshotTime(String doing, ReadConcern used) {
+        String level = used.getLevel() == null ? "the server's default" : "\"" + used.getLevel().getValue() + "\"";
+        return StorageException.internal(doing + ": the first read reported no snapshot time; it was sent with"
+                + " readConcern level " + level + ", and a snapshot needs level \"snapshot\" on every read", null);
     }
 
     /** "CodeName (code): message" as the server said it. */

@@ -77,14 +77,12 @@ final class MongoSnapshots implements SnapshotReadPort {
         @Override
         public TableDescription readDefinition() {
             String doing = "reading the definition of table '" + tableName + "' in a snapshot session";
-            BsonDocument table = work.read(doing, () -> catalog.tables().withReadConcern(ReadConcern.SNAPSHOT)
-                    .find(session, eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName))).first());
+            MongoCollection<BsonDocument> tables = catalog.tables().withReadConcern(ReadConcern.SNAPSHOT);
+            BsonDocument table = work.read(doing, () -> tables.find(session,
+                    eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName))).first());
             atClusterTime = session.getSnapshotTimestamp();
             if (atClusterTime == null) {
-                throw StorageException.internal(doing + ": the server reported no snapshot time for the first read"
-                        + " (read concern " + catalog.tables().withReadConcern(ReadConcern.SNAPSHOT).getReadConcern()
-                                .asDocument().toJson() + " on the catalog handle); a snapshot needs readConcern"
-                        + " level \"snapshot\" on every read", null);
+                throw MongoFailures.noSnapshotTime(doing, tables.getReadConcern());
             }
             if (table == null) {
                 throw StorageException.tableNotFound(tableName);

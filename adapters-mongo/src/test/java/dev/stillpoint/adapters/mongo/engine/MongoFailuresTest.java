@@ -103,6 +103,17 @@ class MongoFailuresTest {
         assertThat(other.getMessage()).contains("decoding").contains("boom");
     }
 
+    // [M2] a first read with no snapshot time is refused naming the read concern it was sent with.
+    @Test
+    void m2_noSnapshotTimeNamesTheReadConcern() {
+        StorageException majority = MongoFailures.noSnapshotTime("opening 't'", com.mongodb.ReadConcern.MAJORITY);
+        assertThat(majority.reason()).isEqualTo(ErrorReason.INTERNAL);
+        assertThat(majority.getMessage()).contains("no snapshot time").contains("level \"majority\"")
+                .contains("needs level \"snapshot\"");
+        assertThat(MongoFailures.noSnapshotTime("x", com.mongodb.ReadConcern.DEFAULT).getMessage())
+                .contains("the server's default");
+    }
+
     /** A reply as a server sends it: ok 0, the error, and the fields that must not reach a message. */
     static BsonDocument reply(int code, String codeName, String errmsg) {
         return new BsonDocument("ok", new BsonInt32(0))
