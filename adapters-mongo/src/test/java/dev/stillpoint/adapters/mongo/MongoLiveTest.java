@@ -45,7 +45,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,9 +63,12 @@ class MongoLiveTest {
     private ScratchDatabases scratch;
     private final List<AutoCloseable> open = new ArrayList<>();
 
-    @BeforeEach
-    void scratch() {
-        scratch = ScratchDatabases.on(MongoServers.replicaSet());
+    /** This test's databases on the replica set, named on first use (the standalone test needs none). */
+    private ScratchDatabases scratch() {
+        if (scratch == null) {
+            scratch = ScratchDatabases.on(MongoServers.replicaSet());
+        }
+        return scratch;
     }
 
     @AfterEach
@@ -88,7 +90,7 @@ class MongoLiveTest {
     // [M1, S2] a restored table's restore fields come back in its snapshot, as DescribeTable has them.
     @Test
     void m1_aRestoredTablesFieldsAreInItsSnapshot() {
-        MongoStorage storage = storage(scratch.config());
+        MongoStorage storage = storage(scratch().config());
         TableDescription table = activeTable(storage, "restored", false);
         RestoreSummary summary = new RestoreSummary(Optional.of("arn:aws:dynamodb:local:000000000000:table/src/backup/1"),
                 Optional.of("arn:aws:dynamodb:local:000000000000:table/src"), Instant.parse("2026-11-29T10:00:00Z"), false);
@@ -107,8 +109,8 @@ class MongoLiveTest {
     // Mutant (not run here): the explicit withReadConcern(SNAPSHOT) removed -> this open fails.
     @Test
     void m1_aMajorityReadConcernInTheUriDoesNotReachTheSnapshotReads() {
-        MongoStorage storage = storage(MongoConfig.of(MongoServers.withOption(scratch.uri(), "readConcernLevel=majority"))
-                .withDatabases(scratch.catalog(), scratch.data()).withPageBudget(new PageBudget(5, 1 << 20)));
+        MongoStorage storage = storage(MongoConfig.of(MongoServers.withOption(scratch().uri(), "readConcernLevel=majority"))
+                .withDatabases(scratch().catalog(), scratch().data()).withPageBudget(new PageBudget(5, 1 << 20)));
         TableDescription table = activeTable(storage, "majority", false);
         for (int i = 0; i < 12; i++) {
             storage.tables().putItem(ACCOUNT, table.tableName(), item("k" + i, "v"));
@@ -125,9 +127,9 @@ class MongoLiveTest {
     // server refuses the next one with InvalidOptions (72); the mapping names it.
     @Test
     void m2_readsWithoutTheSnapshotLevelFailWithInvalidOptions() {
-        try (MongoClient client = MongoClients.create(scratch.uri());
+        try (MongoClient client = MongoClients.create(scratch().uri());
              ClientSession session = client.startSession(ClientSessionOptions.builder().snapshot(true).build())) {
-            MongoCollection<BsonDocument> c = client.getDatabase(scratch.data()).getCollection("probe", BsonDocument.class)
+            MongoCollection<BsonDocument> c = client.getDatabase(scratch().data()).getCollection("probe", BsonDocument.class)
                     .withReadConcern(ReadConcern.MAJORITY);
             c.insertOne(new BsonDocument("_id", new BsonInt32(1)));
             Throwable first = catchThrowable(() -> c.find(session).first());
@@ -147,8 +149,8 @@ class MongoLiveTest {
     // Mutant (not run here): the counter counting every find -> the first assertion fails.
     @Test
     void k8_anIndexBackfillDoesNotMoveTheCounter() {
-        SnapshotRoundTrips counter = new SnapshotRoundTrips(scratch.data(), dev.stillpoint.ports.out.ReadObserver.NONE);
-        MongoStorage storage = storage(scratch.config().withPageBudget(new PageBudget(50, 1 << 20))
+        SnapshotRoundTrips counter = new SnapshotRoundTrips(scratch().data(), dev.stillpoint.ports.out.ReadObserver.NONE);
+        MongoStorage storage = storage(scratch().config().withPageBudget(new PageBudget(50, 1 << 20))
                 .withCommandListener(counter));
         TableDescription table = activeTable(storage, "backfill", false);
         for (int i = 0; i < 300; i++) {
@@ -184,12 +186,12 @@ class MongoLiveTest {
     // [M3, S6] a document that does not decode ends the stream with an error naming it; the permit comes back.
     @Test
     void m3_anUndecodableDocumentEndsTheStream() {
-        MongoStorage storage = storage(scratch.config().withPageBudget(new PageBudget(2, 1 << 20)));
+        MongoStorage storage = storage(scratch().config().withPageBudget(new PageBudget(2, 1 << 20)));
         TableDescription table = activeTable(storage, "damaged", false);
         for (int i = 0; i < 5; i++) {
             storage.tables().putItem(ACCOUNT, table.tableName(), item("k" + i, "v"));
         }
-        storage.client().getDatabase(scratch.data()).getCollection("d_" + table.tableId(), BsonDocument.class)
+        storage.client().getDatabase(scratch().data()).getCollection("d_" + table.tableId(), BsonDocument.class)
                 .insertOne(new BsonDocument("_id", new BsonString("zz-damaged")).append("item", new BsonString("garbage")));
         try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
             Throwable thrown = catchThrowable(() -> drain(snapshot));
@@ -206,7 +208,7 @@ class MongoLiveTest {
     // [M4] a 38-digit number is refused at the put, naming it, and nothing is written.
     @Test
     void m4_a38DigitNumberIsRefusedAtThePut() {
-        MongoStorage storage = storage(scratch.config());
+        MongoStorage storage = storage(scratch().config());
         TableDescription table = activeTable(storage, "digits", false);
         Item item = Item.of(Map.of("pk", new AttributeValue.S("k"), "n",
                 AttributeValue.N.of("12345678901234567890123456789012345678")));
@@ -218,17 +220,18 @@ class MongoLiveTest {
         assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k")))).isEmpty();
     }
 
-    // [C2-like] DeleteTable is inline on MongoDB: gone when it returns, never DELETING, even with a long delay.
+    // [D5] DeleteTable is inline on MongoDB: gone when it returns, never DELETING, even with a delay of 1 s or
+    // more (which sends it to DELETING on SQLite and PostgreSQL).
     @Test
     void d5_deleteTableIsInlineAndLeavesNoCollection() {
-        MongoStorage storage = storage(scratch.config().withControlPlaneDelay(Duration.ofMillis(10)));
+        MongoStorage storage = storage(scratch().config().withControlPlaneDelay(Duration.ofSeconds(2)));
         TableDescription table = activeTable(storage, "dropped", true);
         storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g"));
         TableDescription answer = storage.tables().deleteTable(ACCOUNT, table.tableName());
         assertThat(answer.status()).isEqualTo(TableStatus.DELETING);
         assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, table.tableName()))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
-        List<String> left = storage.client().getDatabase(scratch.data()).listCollectionNames().into(new ArrayList<>());
+        List<String> left = storage.client().getDatabase(scratch().data()).listCollectionNames().into(new ArrayList<>());
         assertThat(left).noneMatch(name -> name.startsWith("d_" + table.tableId()));
         assertThat(storage.tables().listTables(ACCOUNT)).doesNotContain(table.tableName());
     }
@@ -237,9 +240,9 @@ class MongoLiveTest {
     // dropped by the sweep the poller runs; a live table's collections and other collections are kept.
     @Test
     void d5_theSweepDropsOnlyCollectionsWithoutADocument() {
-        MongoStorage storage = storage(scratch.config());
+        MongoStorage storage = storage(scratch().config());
         TableDescription kept = activeTable(storage, "kept", true);
-        var data = storage.client().getDatabase(scratch.data());
+        var data = storage.client().getDatabase(scratch().data());
         data.getCollection("d_0123abcd", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
         data.getCollection("d_0123abcd__gsi__0", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
         data.getCollection("not_ours", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("x")));
@@ -252,7 +255,7 @@ class MongoLiveTest {
     // Items and their index entries move together: a put replaces the entry, a delete removes it.
     @Test
     void itemsKeepTheirIndexEntries() {
-        MongoStorage storage = storage(scratch.config());
+        MongoStorage storage = storage(scratch().config());
         TableDescription table = activeTable(storage, "entries", true);
         storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g1"));
         storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g2"));
@@ -290,7 +293,7 @@ class MongoLiveTest {
             if (d.status() == TableStatus.ACTIVE) {
                 return d;
             }
-            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());   // polling under a deadline
         }
         throw new AssertionError("table '" + name + "' not ACTIVE within " + ACTIVE_DEADLINE);
     }
