@@ -1145,6 +1145,9 @@ public final class PgSnapshotBench {
             for (String phase : order) {
                 PutPhase result;
                 String note;
+                long cpu0 = OS.getProcessCpuTime();
+                double server0 = serverCpu();
+                long phaseStart = System.nanoTime();
                 if (phase.equals(without)) {
                     result = puts(storage, rate, seconds, next);
                     note = "";
@@ -1177,6 +1180,9 @@ public final class PgSnapshotBench {
                     stop.set(true);
                     CompletableFuture.allOf(streams.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
                 }
+                double wall = (System.nanoTime() - phaseStart) / 1e9;
+                note += String.format(Locale.ROOT, "; CPU over the phase: JVM %.0f%%, server %.0f%% of one core",
+                        100 * (OS.getProcessCpuTime() - cpu0) / 1e9 / wall, 100 * (serverCpu() - server0) / wall);
                 byCondition.computeIfAbsent(phase, k -> new ArrayList<>()).add(result);
                 System.out.printf(Locale.ROOT, "  phase %-40s response p50 %7.2f p95 %8.2f max %8.2f | service p50 %5.2f "
                                 + "p95 %6.2f ms (%d puts%s; load average %s)%n", phase, percentile(result.response(), 0.5),
@@ -1266,18 +1272,35 @@ public final class PgSnapshotBench {
         try (PostgresStorage storage = PostgresStorage.open(config(layout).withPageBudget(new PageBudget(2, 1 << 20)))) {
             TableOperations tables = storage.tables();
             List<String> names = new ArrayList<>();
+            double[] createMs = new double[races];
+            double[] openMs = new double[races];
+            double[] deleteMs = new double[races];
             for (int i = 0; i < races; i++) {
+                long created = System.nanoTime();
                 TableDescription d = smallTable(tables, "race");
+                createMs[i] = (System.nanoTime() - created) / 1e6;
                 names.add(d.tableName());
                 CountDownLatch go = new CountDownLatch(1);
+                long[] goAt = new long[1];
+                double[] took = new double[2];
                 CompletableFuture<TableSnapshot> open = CompletableFuture.supplyAsync(() -> {
                     await(go);
-                    return storage.snapshots().openTableSnapshot(Tables.ACCOUNT, d.tableName());
+                    try {
+                        return storage.snapshots().openTableSnapshot(Tables.ACCOUNT, d.tableName());
+                    } finally {
+                        took[0] = (System.nanoTime() - goAt[0]) / 1e6;
+                    }
                 }, threads);
                 CompletableFuture<TableDescription> delete = CompletableFuture.supplyAsync(() -> {
                     await(go);
-                    return tables.deleteTable(Tables.ACCOUNT, d.tableName());
+                    try {
+                        return tables.deleteTable(Tables.ACCOUNT, d.tableName());
+                    } finally {
+                        took[1] = (System.nanoTime() - goAt[0]) / 1e6;
+                    }
                 }, threads);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // both callers at the latch
+                goAt[0] = System.nanoTime();
                 go.countDown();
                 TableSnapshot snapshot = null;
                 try {
@@ -1289,6 +1312,8 @@ public final class PgSnapshotBench {
                     opens.merge("refused " + reason, 1, Integer::sum);
                 }
                 delete.get(30, TimeUnit.SECONDS);
+                openMs[i] = took[0];
+                deleteMs[i] = took[1];
                 if (Tables.exists(tables, d.tableName())) {
                     deferred++;
                 } else {
@@ -1308,6 +1333,13 @@ public final class PgSnapshotBench {
                     layout, races, (System.nanoTime() - start) / 1e9, synchronous, deferred, opens, orphansSeen.size(),
                     orphansEnd.size(), orphansSeen.isEmpty() && orphansEnd.isEmpty() ? "MET" : "MISSED " + orphansSeen,
                     loadAverage());
+            System.out.printf(Locale.ROOT, "  %-8s per race, p50 / p95 / max ms: create table + 10 puts %.0f / %.0f / %.0f; "
+                            + "open returned %.1f / %.1f / %.1f; DeleteTable returned %.1f / %.1f / %.1f (from the latch); "
+                            + "%d DeleteTables took >= 900 ms (a DROP that waited out the 1 s budget behind the snapshot's "
+                            + "lock, then deferred)%n",
+                    layout, percentile(createMs, 0.5), percentile(createMs, 0.95), max(createMs), percentile(openMs, 0.5),
+                    percentile(openMs, 0.95), max(openMs), percentile(deleteMs, 0.5), percentile(deleteMs, 0.95), max(deleteMs),
+                    Arrays.stream(deleteMs).filter(ms -> ms >= 900).count());
         }
     }
 
