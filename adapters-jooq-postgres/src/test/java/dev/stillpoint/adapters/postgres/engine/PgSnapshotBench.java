@@ -1132,16 +1132,18 @@ public final class PgSnapshotBench {
         System.out.printf(Locale.ROOT, "(5) PutItem latency at %d puts/s, %d s per phase (one caller thread, each put "
                         + "scheduled 5 ms after the previous one's schedule; response = completion - scheduled time, service = "
                         + "completion - call), SHARED layout, pool %d (%d snapshot permits); the snapshots stream the %s table "
-                        + "in a loop, puts go to %s; phases alternate without / paced, then unthrottled (load average %s)%n",
+                        + "in a loop (paced ones started staggered over 0.5 s), puts go to %s; phases alternate without / "
+                        + "idle / paced, then unthrottled (load average %s)%n",
                 rate, seconds, pool, pool / 2, SMALL_TABLE, PUT_TABLE, loadAverage());
         try (PostgresStorage storage = PostgresStorage.open(config(Layout.SHARED).withPoolSizes(pool, 10))) {
             AtomicLong next = new AtomicLong(10_000_000); // item numbers: fresh keys, away from the loaded ones
-            puts(storage, rate, 2, next); // warm-up
+            puts(storage, rate, 5, next); // warm-up (JIT, pool)
             Map<String, List<PutPhase>> byCondition = new LinkedHashMap<>();
             String without = "without snapshots";
             String withPaced = "with 20 snapshots, each paced to " + paced + " items/s";
+            String withIdle = "with 20 snapshots open, idle after 1st page";
             String withFull = "with 20 snapshots, unthrottled";
-            List<String> order = List.of(without, withPaced, without, withPaced, without, withFull, without);
+            List<String> order = List.of(without, withIdle, withPaced, without, withIdle, withPaced, without, withFull, without);
             for (String phase : order) {
                 PutPhase result;
                 String note;
@@ -1152,13 +1154,17 @@ public final class PgSnapshotBench {
                     result = puts(storage, rate, seconds, next);
                     note = "";
                 } else {
-                    int perSecond = phase.equals(withPaced) ? paced : 0;
+                    int perSecond = phase.equals(withPaced) ? paced : phase.equals(withIdle) ? -1 : 0;
                     AtomicBoolean stop = new AtomicBoolean();
                     AtomicLong streamed = new AtomicLong();
                     AtomicLong open = new AtomicLong();
                     List<CompletableFuture<Void>> streams = new ArrayList<>();
                     for (int i = 0; i < snapshots; i++) {
+                        // Paced streams start staggered over one page's period (1000 rows at perSecond), so
+                        // their FETCHes do not fall due at the same instants (phase-locked bursts).
+                        long stagger = perSecond > 0 ? i * (1000L * 1_000_000_000L / perSecond) / snapshots : 0;
                         streams.add(CompletableFuture.runAsync(() -> {
+                            LockSupport.parkNanos(stagger);
                             while (!stop.get()) {
                                 open.incrementAndGet();
                                 try {
@@ -1169,7 +1175,7 @@ public final class PgSnapshotBench {
                             }
                         }, threads));
                     }
-                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2)); // every stream open and going
+                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2)); // every stream open and going (stagger <= 0.5 s)
                     long before = streamed.get();
                     long openAtStart = open.get();
                     long t0 = System.nanoTime();
@@ -1207,7 +1213,10 @@ public final class PgSnapshotBench {
         }
     }
 
-    /** Drains one snapshot of {@code table}, paced to {@code perSecond} (0: as fast as it comes), until drained or stopped. */
+    /**
+     * Drains one snapshot of {@code table}, paced to {@code perSecond} (0: as fast as it comes; -1: the
+     * first item only, then the snapshot stays open, idle), until drained or stopped.
+     */
     private static void streamUntil(PostgresStorage storage, String table, int perSecond, AtomicBoolean stop,
                                     AtomicLong streamed) {
         long n = 0;
@@ -1215,6 +1224,15 @@ public final class PgSnapshotBench {
         long start = System.nanoTime();
         try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
             var items = s.items();
+            if (perSecond < 0) {
+                acc += items.next().json().length();
+                streamed.incrementAndGet();
+                while (!stop.get()) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                }
+                sink += acc;
+                return;
+            }
             while (items.hasNext() && !stop.get()) {
                 acc += items.next().json().length();
                 n++;
