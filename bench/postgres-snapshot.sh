@@ -87,7 +87,7 @@ echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain,
 echo "git: $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- "${main_sources[@]}" || echo ' (main sources modified)')"
 rm -rf "$work/pg-bench-classes"
 javac -nowarn -encoding UTF-8 --release 17 -d "$work/pg-bench-classes" -cp "$runtime_cp" \
-  -sourcepath adapters-jooq-postgres/src/test/java -implicit:class \
+  -sourcepath adapters-jooq-postgres/src/test/java:properties/src/test/java -implicit:class \
   adapters-jooq-postgres/src/test/java/dev/stillpoint/adapters/postgres/engine/PgSnapshotBench.java
 cp="$work/pg-bench-classes:$runtime_cp"
 

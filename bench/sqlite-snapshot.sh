@@ -66,7 +66,8 @@ echo "== build (mvn package, tests skipped)"
 # sources being edited cannot break the benchmark); nothing is installed. The jars are then copied
 # to target/bench/lib, so a build started meanwhile by someone else cannot swap classes under the
 # running JVM. The bench class lives in the adapter's test sources (package ...engine, for
-# ItemKeys and PageQueries) and is compiled here on its own against that classpath.
+# ItemKeys and PageQueries) and is compiled here on its own against that classpath, with the
+# benchmarks' shared support (items, heap watch; JDK and domain only) from properties/src/test/java.
 main_sources=(domain/src/main ports/src/main adapters-jooq-sqlite/src/main)
 src_digest() { find "${main_sources[@]}" -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum; }
 # A hand-applied mutant (mutation testing edits these sources in place, marking the line
@@ -106,6 +107,7 @@ src_digest > "$lib/SOURCES.sha1"
 echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain, ports, adapters-jooq-sqlite src/main)"
 rm -rf "$work/bench-classes"
 javac -nowarn -encoding UTF-8 --release 17 -d "$work/bench-classes" -cp "$runtime_cp" \
+  -sourcepath properties/src/test/java -implicit:class \
   adapters-jooq-sqlite/src/test/java/dev/stillpoint/adapters/sqlite/engine/SnapshotBench.java
 cp="$work/bench-classes:$runtime_cp"
 

@@ -1,10 +1,12 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
+import static dev.stillpoint.properties.bench.BenchItems.item;
+import static dev.stillpoint.properties.bench.BenchItems.sample;
+import static dev.stillpoint.properties.bench.Machine.loadAverage;
+
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
-import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.item.ItemLimits;
@@ -17,11 +19,9 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.properties.bench.HeapWatch;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,17 +34,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -65,14 +59,11 @@ public final class SnapshotBench {
     static final String TABLE = "bench";
     static final String SMALL_TABLE = "bench_small";
     static final String CHECK_TABLE = "bench_check";
-    static final int PER_PARTITION = 1000;
     static final int LOAD_BATCH = 50_000;
     static final KeySchema SCHEMA = KeySchema.composite("pk", "sk");
     static final List<AttributeDefinition> DEFINITIONS =
             List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N));
-    static final long SK_BASE = 1_700_000_000_000L;
 
-    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opt = options(args);
@@ -120,49 +111,6 @@ public final class SnapshotBench {
 
     // ------------------------------------------------------------------------------------------
     // Items
-
-    /** Item {@code i}: partition {@code i / 1000}, sort key in that partition, ~400 bytes of DynamoDB JSON. */
-    static Item item(int i) {
-        SplittableRandom r = new SplittableRandom(0x5EED_0000L + i);
-        int p = i / PER_PARTITION;
-        int j = i % PER_PARTITION;
-        Map<String, AttributeValue> a = new LinkedHashMap<>();
-        a.put("pk", AttributeValue.s(String.format(Locale.ROOT, "customer#%07d", p)));
-        a.put("sk", AttributeValue.n(Long.toString(SK_BASE + j * 1000L + r.nextInt(1000))));
-        a.put("name", AttributeValue.s(FIRST[r.nextInt(FIRST.length)] + " " + LAST[r.nextInt(LAST.length)]));
-        a.put("email", AttributeValue.s("user" + i + "@example.com"));
-        a.put("age", AttributeValue.n(Integer.toString(18 + r.nextInt(70))));
-        a.put("balance", AttributeValue.n(r.nextInt(100_000) + "." + (10 + r.nextInt(89))));
-        a.put("active", r.nextBoolean() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
-        LinkedHashSet<String> tags = new LinkedHashSet<>();
-        while (tags.size() < 3) {
-            tags.add(TAGS[r.nextInt(TAGS.length)]);
-        }
-        a.put("tags", new AttributeValue.SS(tags));
-        Map<String, AttributeValue> address = new LinkedHashMap<>();
-        address.put("street", AttributeValue.s((1 + r.nextInt(999)) + " " + LAST[r.nextInt(LAST.length)] + " Street"));
-        address.put("city", AttributeValue.s(CITIES[r.nextInt(CITIES.length)]));
-        address.put("zip", AttributeValue.s(String.format(Locale.ROOT, "%05d", r.nextInt(100_000))));
-        a.put("address", new AttributeValue.M(address));
-        a.put("notes", AttributeValue.s(padding(r, 50 + r.nextInt(30))));
-        return Item.of(a);
-    }
-
-    private static final String[] FIRST = {"Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken"};
-    private static final String[] LAST = {"Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen"};
-    private static final String[] TAGS = {"gold", "silver", "bronze", "new", "returning", "vip", "eu", "us", "apac"};
-    private static final String[] CITIES = {"Lisbon", "Oslo", "Quito", "Nairobi", "Osaka", "Perth", "Montreal"};
-    private static final String WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ";
-
-    private static String padding(SplittableRandom r, int length) {
-        StringBuilder b = new StringBuilder(length);
-        while (b.length() < length) {
-            int from = r.nextInt(WORDS.length() - 12);
-            b.append(WORDS, from, from + 12);
-        }
-        b.setLength(length);
-        return b.toString();
-    }
 
     /** What putItem stores for {@code item}: the same validation, key encoding and JSON encoding. */
     record Row(byte[] pk, byte[] sk, String json) {
@@ -343,14 +291,6 @@ public final class SnapshotBench {
                 + "getItem equal; snapshot of all %,d items in key order, first/last 1000 equal%n", same, items);
     }
 
-    private static int[] sample(int items, int n) {
-        int k = Math.min(n, items);
-        int[] s = new int[k];
-        for (int i = 0; i < k; i++) {
-            s[i] = (int) ((long) i * (items - 1) / Math.max(1, k - 1));
-        }
-        return Arrays.stream(s).distinct().toArray();
-    }
 
     private static String[] row(PreparedStatement q, Row key) throws SQLException {
         q.setBytes(1, key.pk());
@@ -667,15 +607,6 @@ public final class SnapshotBench {
         return Long.parseLong(out);
     }
 
-    /** The 1, 5 and 15 minute load averages from /proc/loadavg, or "?" elsewhere. */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "?";
-        }
-    }
 
     private static String sqlite3Version() {
         try {
@@ -697,100 +628,6 @@ public final class SnapshotBench {
 
     // ------------------------------------------------------------------------------------------
     // Heap
-
-    /** Tracks the heap while a drain runs: a 1 ms sampler of used heap and every GC's used-after-GC. */
-    static final class HeapWatch implements AutoCloseable {
-        final long baseline;
-        final AtomicLong maxUsed = new AtomicLong();
-        final AtomicLong maxAfterGc = new AtomicLong();
-        final AtomicLong gcs = new AtomicLong();
-        private final Thread sampler;
-        private volatile boolean running = true;
-        private final List<NotificationEmitter> emitters = new ArrayList<>();
-        private final NotificationListener listener;
-        private final long gcCountBefore;
-
-        HeapWatch() throws InterruptedException {
-            for (int i = 0; i < 3; i++) {
-                System.gc();
-                Thread.sleep(50);
-            }
-            baseline = MEMORY.getHeapMemoryUsage().getUsed();
-            gcCountBefore = gcCount();
-            listener = (notification, handback) -> {
-                if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-                    return;
-                }
-                GarbageCollectionNotificationInfo info =
-                        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-                long after = 0;
-                for (MemoryUsage u : info.getGcInfo().getMemoryUsageAfterGc().values()) {
-                    after += u.getUsed();
-                }
-                // Non-heap pools (metaspace, code cache) are in the map too: subtract them.
-                after -= nonHeapUsed(info.getGcInfo().getMemoryUsageAfterGc());
-                maxAfterGc.accumulateAndGet(after, Math::max);
-            };
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (gc instanceof NotificationEmitter e) {
-                    e.addNotificationListener(listener, null, null);
-                    emitters.add(e);
-                }
-            }
-            sampler = new Thread(() -> {
-                while (running) {
-                    maxUsed.accumulateAndGet(MEMORY.getHeapMemoryUsage().getUsed(), Math::max);
-                    try {
-                        Thread.sleep(1);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "heap-sampler");
-            sampler.setDaemon(true);
-            sampler.start();
-        }
-
-        private static long nonHeapUsed(Map<String, MemoryUsage> pools) {
-            long n = 0;
-            for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (pool.getType() == java.lang.management.MemoryType.NON_HEAP && pools.containsKey(pool.getName())) {
-                    n += pools.get(pool.getName()).getUsed();
-                }
-            }
-            return n;
-        }
-
-        private static long gcCount() {
-            long n = 0;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                n += Math.max(0, gc.getCollectionCount());
-            }
-            return n;
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running = false;
-            sampler.join();
-            Thread.sleep(100); // let GC notifications in flight arrive
-            for (NotificationEmitter e : emitters) {
-                try {
-                    e.removeNotificationListener(listener);
-                } catch (javax.management.ListenerNotFoundException ignored) {
-                    // already gone
-                }
-            }
-            gcs.set(gcCount() - gcCountBefore);
-        }
-
-        String report() {
-            return String.format(Locale.ROOT, "baseline %5.1f MiB, peak used (1 ms sampler) +%6.1f MiB, "
-                            + "peak after-GC +%6.1f MiB, %d GCs", baseline / 1048576.0,
-                    (maxUsed.get() - baseline) / 1048576.0,
-                    gcs.get() == 0 ? 0.0 : (maxAfterGc.get() - baseline) / 1048576.0, gcs.get());
-        }
-    }
 
     private static void heap(SqliteStorage storage, Path db, int items, int small) throws Exception {
         System.out.println();
