@@ -67,7 +67,7 @@ echo "== build (mvn package, tests skipped)"
 # to target/bench/lib, so a build started meanwhile by someone else cannot swap classes under the
 # running JVM. The bench class lives in the adapter's test sources (package ...engine, for
 # ItemKeys and PageQueries) and is compiled here on its own against that classpath, with the
-# benchmarks' shared support (items, heap watch; JDK and domain only) from properties/src/test/java.
+# benchmarks' shared support (items, heap watch, load check; JDK, domain and ports only) from properties/src/test/java.
 main_sources=(domain/src/main ports/src/main adapters-jooq-sqlite/src/main)
 src_digest() { find "${main_sources[@]}" -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum; }
 # A hand-applied mutant (mutation testing edits these sources in place, marking the line

@@ -26,6 +26,7 @@ import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.properties.bench.HeapWatch;
+import dev.stillpoint.properties.bench.LoadCheck;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -336,25 +337,7 @@ public final class PgSnapshotBench {
                 same++;
             }
         }
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, TABLE)) {
-            if (!s.keyOrdered()) {
-                throw new IllegalStateException("snapshot of " + TABLE + " is not key ordered");
-            }
-            int i = 0;
-            while (s.items().hasNext()) {
-                StoredItem got = s.items().next();
-                if (i < 1000 || i >= items - 1000) {
-                    String expected = Row.of(item(i)).json();
-                    if (!got.json().equals(expected) || !got.item().equals(ItemJson.decode(expected))) {
-                        throw new IllegalStateException("snapshot item " + i + " differs: " + got.json());
-                    }
-                }
-                i++;
-            }
-            if (i != items) {
-                throw new IllegalStateException("snapshot yielded " + i + " items, expected " + items);
-            }
-        }
+        LoadCheck.snapshotMatches(storage.snapshots(), ACCOUNT, TABLE, items, i -> Row.of(item(i)).json());
         System.out.printf(Locale.ROOT, "verified: %d sampled loaded rows identical (pk, sk::text, item) to putItem's rows; "
                 + "getItem equal; snapshot of all %,d items in key order, first/last 1000 equal%n", same, items);
     }

@@ -1,0 +1,44 @@
+package dev.stillpoint.properties.bench;
+
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.util.function.IntFunction;
+
+/**
+ * The benchmarks load their tables behind the adapter's back (bulk inserts, COPY), so before
+ * measuring they check that a snapshot of the loaded table is what putItem would have produced.
+ */
+public final class LoadCheck {
+
+    private LoadCheck() {
+    }
+
+    /**
+     * A snapshot of the table yields exactly {@code items} items in key order, and its first and last
+     * 1,000 carry the JSON {@code expectedJson} gives for their position (as text and as items).
+     */
+    public static void snapshotMatches(SnapshotEngine snapshots, String accountId, String table, int items,
+                                       IntFunction<String> expectedJson) {
+        try (TableSnapshot s = snapshots.openTableSnapshot(accountId, table)) {
+            if (!s.keyOrdered()) {
+                throw new IllegalStateException("snapshot of " + table + " is not key ordered");
+            }
+            int i = 0;
+            while (s.items().hasNext()) {
+                StoredItem got = s.items().next();
+                if (i < 1000 || i >= items - 1000) {
+                    String expected = expectedJson.apply(i);
+                    if (!got.json().equals(expected) || !got.item().equals(ItemJson.decode(expected))) {
+                        throw new IllegalStateException("snapshot item " + i + " differs: " + got.json());
+                    }
+                }
+                i++;
+            }
+            if (i != items) {
+                throw new IllegalStateException("snapshot yielded " + i + " items, expected " + items);
+            }
+        }
+    }
+}
