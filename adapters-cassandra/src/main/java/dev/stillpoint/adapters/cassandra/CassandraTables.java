@@ -1,7 +1,6 @@
 package dev.stillpoint.adapters.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
@@ -505,21 +504,8 @@ final class CassandraTables implements TableOperations {
 
     /** The key checked against the table's schema and definitions (sizes included), numbers normalised. */
     private static Key checkedKey(CatalogRow row, Key key) {
-        KeySchema schema = row.keySchema();
-        if (schema.sortKey().isPresent() != key.sort().isPresent()) {
-            throw StorageException.validation("the key of table '" + row.tableName() + "' is " + describe(schema)
-                    + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
-        }
-        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-        attributes.put(schema.partitionKey(), key.partition());
-        key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
-        Item valid = ItemLimits.validateForPut(Item.of(attributes), schema, row.definitions());
-        Utf8Text.requireWellFormed(ItemJson.encode(valid), "key", "Cassandra");
-        return Key.of(valid, schema);
-    }
-
-    private static String describe(KeySchema schema) {
-        return "'" + schema.partitionKey() + "'" + schema.sortKey().map(s -> " + '" + s + "'").orElse(" (hash only)");
+        Key valid = ItemLimits.validateKey(row.tableName(), key, row.keySchema(), row.definitions());
+        return Utf8Text.requireWellFormed(valid, "Cassandra");
     }
 
     private static BaseKey baseKey(CatalogRow row, Key key) {

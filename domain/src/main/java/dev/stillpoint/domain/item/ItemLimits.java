@@ -24,6 +24,27 @@ public final class ItemLimits {
     }
 
     /**
+     * Checks a key given for a get or delete on {@code tableName} and returns it with its numbers
+     * normalised: the same parts as the schema (a sort value exactly when the schema has a sort key),
+     * each of its declared type and within its size limit, as {@link #validateForPut} checks them.
+     * Any failure is a validation error naming the table, the schema or the value.
+     */
+    public static Key validateKey(String tableName, Key key, KeySchema schema,
+                                  Collection<AttributeDefinition> definitions) {
+        Checks.requireNonNull(key, "key");
+        Checks.requireNonNull(schema, "key schema");
+        if (schema.sortKey().isPresent() != key.sort().isPresent()) {
+            throw StorageException.validation("the key of table '" + tableName + "' is '" + schema.partitionKey() + "'"
+                    + schema.sortKey().map(s -> " + '" + s + "'").orElse(" (hash only)")
+                    + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
+        }
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put(schema.partitionKey(), key.partition());
+        key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
+        return Key.of(validateForPut(Item.of(attributes), schema, definitions), schema);
+    }
+
+    /**
      * Checks {@code item} for a put and returns it with every number normalised (nested ones and set
      * members included): every key attribute present, of its declared type, not an empty S or B, within
      * its size limit; every number valid; the item within {@link #MAX_ITEM_BYTES}. Any failure is a

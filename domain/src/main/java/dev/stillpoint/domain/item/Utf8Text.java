@@ -31,4 +31,15 @@ public final class Utf8Text {
         }
         return text;
     }
+
+    /** {@code key} if each of its S values is well-formed; otherwise the validation error above. */
+    public static Key requireWellFormed(Key key, String backend) {
+        if (key.partition() instanceof AttributeValue.S s) {
+            requireWellFormed(s.value(), "key", backend);
+        }
+        if (key.sort().isPresent() && key.sort().get() instanceof AttributeValue.S s) {
+            requireWellFormed(s.value(), "key", backend);
+        }
+        return key;
+    }
 }

@@ -407,4 +407,25 @@ class ItemLimitsProperties {
         assertThat(text.getBytes(StandardCharsets.UTF_8)).hasSize(bytes);
         return text;
     }
+
+    // [D2, D3a] a key given for a get or delete has the schema's parts, each of its declared type and size,
+    // and comes back with its numbers normalised; anything else is a validation error naming the table.
+    @Example
+    void d3a_aGivenKeyIsCheckedAgainstTheSchema() {
+        KeySchema composite = KeySchema.composite("pk", "sk");
+        List<AttributeDefinition> definitions = List.of(new AttributeDefinition("pk", ScalarType.S),
+                new AttributeDefinition("sk", ScalarType.N));
+        assertThat(ItemLimits.validateKey("t", dev.stillpoint.domain.item.Key.of(AttributeValue.s("a"),
+                new AttributeValue.N("1.50")), composite, definitions))
+                .isEqualTo(dev.stillpoint.domain.item.Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")));
+        Expect.validation(() -> ItemLimits.validateKey("orders", dev.stillpoint.domain.item.Key.of(AttributeValue.s("a")),
+                composite, definitions), "table 'orders'", "'pk' + 'sk'", "lacks a sort value");
+        Expect.validation(() -> ItemLimits.validateKey("orders", dev.stillpoint.domain.item.Key.of(AttributeValue.s("a"),
+                AttributeValue.n("1")), KeySchema.hashOnly("pk"), definitions), "'pk' (hash only)", "has a sort value");
+        Expect.validation(() -> ItemLimits.validateKey("orders", dev.stillpoint.domain.item.Key.of(AttributeValue.s("a"),
+                AttributeValue.s("x")), composite, definitions), "sk");
+        Expect.validation(() -> ItemLimits.validateKey("orders", dev.stillpoint.domain.item.Key.of(
+                AttributeValue.s("p".repeat(ItemLimits.MAX_PARTITION_KEY_BYTES + 1))), KeySchema.hashOnly("pk"),
+                definitions), "pk");
+    }
 }

@@ -8,7 +8,6 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.item.ItemLimits;
@@ -230,15 +229,7 @@ public final class PostgresTables implements TableOperations {
     /** The key, checked against the table's schema and definitions, numbers normalised. */
     private static Key checkedKey(CatalogRows.Loaded loaded, Key key) {
         TableDescription d = loaded.description();
-        Map<String, AttributeValue> attrs = new LinkedHashMap<>();
-        attrs.put(d.keySchema().partitionKey(), key.partition());
-        if (d.keySchema().sortKey().isPresent() != key.sort().isPresent()) {
-            throw StorageException.validation("the key of table '" + d.tableName() + "' is " + d.keySchema()
-                    + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
-        }
-        key.sort().ifPresent(s -> attrs.put(d.keySchema().sortKey().orElseThrow(), s));
-        Item valid = ItemLimits.validateForPut(Item.of(attrs), d.keySchema(), d.attributeDefinitions());
-        return Key.of(valid, d.keySchema());
+        return ItemLimits.validateKey(d.tableName(), key, d.keySchema(), d.attributeDefinitions());
     }
 
     private static CatalogRows.Loaded activeTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {

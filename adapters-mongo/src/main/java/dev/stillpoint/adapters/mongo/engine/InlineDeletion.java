@@ -53,7 +53,7 @@ final class InlineDeletion {
                     + ", not DROPPING", null);
         }
         for (String collection : loaded.collections()) {
-            work.read("dropping collection " + collection + " of table '" + tableName + "'", () -> {
+            work.run("dropping collection " + collection + " of table '" + tableName + "'", () -> {
                 work.data(collection).drop();
                 return null;
             });
@@ -65,7 +65,7 @@ final class InlineDeletion {
         // A put that read the document before its removal may have re-created a collection meanwhile
         // (MongoDB creates one on first write): drop them again; the poller's OrphanSweep covers later ones.
         for (String collection : loaded.collections()) {
-            work.read("dropping collection " + collection + " of table '" + tableName + "' again", () -> {
+            work.run("dropping collection " + collection + " of table '" + tableName + "' again", () -> {
                 work.data(collection).drop();
                 return null;
             });

@@ -71,7 +71,7 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     /** The table's documents read in {@code session} (null: outside any), or empty without a document. */
     Optional<CatalogDocuments.Loaded> load(ClientSession session, String accountId, String tableName) {
-        return work.read("reading the catalog document of table '" + tableName + "'", () -> {
+        return work.run("reading the catalog document of table '" + tableName + "'", () -> {
             BsonDocument table = Work.first(tables(), session,
                     eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)));
             if (table == null) {
@@ -122,7 +122,7 @@ public final class MongoCatalog implements ControlPlaneStore {
         CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, indexDocs);
         try {
             for (String collection : loaded.collections()) {
-                work.read(doing, () -> {
+                work.run(doing, () -> {
                     work.dataDatabase().createCollection(collection);
                     return null;
                 });
@@ -148,7 +148,7 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     @Override
     public boolean markActive(String accountId, String tableName) {
-        return work.read("activating table '" + tableName + "'", () -> tables().updateOne(
+        return work.run("activating table '" + tableName + "'", () -> tables().updateOne(
                 and(eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
                         eq("status", TableStatus.CREATING.name())),
                 Updates.combine(Updates.set("status", TableStatus.ACTIVE.name()),
@@ -159,7 +159,7 @@ public final class MongoCatalog implements ControlPlaneStore {
     /** CREATING tables only: a MongoDB DeleteTable is inline, so no document is ever left DELETING. */
     @Override
     public List<PendingTransition> pendingTransitions() {
-        return work.read("listing tables being created", () -> {
+        return work.run("listing tables being created", () -> {
             List<PendingTransition> out = new ArrayList<>();
             for (BsonDocument t : tables().find(in("status", TableStatus.CREATING.name()))) {
                 out.add(new PendingTransition(t.getString("account_id").getValue(),
@@ -171,7 +171,7 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     /** Every table name of the account, in name order. */
     List<String> names(String accountId) {
-        return work.read("listing tables", () -> {
+        return work.run("listing tables", () -> {
             List<String> out = new ArrayList<>();
             for (BsonDocument t : tables().find(eq("account_id", accountId)).sort(Sorts.ascending("table_name"))
                     .projection(new BsonDocument("table_name", new org.bson.BsonInt32(1)))) {
@@ -192,7 +192,7 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     /** Records a restore on the table's document, as a restore would [K3]. */
     void writeRestore(String accountId, String tableName, RestoreSummary summary) {
-        long modified = work.read("recording a restore of table '" + tableName + "'", () -> tables().updateOne(
+        long modified = work.run("recording a restore of table '" + tableName + "'", () -> tables().updateOne(
                 eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
                 Updates.combine(Updates.set("restore", CatalogDocuments.restore(summary)), Updates.inc("rev", 1L))))
                 .getMatchedCount();

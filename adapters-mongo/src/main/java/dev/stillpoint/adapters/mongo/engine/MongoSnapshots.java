@@ -55,7 +55,7 @@ final class MongoSnapshots implements SnapshotReadPort {
 
     @Override
     public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
-        ClientSession session = work.read("starting a snapshot session for table '" + tableName + "'",
+        ClientSession session = work.run("starting a snapshot session for table '" + tableName + "'",
                 () -> work.client().startSession(SNAPSHOT));
         return new SessionWindow(session, accountId, tableName);
     }
@@ -78,7 +78,7 @@ final class MongoSnapshots implements SnapshotReadPort {
         public TableDescription readDefinition() {
             String doing = "reading the definition of table '" + tableName + "' in a snapshot session";
             MongoCollection<BsonDocument> tables = catalog.tables().withReadConcern(ReadConcern.SNAPSHOT);
-            BsonDocument table = work.read(doing, () -> tables.find(session,
+            BsonDocument table = work.run(doing, () -> tables.find(session,
                     eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName))).first());
             atClusterTime = session.getSnapshotTimestamp();
             if (atClusterTime == null) {
@@ -87,7 +87,7 @@ final class MongoSnapshots implements SnapshotReadPort {
             if (table == null) {
                 throw StorageException.tableNotFound(tableName);
             }
-            List<BsonDocument> indexes = work.read(doing, () -> Work.all(
+            List<BsonDocument> indexes = work.run(doing, () -> Work.all(
                     catalog.indexes().withReadConcern(ReadConcern.SNAPSHOT), session,
                     eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal")));
             loaded = CatalogDocuments.load(table, indexes);

@@ -13,11 +13,11 @@ import dev.stillpoint.adapters.mongo.storage.ItemDocuments;
 import dev.stillpoint.adapters.mongo.storage.KeyIds;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.item.Names;
+import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.table.CatalogJson;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -27,9 +27,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.TableCreation;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -106,7 +104,7 @@ final class MongoTables implements TableOperations {
             String collection = indexDoc.getString("collection").getValue();
             String doing = "adding index '" + gsi.name() + "' to table '" + tableName + "'";
             // The collection exists before the catalog names it: a writer that sees the index can write to it.
-            work.read(doing, () -> {
+            work.run(doing, () -> {
                 work.dataDatabase().createCollection(collection);
                 return null;
             });
@@ -122,7 +120,7 @@ final class MongoTables implements TableOperations {
                 return updated == 1;
             });
             if (!recorded) {
-                work.read(doing, () -> {
+                work.run(doing, () -> {
                     work.data(collection).drop();
                     return null;
                 });
@@ -148,7 +146,7 @@ final class MongoTables implements TableOperations {
     }
 
     private void activate(String tableId, String indexName, String doing) {
-        work.read(doing, () -> catalog.indexes().updateOne(
+        work.run(doing, () -> catalog.indexes().updateOne(
                 eq("_id", CatalogDocuments.indexDocumentId(tableId, indexName)),
                 Updates.combine(Updates.set("status", IndexStatus.ACTIVE.name()), Updates.set("backfilling", false))));
     }
@@ -159,7 +157,7 @@ final class MongoTables implements TableOperations {
      * Writers that commit meanwhile maintain the index themselves: they read its CREATING document.
      */
     private void backfill(String baseCollection, String indexCollection, GlobalSecondaryIndex gsi, String doing) {
-        work.read(doing, () -> {
+        work.run(doing, () -> {
             ReplaceOptions upsert = new ReplaceOptions().upsert(true);
             try (MongoCursor<BsonDocument> items = work.data(baseCollection).withReadConcern(ReadConcern.MAJORITY)
                     .find().batchSize(BACKFILL_BATCH).iterator()) {
@@ -211,7 +209,7 @@ final class MongoTables implements TableOperations {
         Names.requireTableName(tableName);
         CatalogDocuments.Loaded loaded = active(null, accountId, tableName);
         String id = KeyIds.of(checkedKey(loaded, key));
-        return work.read("reading an item of table '" + tableName + "'", () -> {
+        return work.run("reading an item of table '" + tableName + "'", () -> {
             BsonDocument doc = work.data(loaded.baseCollection()).find(eq("_id", id)).first();
             return doc == null ? Optional.<Item>empty() : Optional.of(DocumentPages.decode(doc,
                     loaded.baseCollection()).item());
@@ -235,16 +233,8 @@ final class MongoTables implements TableOperations {
     /** The key, checked against the table's schema and definitions, numbers normalised. */
     private static Key checkedKey(CatalogDocuments.Loaded loaded, Key key) {
         TableDescription d = loaded.record().description();
-        if (d.keySchema().sortKey().isPresent() != key.sort().isPresent()) {
-            throw StorageException.validation("the key of table '" + d.tableName() + "' is " + d.keySchema()
-                    + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
-        }
-        Map<String, AttributeValue> attrs = new LinkedHashMap<>();
-        attrs.put(d.keySchema().partitionKey(), key.partition());
-        key.sort().ifPresent(v -> attrs.put(d.keySchema().sortKey().orElseThrow(), v));
-        Item valid = ItemLimits.validateForPut(Item.of(attrs), d.keySchema(), d.attributeDefinitions());
-        ItemDocuments.encode(valid);   // the same refusals as a put (unpaired surrogates, > 34 digits)
-        return Key.of(valid, d.keySchema());
+        Key valid = ItemLimits.validateKey(d.tableName(), key, d.keySchema(), d.attributeDefinitions());
+        return Utf8Text.requireWellFormed(valid, "MongoDB");
     }
 
     private CatalogDocuments.Loaded active(ClientSession s, String accountId, String tableName) {
@@ -264,7 +254,7 @@ final class MongoTables implements TableOperations {
         String collection = loaded.indexEntries().stream().filter(i -> i.name().equals(indexName)).findFirst()
                 .orElseThrow(() -> StorageException.validation("table '" + tableName + "' has no index '" + indexName
                         + "'")).collection();
-        return work.read("listing index entries", () -> work.data(collection).find().sort(Sorts.ascending("_id"))
+        return work.run("listing index entries", () -> work.data(collection).find().sort(Sorts.ascending("_id"))
                 .map(d -> d.getString("_id").getValue()).into(new java.util.ArrayList<>()));
     }
 }

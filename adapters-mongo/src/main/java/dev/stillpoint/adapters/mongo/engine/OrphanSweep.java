@@ -2,12 +2,12 @@ package dev.stillpoint.adapters.mongo.engine;
 
 import static com.mongodb.client.model.Filters.in;
 
+import dev.stillpoint.adapters.mongo.storage.DataCollections;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.slf4j.Logger;
@@ -24,7 +24,6 @@ import org.slf4j.LoggerFactory;
 final class OrphanSweep {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrphanSweep.class);
-    private static final Pattern DATA = Pattern.compile("d_([a-z0-9]{1,64})(__(gsi|lsi)__\\d+)?");
 
     private final Work work;
     private final MongoCatalog catalog;
@@ -36,14 +35,11 @@ final class OrphanSweep {
 
     /** Drops every orphaned data collection; returns their names. */
     List<String> run() {
-        return work.read("sweeping data collections without a catalog document", () -> {
+        return work.run("sweeping data collections without a catalog document", () -> {
             List<String> names = work.dataDatabase().listCollectionNames().into(new ArrayList<>());
             Set<String> ids = new HashSet<>();
             for (String name : names) {
-                Matcher m = DATA.matcher(name);
-                if (m.matches()) {
-                    ids.add(m.group(1));
-                }
+                DataCollections.tableIdOf(name).ifPresent(ids::add);
             }
             if (ids.isEmpty()) {
                 return List.of();
@@ -55,8 +51,8 @@ final class OrphanSweep {
             }
             List<String> dropped = new ArrayList<>();
             for (String name : names) {
-                Matcher m = DATA.matcher(name);
-                if (m.matches() && !known.contains(m.group(1))) {
+                Optional<String> id = DataCollections.tableIdOf(name);
+                if (id.isPresent() && !known.contains(id.get())) {
                     work.data(name).drop();
                     dropped.add(name);
                 }

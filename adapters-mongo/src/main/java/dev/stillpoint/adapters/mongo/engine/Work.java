@@ -86,8 +86,8 @@ final class Work {
         }
     }
 
-    /** Runs a read (or a single-document write), failures mapped. */
-    <T> T read(String doing, Supplier<T> body) {
+    /** Runs one operation (a read, a single-document write, a DDL step; also inside a transaction body), failures mapped. */
+    <T> T run(String doing, Supplier<T> body) {
         try {
             return body.get();
         } catch (MongoException e) {

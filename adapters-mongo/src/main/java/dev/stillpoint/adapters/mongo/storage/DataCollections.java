@@ -1,7 +1,9 @@
 package dev.stillpoint.adapters.mongo.storage;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -12,6 +14,7 @@ import java.util.regex.Pattern;
 public final class DataCollections {
 
     private static final Pattern TABLE_ID = Pattern.compile("[a-z0-9]{1,64}");
+    private static final Pattern DATA = Pattern.compile("d_([a-z0-9]{1,64})(__(gsi|lsi)__\\d+)?");
 
     private DataCollections() {
     }
@@ -32,6 +35,12 @@ public final class DataCollections {
             throw new IllegalArgumentException("index ordinal must not be negative, got " + ordinal);
         }
         return base(tableId) + (global ? "__gsi__" : "__lsi__") + ordinal;
+    }
+
+    /** The table id a data collection's name carries, or empty for a collection that is not one of these. */
+    public static Optional<String> tableIdOf(String collection) {
+        Matcher m = DATA.matcher(collection);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     private static String checked(String tableId) {
