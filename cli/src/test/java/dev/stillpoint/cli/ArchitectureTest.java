@@ -6,6 +6,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.stillpoint.ports.in.ItemStream;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +51,20 @@ class ArchitectureTest {
                 }
             }
         }
+    }
+
+    /**
+     * Adapters hold storage only: the driving ports (table operations, snapshots) are implemented once,
+     * in the core, so DynamoDB's request rules cannot drift apart between backends again (issue 10).
+     */
+    @Test
+    void noAdapterImplementsADrivingPort() {
+        // StoredItem is the stream's element, a value an adapter may represent its own way; the ports are these.
+        noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
+                .should().implement(TableOperations.class)
+                .orShould().implement(SnapshotEngine.class)
+                .orShould().implement(ItemStream.class)
+                .check(PRODUCTION);
     }
 
     @Test

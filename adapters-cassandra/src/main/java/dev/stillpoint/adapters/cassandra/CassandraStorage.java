@@ -6,8 +6,11 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.WakeSignal;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +30,9 @@ public final class CassandraStorage implements AutoCloseable {
     private final CqlSession session;
     private final Cql cql;
     private final CatalogStore catalog;
-    private final CassandraTables tables;
-    private final CassandraSnapshots snapshots = new CassandraSnapshots();
+    private final CassandraTables storage;
+    private final TableOperations tables;
+    private final SnapshotEngine snapshots = CassandraSnapshots.engine();
 
     private CassandraStorage(CassandraConfig config, CqlSession session) {
         this.config = config;
@@ -36,7 +40,11 @@ public final class CassandraStorage implements AutoCloseable {
         this.cql = new Cql(session, config.schemaTimeout());
         CatalogSchema.apply(cql, config);
         this.catalog = new CatalogStore(cql, config);
-        this.tables = new CassandraTables(cql, catalog, config);
+        this.storage = new CassandraTables(cql, catalog, config);
+        // Zero delay and no poller: DeleteTable is always synchronous on Cassandra [C2].
+        TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
+                WakeSignal.NONE, () -> Duration.ZERO);
+        this.tables = new TableService(storage, storage, storage, deletion);
     }
 
     /**
@@ -119,23 +127,23 @@ public final class CassandraStorage implements AutoCloseable {
     }
 
     void hooks(WriteHooks hooks) {
-        tables.hooks(hooks);
+        storage.hooks(hooks);
     }
 
     List<Item> partitionItems(String accountId, String tableName, AttributeValue partition) {
-        return tables.partitionItems(accountId, tableName, partition);
+        return storage.partitionItems(accountId, tableName, partition);
     }
 
     List<Item> indexItems(String accountId, String tableName, String indexName) {
-        return tables.indexItems(accountId, tableName, indexName);
+        return storage.indexItems(accountId, tableName, indexName);
     }
 
     List<Item> allItems(String accountId, String tableName) {
-        return tables.allItems(accountId, tableName);
+        return storage.allItems(accountId, tableName);
     }
 
     List<String> dataTables(String accountId, String tableName) {
-        return tables.dataTables(accountId, tableName);
+        return storage.dataTables(accountId, tableName);
     }
 
     /** Every keyspace of this engine's prefix, as the cluster lists them. */

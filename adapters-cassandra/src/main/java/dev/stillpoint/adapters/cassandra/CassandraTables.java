@@ -7,18 +7,9 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
-import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.item.Names;
-import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.lifecycle.TableEffect;
-import dev.stillpoint.domain.lifecycle.TableEvent;
-import dev.stillpoint.domain.lifecycle.TableLifecycle;
-import dev.stillpoint.domain.lifecycle.TableRefusal;
-import dev.stillpoint.domain.lifecycle.TableState;
-import dev.stillpoint.domain.machine.Transition;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -27,8 +18,10 @@ import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.in.TableOperations;
-import java.time.Duration;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableCreator;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -38,7 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * an item from different clients order their index writes correctly only as far as the clients'
  * clocks agree (Cassandra's own last-write-wins makes the same assumption).
  */
-final class CassandraTables implements TableOperations {
+final class CassandraTables implements TableCatalog, ItemStore, TableCreator {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraTables.class);
 
@@ -164,62 +159,18 @@ final class CassandraTables implements TableOperations {
     }
 
     @Override
-    public TableDescription describeTable(String accountId, String tableName) {
-        Names.requireTableName(tableName);
-        return row(accountId, tableName).description();
+    public Optional<TableDescription> describe(String accountId, String tableName) {
+        return catalog.find(accountId, tableName).map(CatalogRow::description);
     }
 
     @Override
-    public List<String> listTables(String accountId) {
+    public List<String> tableNames(String accountId) {
         return catalog.names(accountId);
     }
 
     @Override
-    public TableDescription deleteTable(String accountId, String tableName) {
-        Names.requireTableName(tableName);
-        CatalogRow row = row(accountId, tableName);
-        Instant now = config.time().now();
-        TableState state = row.status() == TableStatus.CREATING && !isStale(row, now)
-                ? new TableState.Creating(row.createdAt())
-                : new TableState.Active();
-        TableState next = step(state, new TableEvent.DeleteRequested(now, Duration.ZERO), tableName);
-        // No relation locks on Cassandra: the probe always answers "free" and the drop runs inline.
-        next = step(next, new TableEvent.Probed(now, false), tableName);
-        requireEffect(next, TableState.Kind.DROPPING, tableName);
-        for (String table : row.dataTables()) {
-            cql.ddl("dropping " + table + " of table '" + tableName + "'", "DROP TABLE IF EXISTS " + table);
-        }
-        step(next, new TableEvent.DropFinished(config.time().now(), TableEvent.DropOutcome.DROPPED), tableName);
-        if (!catalog.remove(row)) {
-            LOG.debug("the catalog row of '{}' was removed by a concurrent DeleteTable", tableName);
-        }
-        return row.description().withStatus(TableStatus.DELETING);
-    }
-
-    private boolean isStale(CatalogRow row, Instant now) {
-        return row.createdAt().plus(config.staleCreatingAfter()).isBefore(now);
-    }
-
-    /** One lifecycle step; a refusal becomes the error it names [D4, D5]. */
-    private static TableState step(TableState state, TableEvent event, String tableName) {
-        Transition<TableState, TableEffect, TableRefusal> t = TableLifecycle.apply(state, event);
-        if (t instanceof Transition.Refused<TableState, TableEffect, TableRefusal> refused) {
-            throw new StorageException(refused.refusal().reason(), "cannot delete table '" + tableName + "': "
-                    + refused.refusal() + " (" + refused.detail() + ")");
-        }
-        return t.nextOr(state);
-    }
-
-    private static void requireEffect(TableState state, TableState.Kind expected, String tableName) {
-        if (state.kind() != expected) {
-            throw StorageException.internal("DeleteTable of '" + tableName + "' reached " + state + ", not "
-                    + expected, null);
-        }
-    }
-
-    @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
-        Names.requireTableName(tableName);
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                    UnaryOperator<TableDescription> rules) {
         String indexName = request.index().name();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             CatalogRow row = row(accountId, tableName);
@@ -229,7 +180,7 @@ final class CassandraTables implements TableOperations {
                 backfill(row, existing.get());
                 return activateIndex(accountId, tableName, existing.get()).description();
             }
-            TableDescription after = row.description().applyCreateGsi(request);
+            TableDescription after = rules.apply(row.description());
             GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
             IndexDef index = IndexDef.of(gsi, IndexStatus.CREATING, true, DataNames.newIndexTable(row.tableId(), true));
             List<IndexDef> indexes = new ArrayList<>(row.indexes());
@@ -305,13 +256,12 @@ final class CassandraTables implements TableOperations {
     // Items
 
     @Override
-    public void putItem(String accountId, String tableName, Item item) {
-        Names.requireTableName(tableName);
-        CatalogRow row = activeRow(accountId, tableName);
-        Item valid = ItemLimits.validateForPut(item, row.keySchema(), row.definitions());
-        checkIndexKeys(row, valid);
-        String json = Utf8Text.requireWellFormed(ItemJson.encode(valid), "item", "Cassandra");
-        BaseKey key = baseKey(row, Key.of(valid, row.keySchema()));
+    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
+        CatalogRow row = row(accountId, tableName);
+        ItemWrite write = rules.apply(row.description());
+        Item valid = write.item();
+        String json = ItemJson.encode(valid);
+        BaseKey key = baseKey(row, write.key());
         hooks.afterCatalogRead(tableName);
         whileTableExists(tableName, "writing an item", () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -345,10 +295,9 @@ final class CassandraTables implements TableOperations {
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
-        Names.requireTableName(tableName);
-        CatalogRow row = activeRow(accountId, tableName);
-        BaseKey k = baseKey(row, checkedKey(row, key));
+    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
+        CatalogRow row = row(accountId, tableName);
+        BaseKey k = baseKey(row, rules.apply(row.description()));
         return whileTableExists(tableName, "reading an item", () -> {
             Stored stored = read(row, k);
             return stored == null ? Optional.empty() : Optional.of(ItemJson.decode(stored.json));
@@ -356,10 +305,9 @@ final class CassandraTables implements TableOperations {
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
-        Names.requireTableName(tableName);
-        CatalogRow row = activeRow(accountId, tableName);
-        BaseKey k = baseKey(row, checkedKey(row, key));
+    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
+        CatalogRow row = row(accountId, tableName);
+        BaseKey k = baseKey(row, rules.apply(row.description()));
         whileTableExists(tableName, "deleting an item", () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Stored old = read(row, k);
@@ -465,47 +413,6 @@ final class CassandraTables implements TableOperations {
     private static boolean isEmpty(AttributeValue value) {
         return (value instanceof AttributeValue.S s && s.value().isEmpty())
                 || (value instanceof AttributeValue.B b && b.length() == 0);
-    }
-
-    /**
-     * The item's index key attributes, where present, must be of their declared type, non-empty and
-     * within the key size limits, as DynamoDB requires of a put: a validation error names the index.
-     */
-    private static void checkIndexKeys(CatalogRow row, Item item) {
-        for (IndexDef index : row.indexes()) {
-            checkIndexKey(row, index, index.keySchema().partitionKey(), item, "partition",
-                    ItemLimits.MAX_PARTITION_KEY_BYTES);
-            index.keySchema().sortKey().ifPresent(s -> checkIndexKey(row, index, s, item, "sort",
-                    ItemLimits.MAX_SORT_KEY_BYTES));
-        }
-    }
-
-    private static void checkIndexKey(CatalogRow row, IndexDef index, String attribute, Item item, String role, int limit) {
-        AttributeValue value = item.get(attribute);
-        if (value == null) {
-            return;
-        }
-        ScalarType type = DataTables.type(row, attribute);
-        String what = (index.global() ? "global" : "local") + " secondary index '" + index.name() + "'";
-        if (!DataTables.hasType(type, value)) {
-            throw StorageException.validation("attribute '" + attribute + "' is the " + role + " key of " + what
-                    + " and is declared " + type + ", but the item holds a " + value.typeName());
-        }
-        if (isEmpty(value)) {
-            throw StorageException.validation("attribute '" + attribute + "' is the " + role + " key of " + what
-                    + " and must not be an empty " + type + " value");
-        }
-        long size = Item.sizeOf(value);
-        if (size > limit) {
-            throw StorageException.validation(role + " key attribute '" + attribute + "' of " + what + " is " + size
-                    + " bytes, over the limit of " + limit);
-        }
-    }
-
-    /** The key checked against the table's schema and definitions (sizes included), numbers normalised. */
-    private static Key checkedKey(CatalogRow row, Key key) {
-        Key valid = ItemLimits.validateKey(row.tableName(), key, row.keySchema(), row.definitions());
-        return Utf8Text.requireWellFormed(valid, "Cassandra");
     }
 
     private static BaseKey baseKey(CatalogRow row, Key key) {

@@ -155,10 +155,10 @@ class NamesAndLimitsTest {
                 "sk", AttributeValue.s("s"), "big", AttributeValue.s("x".repeat(409_600)))), "an item over 400 KB").getMessage())
                 .contains("409600");
         assertThat(validation(() -> storage.tables().putItem(ACCOUNT, TABLE, keyed(AttributeValue.s("a\uD800b"), AttributeValue.s("s"))),
-                "an unpaired surrogate in a key").getMessage()).contains("unpaired surrogate").contains("UTF-8");
+                "an unpaired surrogate in a key").getMessage()).contains("unpaired UTF-16 surrogate U+D800").contains("'pk'");
         assertThat(validation(() -> storage.tables().putItem(ACCOUNT, TABLE, TestCassandra.item("pk", AttributeValue.s("a"),
                 "sk", AttributeValue.s("s"), "v", AttributeValue.s("\uDC00"))), "an unpaired surrogate in a value").getMessage())
-                .contains("unpaired surrogate");
+                .contains("unpaired UTF-16 surrogate U+DC00").contains("'v'");
         assertThat(validation(() -> storage.tables().putItem(ACCOUNT, TABLE, TestCassandra.item("pk", AttributeValue.s("a"),
                 "sk", AttributeValue.s("s"), "g", AttributeValue.s("not a number"))), "an S value for an N index key").getMessage())
                 .contains("'g'").contains("by-g").contains("declared N");

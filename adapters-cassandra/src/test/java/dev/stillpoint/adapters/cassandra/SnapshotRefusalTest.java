@@ -74,9 +74,11 @@ class SnapshotRefusalTest {
         closed.close();
         assertRefused(catchThrowable(() -> closed.snapshots().openTableSnapshot(ACCOUNT, TABLE)), "a table, on a closed engine");
         // And the engine holds nothing it could read with.
-        Field[] instanceFields = Arrays.stream(CassandraSnapshots.class.getDeclaredFields())
-                .filter(f -> !Modifier.isStatic(f.getModifiers())).toArray(Field[]::new);
-        assertThat(instanceFields).as("the snapshot engine holds no session, catalog or table").isEmpty();
+        Field[] heldFields = Arrays.stream(storage.snapshots().getClass().getDeclaredFields())
+                .filter(f -> !Modifier.isStatic(f.getModifiers())).filter(f -> f.getType() != String.class)
+                .toArray(Field[]::new);
+        assertThat(heldFields).as("the snapshot engine holds no session, catalog or table, only its refusal's words")
+                .isEmpty();
     }
 
     @Test

@@ -249,7 +249,7 @@ class TableLifecycleTest {
                 .as("a table still CREATING cannot be deleted [D5]")
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
-                    assertThat(e.getMessage()).contains("STILL_CREATING");
+                    assertThat(e.getMessage()).contains("still CREATING");
                 });
         assertNotFound(() -> storage.tables().putItem(account, fresh, TestCassandra.item("pk", AttributeValue.s("a"))),
                 "items of a CREATING table");

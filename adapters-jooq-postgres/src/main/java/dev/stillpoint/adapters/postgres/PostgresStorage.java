@@ -9,6 +9,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
@@ -32,7 +33,7 @@ public final class PostgresStorage implements AutoCloseable {
 
     private final Pools pools;
     private final PostgresCatalog catalog;
-    private final PostgresTables tables;
+    private final TableOperations tables;
     private final LeasedSnapshotEngine snapshots;
     private final PermitLedger permits;
     private final ControlPlanePoller poller;
@@ -53,7 +54,8 @@ public final class PostgresStorage implements AutoCloseable {
         poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
                 "stillpoint-pg-control-plane");
         wake[0] = poller;
-        tables = new PostgresTables(catalog, new TableCreation(catalog, config.time(), poller), deletion);
+        PostgresTables storage = new PostgresTables(catalog);
+        tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, poller, config.pageBudget(),

@@ -10,6 +10,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
@@ -29,7 +30,7 @@ public final class SqliteStorage implements AutoCloseable {
 
     private final Connections connections;
     private final SqliteCatalog catalog;
-    private final SqliteTables tables;
+    private final TableOperations tables;
     private final LeasedSnapshotEngine snapshots;
     private final PermitLedger slots;
     private final ControlPlanePoller poller;
@@ -50,7 +51,8 @@ public final class SqliteStorage implements AutoCloseable {
         poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
                 "stillpoint-sqlite-control-plane");
         wake[0] = poller;
-        tables = new SqliteTables(catalog, new TableCreation(catalog, config.time(), poller), deletion);
+        SqliteTables storage = new SqliteTables(catalog);
+        tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         slots = new PermitLedger(PermitPool.withCapacity(config.snapshotSlots()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), slots, poller,
                 config.pageBudget(), config.observer(), Cleaner.create());

@@ -62,7 +62,7 @@ public final class TableLifecycle {
                 yield Transition.to(new Creating(at), new InsertCreating(at), new WakePoller());
             }
             case CREATING, ACTIVE, PROBING, DROPPING, DELETING ->
-                    refuse(TableRefusal.NAME_IN_USE, "a table of this name exists and is " + state);
+                    refuse(TableRefusal.NAME_IN_USE, "a table of this name exists and is " + state.kind());
             case GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "this table instance is gone; create a new one");
         };
     }
@@ -76,7 +76,7 @@ public final class TableLifecycle {
                         : Transition.to(new Active(), new MarkActive());
             }
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to activate");
-            case ACTIVE, PROBING, DROPPING, DELETING -> refuse(TableRefusal.NOT_CREATING, "table is " + state);
+            case ACTIVE, PROBING, DROPPING, DELETING -> refuse(TableRefusal.NOT_CREATING, "table is " + state.kind());
         };
     }
 
@@ -97,7 +97,7 @@ public final class TableLifecycle {
 
     private static Transition<TableState, TableEffect, TableRefusal> probed(TableState state, TableEvent.Probed e) {
         if (state.kind() != TableState.Kind.PROBING) {
-            return refuse(TableRefusal.NO_PROBE_PENDING, "table is " + state);
+            return refuse(TableRefusal.NO_PROBE_PENDING, "table is " + state.kind());
         }
         DropPath path = ((Probing) state).path();
         if (!e.held()) {
@@ -113,7 +113,7 @@ public final class TableLifecycle {
 
     private static Transition<TableState, TableEffect, TableRefusal> dropFinished(TableState state, DropFinished e) {
         if (state.kind() != TableState.Kind.DROPPING) {
-            return refuse(TableRefusal.NO_DROP_PENDING, "table is " + state);
+            return refuse(TableRefusal.NO_DROP_PENDING, "table is " + state.kind());
         }
         return switch (e.outcome()) {
             case DROPPED -> Transition.to(new Gone(), new RemoveCatalogRow());
@@ -135,7 +135,7 @@ public final class TableLifecycle {
                     ? Transition.to(new Active(), new RollBackDrops())
                     : refuse(TableRefusal.NO_CALLER_WAITING, "the poller's drop has no caller");
             case ABSENT, CREATING, ACTIVE, DELETING, GONE ->
-                    refuse(TableRefusal.NO_CALLER_WAITING, "table is " + state);
+                    refuse(TableRefusal.NO_CALLER_WAITING, "table is " + state.kind());
         };
     }
 
@@ -145,7 +145,7 @@ public final class TableLifecycle {
                     ? Transition.to(state)
                     : Transition.to(new Probing(DropPath.POLLER), new ProbeHolders());
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to drop");
-            case CREATING, ACTIVE, PROBING, DROPPING -> refuse(TableRefusal.NOT_DELETING, "table is " + state);
+            case CREATING, ACTIVE, PROBING, DROPPING -> refuse(TableRefusal.NOT_DELETING, "table is " + state.kind());
         };
     }
 

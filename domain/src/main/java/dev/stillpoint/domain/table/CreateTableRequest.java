@@ -67,6 +67,11 @@ public record CreateTableRequest(
         }
     }
 
+    /** A builder for a request on {@code tableName} of {@code accountId}: keys and indexes by name. */
+    public static CreateTableBuilder builder(String accountId, String tableName) {
+        return new CreateTableBuilder(accountId, tableName);
+    }
+
     /**
      * The description of the new table this request creates: CREATING, empty, with the indexes as
      * requested and no vector index, time to live, restore or throughput summary yet.

@@ -10,6 +10,7 @@ import dev.stillpoint.domain.machine.Transition;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.ControlPlaneStore;
+import dev.stillpoint.ports.out.TableCreator;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
@@ -19,7 +20,7 @@ import java.time.Duration;
  * CreateTable over the catalog: the lifecycle machine refuses a name in any state, DELETING
  * included [D5], and schedules the activation after the control-plane delay [D4].
  */
-public final class TableCreation {
+public final class TableCreation implements TableCreator {
 
     private final ControlPlaneStore catalog;
     private final TimeSource time;
@@ -32,6 +33,7 @@ public final class TableCreation {
     }
 
     /** Creates the table CREATING; the poller activates it once the delay has passed. */
+    @Override
     public TableDescription createTable(CreateTableRequest request) {
         TableState current = catalog.find(request.accountId(), request.tableName())
                 .map(TableRecord::state)
@@ -41,7 +43,7 @@ public final class TableCreation {
                 TableLifecycle.apply(current, new TableEvent.CreateRequested(time.now(), delay));
         if (t instanceof Transition.Refused<TableState, TableEffect, TableRefusal> refused) {
             throw new StorageException(refused.refusal().reason(), "cannot create table '" + request.tableName()
-                    + "': " + refused.refusal() + " (" + refused.detail() + ")");
+                    + "': " + refused.detail());
         }
         TableDescription created = null;
         for (TableEffect effect : t.effects()) {

@@ -97,7 +97,7 @@ public final class TableDeletion {
         Transition<TableState, TableEffect, TableRefusal> t = TableLifecycle.apply(state, event);
         if (t instanceof Transition.Refused<TableState, TableEffect, TableRefusal> refused) {
             throw new StorageException(refused.refusal().reason(),
-                    "table '" + tableName + "': " + refused.refusal() + " (" + refused.detail() + ")");
+                    "cannot delete table '" + tableName + "': " + refused.detail());
         }
         return t;
     }

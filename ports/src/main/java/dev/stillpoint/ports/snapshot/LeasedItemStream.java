@@ -19,7 +19,8 @@ final class LeasedItemStream implements ItemStream {
     private final Lease lease;
     private final PageBudget budget;
     private final Cleaner.Cleanable cleanable;
-    private Iterator<StoredItem> buffered = Collections.emptyIterator();
+    /** Volatile: a close from another thread empties it, so nothing buffered is yielded after the end [S5]. */
+    private volatile Iterator<StoredItem> buffered = Collections.emptyIterator();
 
     LeasedItemStream(Lease lease, PageBudget budget, Cleaner cleaner) {
         this.lease = lease;
@@ -43,13 +44,17 @@ final class LeasedItemStream implements ItemStream {
     @Override
     public StoredItem next() {
         if (!hasNext()) {
-            throw new NoSuchElementException("the snapshot stream has ended (" + lease.state() + ")");
+            throw new NoSuchElementException("the snapshot stream has ended (" + lease.state().kind().name().toLowerCase(
+                    java.util.Locale.ROOT) + ")");
         }
         return buffered.next();
     }
 
     @Override
     public void close() {
+        // The last page's items are buffered after its lease ended (drained): drop them, or a closed
+        // stream of a table that fit in one page would go on yielding them.
+        buffered = Collections.emptyIterator();
         lease.apply(LeaseEvent.CLOSED);
         cleanable.clean();
     }

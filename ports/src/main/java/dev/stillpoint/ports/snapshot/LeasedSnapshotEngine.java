@@ -2,6 +2,7 @@ package dev.stillpoint.ports.snapshot;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.request.TableRules;
 import dev.stillpoint.domain.snapshot.HolderKind;
 import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.table.TableDescription;
@@ -44,6 +45,8 @@ public final class LeasedSnapshotEngine implements SnapshotEngine {
 
     @Override
     public TableSnapshot openTableSnapshot(String accountId, String tableName) {
+        // Checked before a permit is taken: an invalid name is the caller's error, never a missing table [R1].
+        TableRules.requireAddress(accountId, tableName);
         Lease lease = new Lease(permits, wake, tableName);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);

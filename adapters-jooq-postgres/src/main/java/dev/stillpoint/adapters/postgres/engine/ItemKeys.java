@@ -4,10 +4,7 @@ import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.DynamoNumber;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,44 +23,9 @@ record ItemKeys(Object pk, Optional<Object> sk) {
         return new ItemKeys(sqlValue(key.partition()), key.sort().map(ItemKeys::sqlValue));
     }
 
-    /**
-     * The item's key under an index's {@code schema} with the declared key {@code types}: empty when
-     * the item lacks one of the key attributes (it is not in that index); a value of another type than
-     * declared is refused (as DynamoDB refuses a put whose index key has the wrong type) or, with
-     * {@code lenient}, left out of the index (a backfill skips such items).
-     */
-    static Optional<ItemKeys> under(KeySchema schema, ScalarType pkType, Optional<ScalarType> skType, Item item,
-                                    boolean lenient) {
-        Optional<Object> partition = value(schema.partitionKey(), pkType, item, lenient);
-        if (partition.isEmpty()) {
-            return Optional.empty();
-        }
-        if (schema.sortKey().isEmpty()) {
-            return Optional.of(new ItemKeys(partition.get(), Optional.empty()));
-        }
-        Optional<Object> sort = value(schema.sortKey().get(), skType.orElseThrow(), item, lenient);
-        return sort.map(s -> new ItemKeys(partition.get(), Optional.of(s)));
-    }
-
-    private static Optional<Object> value(String attribute, ScalarType type, Item item, boolean lenient) {
-        Optional<AttributeValue> found = item.find(attribute);
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        AttributeValue v = found.get();
-        if (!v.typeName().equals(type.name())) {
-            if (lenient) {
-                return Optional.empty();
-            }
-            throw StorageException.validation("index key attribute '" + attribute + "' is declared " + type
-                    + " but the item holds a " + v.typeName() + " value");
-        }
-        return Optional.of(sqlValue(v));
-    }
-
     static Object sqlValue(AttributeValue value) {
         if (value instanceof AttributeValue.S s) {
-            return s.value();
+            return keyText(s.value());
         }
         if (value instanceof AttributeValue.B b) {
             return b.bytes();
@@ -72,6 +34,30 @@ record ItemKeys(Object pk, Optional<Object> sk) {
             return DynamoNumber.value(n.text());
         }
         throw StorageException.validation("a key value must be S, N or B, got " + value.typeName());
+    }
+
+    /**
+     * An S key value as its {@code text} column holds it. PostgreSQL text cannot hold U+0000, which
+     * DynamoDB strings may [R4], so U+0000 is stored as U+0001 U+0001 and U+0001 as U+0001 U+0002: the
+     * mapping is one to one and keeps UTF-8 byte order (COLLATE "C"), so keys stay unique and ordered [D2].
+     * Only the key columns hold this form; the item's JSON keeps the string as written.
+     */
+    static String keyText(String value) {
+        if (value.indexOf('\u0000') < 0 && value.indexOf('\u0001') < 0) {
+            return value;
+        }
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\u0000') {
+                out.append('\u0001').append('\u0001');
+            } else if (c == '\u0001') {
+                out.append('\u0001').append('\u0002');
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** The values in column order: pk, then sk when present. */

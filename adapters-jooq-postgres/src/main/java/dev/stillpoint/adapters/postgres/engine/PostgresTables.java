@@ -6,23 +6,18 @@ import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
-import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
-import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateGsiRequest;
-import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -38,42 +35,31 @@ import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 
 /**
- * Table and item operations on PostgreSQL. An item write runs in one unit of work that reads the
+ * Table and item storage on PostgreSQL (the core's rules decide, this class stores). An item write runs in one unit of work that reads the
  * catalog row FOR KEY SHARE (so UpdateTable and DeleteTable, which take it FOR UPDATE, wait for the
  * write, and the write sees the index set it must maintain) and writes the base and index relations
  * together. UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
  * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
  * row becomes visible; the data commits before the catalog.
  */
-public final class PostgresTables implements TableOperations {
+public final class PostgresTables implements TableCatalog, ItemStore {
 
     private static final int BACKFILL_FETCH = 1000;
     private static final String BACKFILL_CURSOR = "sp_backfill";
 
     private final PostgresCatalog catalog;
-    private final TableCreation creation;
-    private final TableDeletion deletion;
 
-    public PostgresTables(PostgresCatalog catalog, TableCreation creation, TableDeletion deletion) {
+    public PostgresTables(PostgresCatalog catalog) {
         this.catalog = catalog;
-        this.creation = creation;
-        this.deletion = deletion;
     }
 
     @Override
-    public TableDescription createTable(CreateTableRequest request) {
-        return creation.createTable(request);
+    public Optional<TableDescription> describe(String accountId, String tableName) {
+        return catalog.find(accountId, tableName).map(r -> r.description());
     }
 
     @Override
-    public TableDescription describeTable(String accountId, String tableName) {
-        return catalog.find(accountId, tableName)
-                .orElseThrow(() -> StorageException.tableNotFound(tableName))
-                .description();
-    }
-
-    @Override
-    public List<String> listTables(String accountId) {
+    public List<String> tableNames(String accountId) {
         return catalog.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
                 .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
                 .orderBy(SP_TABLES.TABLE_NAME.collate("C"))
@@ -81,11 +67,13 @@ public final class PostgresTables implements TableOperations {
     }
 
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                    UnaryOperator<TableDescription> rules) {
         return catalog.inWork("adding an index to table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = activeTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE);
+            CatalogRows.Loaded loaded = table(CatalogRows.load(w.catalog(), accountId, tableName,
+                    CatalogRows.RowLock.UPDATE), tableName);
             TableDescription before = loaded.description();
-            TableDescription after = before.applyCreateGsi(request);
+            TableDescription after = rules.apply(before);
             GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
             int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
             w.catalog().update(SP_TABLES)
@@ -95,9 +83,7 @@ public final class PostgresTables implements TableOperations {
             RelationLayout index = CatalogRows.insertIndex(w.catalog(), w.data(), loaded.id(), "GSI", ordinal, gsi.name(),
                     gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true, after,
                     loaded.pkType(), loaded.skType());
-            ScalarType pkType = after.definition(gsi.keySchema().partitionKey()).orElseThrow().type();
-            Optional<ScalarType> skType = gsi.keySchema().sortKey().map(s -> after.definition(s).orElseThrow().type());
-            backfill(w.dataConnection(), loaded, index, gsi.keySchema(), pkType, skType);
+            backfill(w.dataConnection(), loaded, index, after, gsi.name());
             // The backfill ran inside this unit: the index is complete when it becomes visible.
             w.catalog().update(SP_INDEXES)
                     .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
@@ -109,8 +95,8 @@ public final class PostgresTables implements TableOperations {
     }
 
     /** Copies every base item that has the index's key attributes into the index relation, through a cursor. */
-    private static void backfill(Connection data, CatalogRows.Loaded loaded, RelationLayout index, KeySchema key,
-                                 ScalarType pkType, Optional<ScalarType> skType) throws SQLException {
+    private static void backfill(Connection data, CatalogRows.Loaded loaded, RelationLayout index, TableDescription table,
+                                 String indexName) throws SQLException {
         RelationLayout base = loaded.base();
         String select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table())
                 .getSQL(ParamType.INLINED);
@@ -124,9 +110,9 @@ public final class PostgresTables implements TableOperations {
                         rows++;
                         String json = rs.getString(1);
                         Item item = ItemJson.decode(json);
-                        Optional<ItemKeys> entry = ItemKeys.under(key, pkType, skType, item, true);
+                        Optional<Key> entry = ItemRules.entryKeyForBackfill(table, indexName, item);
                         if (entry.isPresent()) {
-                            insertEntry(ctx, index, entry.get(), ItemKeys.of(Key.of(item, loaded.keySchema())), json);
+                            insertEntry(ctx, index, ItemKeys.of(entry.get()), ItemKeys.of(Key.of(item, loaded.keySchema())), json);
                         }
                     }
                 }
@@ -139,25 +125,15 @@ public final class PostgresTables implements TableOperations {
     }
 
     @Override
-    public TableDescription deleteTable(String accountId, String tableName) {
-        return deletion.deleteTable(accountId, tableName);
-    }
-
-    @Override
-    public void putItem(String accountId, String tableName, Item item) {
+    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.inWork("writing an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
-            TableDescription d = loaded.description();
-            Item valid = ItemLimits.validateForPut(item, d.keySchema(), d.attributeDefinitions());
-            ItemKeys key = ItemKeys.of(Key.of(valid, d.keySchema()));
-            String json = ItemJson.encode(valid);
+            ItemWrite write = rules.apply(loaded.description());
+            ItemKeys key = ItemKeys.of(write.key());
+            String json = ItemJson.encode(write.item());
             Map<RelationLayout, ItemKeys> entries = new LinkedHashMap<>();
             for (SpIndexesRecord index : loaded.indexes()) {
-                KeySchema indexKey = new KeySchema(index.getPartitionKeyName(), Optional.ofNullable(index.getSortKeyName()));
-                // A wrong-typed index key is refused before anything is written.
-                ItemKeys.under(indexKey, ScalarType.valueOf(index.getPartitionKeyType()),
-                                Optional.ofNullable(index.getSortKeyType()).map(ScalarType::valueOf), valid, false)
-                        .ifPresent(k -> entries.put(loaded.index(index), k));
+                write.indexKey(index.getIndexName()).ifPresent(k -> entries.put(loaded.index(index), ItemKeys.of(k)));
             }
             DSLContext data = w.data();
             // The base relation first, then the index relations: the order DeleteTable drops them in.
@@ -190,11 +166,11 @@ public final class PostgresTables implements TableOperations {
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
         String doing = "reading an item of table '" + tableName + "'";
         CatalogRows.Loaded loaded = catalog.read(doing,
                 ctx -> itemTable(ctx, accountId, tableName, CatalogRows.RowLock.NONE));
-        ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+        ItemKeys k = ItemKeys.of(rules.apply(loaded.description()));
         RelationLayout base = loaded.base();
         try (Connection c = catalog.pools().data()) {
             return Work.dsl(c).select(base.item()).from(base.relation().table())
@@ -207,10 +183,10 @@ public final class PostgresTables implements TableOperations {
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
+    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.inWork("deleting an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
-            ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+            ItemKeys k = ItemKeys.of(rules.apply(loaded.description()));
             DSLContext data = w.data();
             RelationLayout base = loaded.base();
             data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
@@ -226,27 +202,11 @@ public final class PostgresTables implements TableOperations {
         }
     }
 
-    /** The key, checked against the table's schema and definitions, numbers normalised. */
-    private static Key checkedKey(CatalogRows.Loaded loaded, Key key) {
-        TableDescription d = loaded.description();
-        return ItemLimits.validateKey(d.tableName(), key, d.keySchema(), d.attributeDefinitions());
-    }
-
-    private static CatalogRows.Loaded activeTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {
-        return requireActive(CatalogRows.load(ctx, accountId, tableName, lock), tableName);
-    }
-
     private static CatalogRows.Loaded itemTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {
-        return requireActive(CatalogRows.loadForItems(ctx, accountId, tableName, lock), tableName);
+        return table(CatalogRows.loadForItems(ctx, accountId, tableName, lock), tableName);
     }
 
-    private static CatalogRows.Loaded requireActive(Optional<CatalogRows.Loaded> found, String tableName) {
-        CatalogRows.Loaded loaded = found.orElseThrow(() -> StorageException.tableNotFound(tableName));
-        TableStatus status = loaded.description().status();
-        if (status != TableStatus.ACTIVE) {
-            throw new StorageException(status == TableStatus.CREATING ? ErrorReason.TABLE_NOT_FOUND : ErrorReason.RESOURCE_IN_USE,
-                    "table '" + tableName + "' is " + status + ", not ACTIVE");
-        }
-        return loaded;
+    private static CatalogRows.Loaded table(Optional<CatalogRows.Loaded> found, String tableName) {
+        return found.orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 }

@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.postgres.testing.KitFixture;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.properties.kit.ConformanceFixture;
+import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
 import net.jqwik.api.lifecycle.AfterContainer;
 
@@ -17,7 +18,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * k2_pauseAfterDefinitionSeesOneInstant on those two and on "[K2] at AFTER_DEFINITION: what resumed
  * the open ... expected: TIMEOUT but was: W2_COMMITTED".
  */
-class PostgresSeparateConformanceProperties implements SnapshotConformanceKit {
+class PostgresSeparateConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
     private static PgDatabases databases;
 

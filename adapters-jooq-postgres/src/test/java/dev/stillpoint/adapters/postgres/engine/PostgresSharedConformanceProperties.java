@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.postgres.testing.KitFixture;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.properties.kit.ConformanceFixture;
+import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
 import net.jqwik.api.lifecycle.AfterContainer;
 
@@ -15,7 +16,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * k2_pauseBeforeItemsSeesOneInstant and k2_pauseAfterDefinitionSeesOneInstant on "[K2] ... items
  * with W2 have the GSI in the description" and "[K2] ... W2 is not in the items at all".
  */
-class PostgresSharedConformanceProperties implements SnapshotConformanceKit {
+class PostgresSharedConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
     private static PgDatabases databases;
 

@@ -10,20 +10,19 @@ import dev.stillpoint.adapters.sqlite.storage.TableId;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
-import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.CreateGsiRequest;
-import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Condition;
 import org.jooq.Record3;
@@ -31,37 +30,27 @@ import org.jooq.Result;
 import org.jooq.impl.DSL;
 
 /**
- * Table and item operations on SQLite. Writes run in one IMMEDIATE transaction that also reads
- * the catalog row, so an item write and its index entries commit together against one definition.
+ * Table and item storage on SQLite. Writes run in one IMMEDIATE transaction that also reads the
+ * catalog row, so an item write and its index entries commit together against one definition; the
+ * core's rules decide what is written, this class only stores it.
  */
-public final class SqliteTables implements TableOperations {
+public final class SqliteTables implements TableCatalog, ItemStore {
 
     private static final int BACKFILL_PAGE = 1000;
 
     private final SqliteCatalog catalog;
-    private final TableCreation creation;
-    private final TableDeletion deletion;
 
-    public SqliteTables(SqliteCatalog catalog, TableCreation creation, TableDeletion deletion) {
+    public SqliteTables(SqliteCatalog catalog) {
         this.catalog = catalog;
-        this.creation = creation;
-        this.deletion = deletion;
     }
 
     @Override
-    public TableDescription createTable(CreateTableRequest request) {
-        return creation.createTable(request);
+    public Optional<TableDescription> describe(String accountId, String tableName) {
+        return catalog.find(accountId, tableName).map(r -> r.description());
     }
 
     @Override
-    public TableDescription describeTable(String accountId, String tableName) {
-        return catalog.find(accountId, tableName)
-                .orElseThrow(() -> StorageException.tableNotFound(tableName))
-                .description();
-    }
-
-    @Override
-    public List<String> listTables(String accountId) {
+    public List<String> tableNames(String accountId) {
         return catalog.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
                 .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
                 .orderBy(SP_TABLES.TABLE_NAME)
@@ -69,11 +58,12 @@ public final class SqliteTables implements TableOperations {
     }
 
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                    UnaryOperator<TableDescription> rules) {
         return catalog.write("adding index to table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = activeTable(ctx, accountId, tableName);
+            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
             TableDescription before = loaded.record().description();
-            TableDescription after = before.applyCreateGsi(request);
+            TableDescription after = rules.apply(before);
             GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
             int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
             ctx.update(SP_TABLES)
@@ -83,7 +73,7 @@ public final class SqliteTables implements TableOperations {
             DataRelation relation = CatalogRows.insertIndex(ctx, new TableId(before.tableId()), "GSI", ordinal,
                     gsi.name(), gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING,
                     true, after);
-            backfill(ctx, loaded.base(), relation, gsi.keySchema());
+            backfill(ctx, loaded.base(), relation, after, gsi.name());
             // The backfill ran inside this transaction: the index is complete when it becomes visible.
             ctx.update(SP_INDEXES)
                     .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
@@ -94,8 +84,9 @@ public final class SqliteTables implements TableOperations {
         });
     }
 
-    /** Copies every base item that has the index's key attributes into the index relation, page by page. */
-    private static void backfill(DSLContext ctx, DataRelation base, DataRelation index, KeySchema key) {
+    /** Copies every base item that carries the index's key into the index relation, page by page. */
+    private static void backfill(DSLContext ctx, DataRelation base, DataRelation index, TableDescription table,
+                                 String indexName) {
         byte[] lastPk = null;
         byte[] lastSk = null;
         while (true) {
@@ -103,12 +94,13 @@ public final class SqliteTables implements TableOperations {
             Result<Record3<byte[], byte[], String>> page = ctx.select(base.pk(), base.sk(), base.item())
                     .from(base.table()).where(after).orderBy(base.pk(), base.sk()).limit(BACKFILL_PAGE).fetch();
             for (Record3<byte[], byte[], String> row : page) {
-                Optional<ItemKeys> entry = ItemKeys.under(key, ItemJson.decode(row.value3()));
+                Optional<Key> entry = ItemRules.entryKeyForBackfill(table, indexName, ItemJson.decode(row.value3()));
                 if (entry.isPresent()) {
+                    ItemKeys k = ItemKeys.of(entry.get());
                     ctx.insertInto(index.table())
                             .columns(index.pk(), index.sk(), index.basePk().orElseThrow(), index.baseSk().orElseThrow(),
                                     index.item())
-                            .values(entry.get().pk(), entry.get().sk(), row.value1(), row.value2(), row.value3())
+                            .values(k.pk(), k.sk(), row.value1(), row.value2(), row.value3())
                             .execute();
                 }
                 lastPk = row.value1();
@@ -121,33 +113,27 @@ public final class SqliteTables implements TableOperations {
     }
 
     @Override
-    public TableDescription deleteTable(String accountId, String tableName) {
-        return deletion.deleteTable(accountId, tableName);
-    }
-
-    @Override
-    public void putItem(String accountId, String tableName, Item item) {
+    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.write("writing an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = activeTable(ctx, accountId, tableName);
-            TableDescription d = loaded.record().description();
-            Item valid = ItemLimits.validateForPut(item, d.keySchema(), d.attributeDefinitions());
-            ItemKeys key = ItemKeys.under(d.keySchema(), valid).orElseThrow();
+            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+            ItemWrite write = rules.apply(loaded.record().description());
+            ItemKeys key = ItemKeys.of(write.key());
             removeIndexEntries(ctx, loaded, key);
             DataRelation base = loaded.base();
-            String json = ItemJson.encode(valid);
+            String json = ItemJson.encode(write.item());
             ctx.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
                     .values(key.pk(), key.sk(), json)
                     .onConflict(base.pk(), base.sk()).doUpdate().set(base.item(), json)
                     .execute();
             for (SpIndexesRecord index : loaded.indexes()) {
-                KeySchema indexKey = new KeySchema(index.getPartitionKeyName(), Optional.ofNullable(index.getSortKeyName()));
-                Optional<ItemKeys> entry = ItemKeys.under(indexKey, valid);
+                Optional<Key> entry = write.indexKey(index.getIndexName());
                 if (entry.isPresent()) {
+                    ItemKeys k = ItemKeys.of(entry.get());
                     DataRelation relation = DataRelation.fromCatalog(index.getRelationName());
                     ctx.insertInto(relation.table())
                             .columns(relation.pk(), relation.sk(), relation.basePk().orElseThrow(),
                                     relation.baseSk().orElseThrow(), relation.item())
-                            .values(entry.get().pk(), entry.get().sk(), key.pk(), key.sk(), json)
+                            .values(k.pk(), k.sk(), key.pk(), key.sk(), json)
                             .execute();
                 }
             }
@@ -156,10 +142,10 @@ public final class SqliteTables implements TableOperations {
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
         return catalog.read("reading an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = activeTable(ctx, accountId, tableName);
-            ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+            ItemKeys k = ItemKeys.of(rules.apply(loaded.record().description()));
             DataRelation base = loaded.base();
             return ctx.select(base.item()).from(base.table())
                     .where(base.pk().eq(k.pk()), base.sk().eq(k.sk()))
@@ -169,10 +155,10 @@ public final class SqliteTables implements TableOperations {
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
+    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.write("deleting an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = activeTable(ctx, accountId, tableName);
-            ItemKeys k = ItemKeys.of(checkedKey(loaded, key));
+            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+            ItemKeys k = ItemKeys.of(rules.apply(loaded.record().description()));
             removeIndexEntries(ctx, loaded, k);
             DataRelation base = loaded.base();
             ctx.deleteFrom(base.table()).where(base.pk().eq(k.pk()), base.sk().eq(k.sk())).execute();
@@ -189,22 +175,7 @@ public final class SqliteTables implements TableOperations {
         }
     }
 
-    /** The key, checked against the table's schema and definitions, numbers normalised. */
-    private static Key checkedKey(CatalogRows.Loaded loaded, Key key) {
-        TableDescription d = loaded.record().description();
-        return ItemLimits.validateKey(d.tableName(), key, d.keySchema(), d.attributeDefinitions());
-    }
-
-    private static CatalogRows.Loaded activeTable(DSLContext ctx, String accountId, String tableName) {
-        CatalogRows.Loaded loaded = CatalogRows.load(ctx, accountId, tableName)
-                .orElseThrow(() -> StorageException.tableNotFound(tableName));
-        TableStatus status = loaded.record().description().status();
-        if (status != TableStatus.ACTIVE) {
-            throw new StorageException(status == TableStatus.CREATING
-                    ? dev.stillpoint.domain.error.ErrorReason.TABLE_NOT_FOUND
-                    : dev.stillpoint.domain.error.ErrorReason.RESOURCE_IN_USE,
-                    "table '" + tableName + "' is " + status + ", not ACTIVE");
-        }
-        return loaded;
+    private static CatalogRows.Loaded table(DSLContext ctx, String accountId, String tableName) {
+        return CatalogRows.load(ctx, accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 }

@@ -117,7 +117,7 @@ public final class SnapshotBench {
     record Row(byte[] pk, byte[] sk, String json) {
         static Row of(Item item) {
             Item valid = ItemLimits.validateForPut(item, SCHEMA, DEFINITIONS);
-            ItemKeys key = ItemKeys.under(SCHEMA, valid).orElseThrow();
+            ItemKeys key = ItemKeys.of(dev.stillpoint.domain.item.Key.of(valid, SCHEMA));
             return new Row(key.pk(), key.sk(), ItemJson.encode(valid));
         }
     }

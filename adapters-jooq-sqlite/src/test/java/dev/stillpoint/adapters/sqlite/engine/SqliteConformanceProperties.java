@@ -10,6 +10,7 @@ import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
+import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,7 +33,7 @@ import java.util.Optional;
  * The slot mutants (kept after the short page, after an error, by the in-memory copy) are
  * SqliteSnapshotTest's.
  */
-class SqliteConformanceProperties implements SnapshotConformanceKit {
+class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
     private static final Path DATABASE = TestDatabases.newFile("conformance");
 

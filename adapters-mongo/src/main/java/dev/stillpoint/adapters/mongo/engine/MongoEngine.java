@@ -11,6 +11,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
@@ -44,7 +45,8 @@ public final class MongoEngine implements AutoCloseable {
     private final MongoClient client;
     private final Work work;
     private final MongoCatalog catalog;
-    private final MongoTables tables;
+    private final MongoTables storage;
+    private final TableOperations tables;
     private final PermitLedger permits;
     private final LeasedSnapshotEngine snapshots;
     private final ControlPlanePoller poller;
@@ -63,12 +65,11 @@ public final class MongoEngine implements AutoCloseable {
         }
         applySchema();
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
-        InlineDeletion deletion = new InlineDeletion(catalog, work, config.time());
-        // The pass only ever sees CREATING tables; its drop port exists for the signature and refuses.
-        TableDeletion neverDeferred = new TableDeletion((accountId, tableName) -> {
-            throw StorageException.internal("MongoDB never defers a drop (table '" + tableName + "')", null);
-        }, config.time(), dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
-        ControlPlanePass pass = new ControlPlanePass(catalog, neverDeferred, config.time());
+        // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
+        // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
+        TableDeletion deletion = new TableDeletion(new InlineDrops(catalog, work), config.time(),
+                dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
+        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
         this.sweep = new OrphanSweep(work, catalog);
         this.poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
             try {
@@ -78,7 +79,8 @@ public final class MongoEngine implements AutoCloseable {
             }
             return pass.run();
         }, config.time(), "stillpoint-mongo-control-plane");
-        this.tables = new MongoTables(work, catalog, new TableCreation(catalog, config.time(), poller), deletion);
+        this.storage = new MongoTables(work, catalog);
+        this.tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
                 config.pageBudget(), config.observer(), Cleaner.create());
@@ -163,7 +165,7 @@ public final class MongoEngine implements AutoCloseable {
 
     /** The ids of an index's entries, in {@code _id} order (tests, operators). */
     public List<String> indexEntryIds(String accountId, String tableName, String indexName) {
-        return tables.entryIds(accountId, tableName, indexName);
+        return storage.entryIds(accountId, tableName, indexName);
     }
 
     /** Drops data collections whose table has no catalog document (the poller runs it every pass). */

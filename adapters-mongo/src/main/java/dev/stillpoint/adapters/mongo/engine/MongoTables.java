@@ -14,32 +14,31 @@ import dev.stillpoint.adapters.mongo.storage.KeyIds;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.item.Names;
-import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.table.CatalogJson;
 import dev.stillpoint.domain.table.CreateGsiRequest;
-import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.TableCreation;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 
 /**
- * Table and item operations on MongoDB. An item is one document in its table's collection
+ * Table and item storage on MongoDB (the core's rules decide, this class stores). An item is one document in its table's collection
  * ({@code _id} from {@link KeyIds}, {@code item} from {@link ItemDocuments}); each index entry is a
  * document in the index's collection, {@code _id} the index key then the item key, {@code base} the
  * item's {@code _id}. A put or delete reads the catalog documents and writes the item and its entries
  * in one transaction (on a replica set), so an index never answers for a version its item lacks.
  */
-final class MongoTables implements TableOperations {
+final class MongoTables implements TableCatalog, ItemStore {
 
     /** Index entries written per batch while a GSI is backfilled. */
     private static final int BACKFILL_BATCH = 1000;
@@ -48,55 +47,38 @@ final class MongoTables implements TableOperations {
 
     private final Work work;
     private final MongoCatalog catalog;
-    private final TableCreation creation;
-    private final InlineDeletion deletion;
 
-    MongoTables(Work work, MongoCatalog catalog, TableCreation creation, InlineDeletion deletion) {
+    MongoTables(Work work, MongoCatalog catalog) {
         this.work = work;
         this.catalog = catalog;
-        this.creation = creation;
-        this.deletion = deletion;
     }
 
     @Override
-    public TableDescription createTable(CreateTableRequest request) {
-        return creation.createTable(request);
+    public Optional<TableDescription> describe(String accountId, String tableName) {
+        return catalog.find(accountId, tableName).map(r -> r.description());
     }
 
     @Override
-    public TableDescription describeTable(String accountId, String tableName) {
-        Names.requireTableName(tableName);
-        return catalog.find(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName))
-                .description();
-    }
-
-    @Override
-    public List<String> listTables(String accountId) {
+    public List<String> tableNames(String accountId) {
         return catalog.names(accountId);
     }
 
     @Override
-    public TableDescription deleteTable(String accountId, String tableName) {
-        Names.requireTableName(tableName);
-        return deletion.deleteTable(accountId, tableName);
-    }
-
-    @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
-        Names.requireTableName(tableName);
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                    UnaryOperator<TableDescription> rules) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            CatalogDocuments.Loaded loaded = active(null, accountId, tableName);
+            CatalogDocuments.Loaded loaded = table(null, accountId, tableName);
             TableDescription before = loaded.record().description();
             Optional<CatalogDocuments.IndexEntry> unfinished = unfinishedBackfill(loaded, before, request);
             if (unfinished.isPresent()) {
                 // An earlier UpdateTable recorded this index and failed in its backfill: finish it.
                 String doing = "resuming the backfill of index '" + unfinished.get().name() + "' of '" + tableName + "'";
                 GlobalSecondaryIndex gsi = before.gsi(unfinished.get().name()).orElseThrow();
-                backfill(loaded.baseCollection(), unfinished.get().collection(), gsi, doing);
+                backfill(loaded.baseCollection(), unfinished.get().collection(), before, gsi.name(), doing);
                 activate(before.tableId(), gsi.name(), doing);
-                return describeTable(accountId, tableName);
+                return describeOrFail(accountId, tableName);
             }
-            TableDescription after = before.applyCreateGsi(request);
+            TableDescription after = rules.apply(before);
             GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
             int ordinal = loaded.table().getInt32("next_index_ordinal").getValue();
             BsonDocument indexDoc = CatalogDocuments.newIndex(before.tableId(), gsi.name(), true, ordinal,
@@ -126,9 +108,9 @@ final class MongoTables implements TableOperations {
                 });
                 continue;
             }
-            backfill(loaded.baseCollection(), collection, gsi, doing);
+            backfill(loaded.baseCollection(), collection, after, gsi.name(), doing);
             activate(before.tableId(), gsi.name(), doing);
-            return describeTable(accountId, tableName);
+            return describeOrFail(accountId, tableName);
         }
         throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed " + MAX_ATTEMPTS
                 + " times while index '" + request.index().name() + "' was being added; try again");
@@ -156,7 +138,8 @@ final class MongoTables implements TableOperations {
      * majority, outside any snapshot session (so a snapshot's round-trip count never includes it).
      * Writers that commit meanwhile maintain the index themselves: they read its CREATING document.
      */
-    private void backfill(String baseCollection, String indexCollection, GlobalSecondaryIndex gsi, String doing) {
+    private void backfill(String baseCollection, String indexCollection, TableDescription table, String indexName,
+                          String doing) {
         work.run(doing, () -> {
             ReplaceOptions upsert = new ReplaceOptions().upsert(true);
             try (MongoCursor<BsonDocument> items = work.data(baseCollection).withReadConcern(ReadConcern.MAJORITY)
@@ -165,7 +148,8 @@ final class MongoTables implements TableOperations {
                     BsonDocument doc = items.next();
                     String baseId = doc.getString("_id").getValue();
                     Item item = ItemDocuments.decode(doc.get("item"), "of collection " + baseCollection + " with _id " + baseId);
-                    Optional<BsonDocument> entry = entry(gsi.keySchema(), baseId, item, doc);
+                    Optional<BsonDocument> entry = ItemRules.entryKeyForBackfill(table, indexName, item)
+                            .map(k -> entry(k, baseId, doc));
                     if (entry.isPresent()) {
                         work.data(indexCollection).replaceOne(eq("_id", entry.get().get("_id")), entry.get(), upsert);
                     }
@@ -176,18 +160,16 @@ final class MongoTables implements TableOperations {
     }
 
     @Override
-    public void putItem(String accountId, String tableName, Item item) {
-        Names.requireTableName(tableName);
+    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         work.write("writing an item of table '" + tableName + "'", s -> {
-            CatalogDocuments.Loaded loaded = active(s, accountId, tableName);
-            TableDescription d = loaded.record().description();
-            Item valid = ItemLimits.validateForPut(item, d.keySchema(), d.attributeDefinitions());
-            String id = KeyIds.of(Key.of(valid, d.keySchema()));
-            BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(valid));
+            CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
+            ItemWrite write = rules.apply(loaded.record().description());
+            String id = KeyIds.of(write.key());
+            BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(write.item()));
             Work.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
             for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
                 Work.deleteMany(work.data(index.collection()), s, eq("base", id));
-                Optional<BsonDocument> entry = entry(index.keySchema(), id, valid, doc);
+                Optional<BsonDocument> entry = write.indexKey(index.name()).map(k -> entry(k, id, doc));
                 if (entry.isPresent()) {
                     Work.insert(work.data(index.collection()), s, entry.get());
                 }
@@ -196,19 +178,21 @@ final class MongoTables implements TableOperations {
         });
     }
 
-    /** The index entry of an item, or empty when the item lacks a scalar value for the index's key. */
-    private static Optional<BsonDocument> entry(dev.stillpoint.domain.key.KeySchema indexKey, String baseId, Item item,
-                                                BsonDocument itemDoc) {
-        return KeyIds.under(indexKey, item).map(indexId -> new BsonDocument("_id", new BsonString(indexId + baseId))
+    /** The index entry of an item under its index key {@code indexKey}. */
+    private static BsonDocument entry(Key indexKey, String baseId, BsonDocument itemDoc) {
+        return new BsonDocument("_id", new BsonString(KeyIds.of(indexKey) + baseId))
                 .append("base", new BsonString(baseId))
-                .append("item", itemDoc.get("item")));
+                .append("item", itemDoc.get("item"));
+    }
+
+    private TableDescription describeOrFail(String accountId, String tableName) {
+        return describe(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
-        Names.requireTableName(tableName);
-        CatalogDocuments.Loaded loaded = active(null, accountId, tableName);
-        String id = KeyIds.of(checkedKey(loaded, key));
+    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
+        CatalogDocuments.Loaded loaded = table(null, accountId, tableName);
+        String id = KeyIds.of(rules.apply(loaded.record().description()));
         return work.run("reading an item of table '" + tableName + "'", () -> {
             BsonDocument doc = work.data(loaded.baseCollection()).find(eq("_id", id)).first();
             return doc == null ? Optional.<Item>empty() : Optional.of(DocumentPages.decode(doc,
@@ -217,11 +201,10 @@ final class MongoTables implements TableOperations {
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
-        Names.requireTableName(tableName);
+    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         work.write("deleting an item of table '" + tableName + "'", s -> {
-            CatalogDocuments.Loaded loaded = active(s, accountId, tableName);
-            String id = KeyIds.of(checkedKey(loaded, key));
+            CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
+            String id = KeyIds.of(rules.apply(loaded.record().description()));
             for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
                 Work.deleteMany(work.data(index.collection()), s, eq("base", id));
             }
@@ -230,27 +213,13 @@ final class MongoTables implements TableOperations {
         });
     }
 
-    /** The key, checked against the table's schema and definitions, numbers normalised. */
-    private static Key checkedKey(CatalogDocuments.Loaded loaded, Key key) {
-        TableDescription d = loaded.record().description();
-        Key valid = ItemLimits.validateKey(d.tableName(), key, d.keySchema(), d.attributeDefinitions());
-        return Utf8Text.requireWellFormed(valid, "MongoDB");
-    }
-
-    private CatalogDocuments.Loaded active(ClientSession s, String accountId, String tableName) {
-        CatalogDocuments.Loaded loaded = catalog.load(s, accountId, tableName)
-                .orElseThrow(() -> StorageException.tableNotFound(tableName));
-        TableStatus status = loaded.record().description().status();
-        if (status != TableStatus.ACTIVE) {
-            throw new StorageException(status == TableStatus.CREATING ? ErrorReason.TABLE_NOT_FOUND
-                    : ErrorReason.RESOURCE_IN_USE, "table '" + tableName + "' is " + status + ", not ACTIVE");
-        }
-        return loaded;
+    private CatalogDocuments.Loaded table(ClientSession s, String accountId, String tableName) {
+        return catalog.load(s, accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 
     /** For tests and operators: the ids of the entries of an index, in {@code _id} order. */
     List<String> entryIds(String accountId, String tableName, String indexName) {
-        CatalogDocuments.Loaded loaded = active(null, accountId, tableName);
+        CatalogDocuments.Loaded loaded = table(null, accountId, tableName);
         String collection = loaded.indexEntries().stream().filter(i -> i.name().equals(indexName)).findFirst()
                 .orElseThrow(() -> StorageException.validation("table '" + tableName + "' has no index '" + indexName
                         + "'")).collection();

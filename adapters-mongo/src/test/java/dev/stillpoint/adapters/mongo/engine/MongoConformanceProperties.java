@@ -12,6 +12,7 @@ import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
+import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
 import java.util.Optional;
 import dev.stillpoint.adapters.mongo.testing.NeedsMongoReplicaSet;
@@ -32,7 +33,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * no MongoDB server is obtainable on the build machines.
  */
 @AddLifecycleHook(NeedsMongoReplicaSet.class)
-class MongoConformanceProperties implements SnapshotConformanceKit {
+class MongoConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
     private static ScratchDatabases databases;
 

@@ -22,5 +22,17 @@ public enum Flaw {
     /** Refusing a table that is not ACTIVE keeps the open's permit: K6. */
     PERMIT_KEPT_WHEN_REFUSING_A_NON_ACTIVE_TABLE,
     /** Declares 34-digit numbers (Decimal128) but accepts a 38-digit N at the put instead of refusing it: K5. */
-    ACCEPTS_38_DIGIT_NUMBERS_DECLARING_34
+    ACCEPTS_38_DIGIT_NUMBERS_DECLARING_34,
+    /** DescribeTable looks the name up without checking it: an invalid name is ResourceNotFound: R1. */
+    TABLE_NAMES_UNCHECKED,
+    /** CreateTable and ListTables skip the core's checks of key attribute names and account ids: R2. */
+    KEY_NAMES_AND_ACCOUNTS_UNCHECKED,
+    /** PutItem checks the table key only, so an index key of the wrong type or empty is stored: R3. */
+    INDEX_KEYS_UNCHECKED,
+    /** Strings are encoded as the JDK's UTF-8 encoder does, a lone surrogate becoming '?': R4, R5. */
+    LONE_SURROGATES_STORED_AS_QUESTION_MARKS,
+    /** NUL is dropped from every string but the key on the way in (a text column that cannot hold it): R4, R5. */
+    NUL_DROPPED,
+    /** A refusal's message carries an internal state's toString: R6. */
+    INTERNAL_STATE_IN_MESSAGES
 }

@@ -3,7 +3,6 @@ package dev.stillpoint.properties.kit.selftest;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateGsiRequest;
@@ -23,6 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import dev.stillpoint.domain.request.ItemWrite;
 import java.util.UUID;
 
 /**
@@ -64,14 +66,6 @@ final class ReferenceDatabase {
         Row row = rows.get(id(account, table));
         if (row == null) {
             throw StorageException.tableNotFound(table);
-        }
-        return row;
-    }
-
-    private Row activeRow(String account, String table) {
-        Row row = row(account, table);
-        if (row.description.status() != TableStatus.ACTIVE) {
-            throw StorageException.resourceInUse("table '" + table + "' is " + row.description.status());
         }
         return row;
     }
@@ -145,34 +139,44 @@ final class ReferenceDatabase {
                 .filter(d -> d.accountId().equals(account)).map(TableDescription::tableName).sorted().toList();
     }
 
-    synchronized TableDescription addGsi(String account, String table, CreateGsiRequest request) {
+    /** PutItem's storage step: the rules decide against the row's definition, the row stores what they accepted. */
+    synchronized void put(String account, String table, Function<TableDescription, ItemWrite> rules) {
         Row row = row(account, table);
-        // The reference backfills at once: the new index is ACTIVE when UpdateTable returns.
-        row.description = row.description.applyCreateGsi(request).withIndexStatus(request.index().name(), IndexStatus.ACTIVE);
+        ItemWrite write = rules.apply(describe(row));
+        requireStorableNumbers(write.item());
+        row.items.put(write.key(), write.item());
+        commits++;
+    }
+
+    /** GetItem's storage step. */
+    synchronized Optional<Item> get(String account, String table, Function<TableDescription, Key> rules) {
+        Row row = row(account, table);
+        return Optional.ofNullable(row.items.get(rules.apply(describe(row))));
+    }
+
+    /** DeleteItem's storage step. */
+    synchronized void delete(String account, String table, Function<TableDescription, Key> rules) {
+        Row row = row(account, table);
+        row.items.remove(rules.apply(describe(row)));
+        commits++;
+    }
+
+    /** UpdateTable's storage step: the reference backfills at once, so the index is ACTIVE when it returns. */
+    synchronized TableDescription addGsi(String account, String table, CreateGsiRequest request,
+                                         UnaryOperator<TableDescription> rules) {
+        Row row = row(account, table);
+        row.description = rules.apply(row.description).withIndexStatus(request.index().name(), IndexStatus.ACTIVE);
         commits++;
         return describe(row);
     }
 
-    synchronized void put(String account, String table, Item item) {
-        Row row = activeRow(account, table);
-        Item valid = ItemLimits.validateForPut(item, row.description.keySchema(), row.description.attributeDefinitions());
-        valid.attributes().forEach((name, value) -> {
+    private void requireStorableNumbers(Item item) {
+        item.attributes().forEach((name, value) -> {
             if (value instanceof AttributeValue.N n && significantDigits(n.text()) > numberDigits) {
                 throw StorageException.validation("attribute '" + name + "' holds the number " + n.text()
                         + ", which has more than the " + numberDigits + " significant digits this database stores");
             }
         });
-        row.items.put(Key.of(valid, row.description.keySchema()), valid);
-        commits++;
-    }
-
-    synchronized Optional<Item> get(String account, String table, Key key) {
-        return Optional.ofNullable(activeRow(account, table).items.get(key));
-    }
-
-    synchronized void delete(String account, String table, Key key) {
-        activeRow(account, table).items.remove(key);
-        commits++;
     }
 
     synchronized void recordRestore(String account, String table, RestoreSummary summary) {

@@ -14,6 +14,12 @@ import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.core.TableService;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.domain.request.ItemWrite;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
@@ -57,7 +63,7 @@ public final class ReferenceEngine implements KitEngine {
     private final TableDeletion deletion;
     private final PermitLedger permits = new PermitLedger(PermitPool.halfOf(POOL_SIZE));
     private final SnapshotEngine snapshots;
-    private final TableOperations tables = new Tables();
+    private final TableOperations tables;
 
     ReferenceEngine(ReferenceDatabase db, KitSettings settings, Flaw flaw) {
         this.db = db;
@@ -69,6 +75,8 @@ public final class ReferenceEngine implements KitEngine {
         this.poller = new ControlPlanePoller(PollerSchedule.DEFAULT, pass::run, TimeSource.SYSTEM, "reference-poller");
         wake.target = poller;
         this.creation = new TableCreation(catalog, TimeSource.SYSTEM, poller);
+        Storage storage = new Storage();
+        this.tables = new FlawedTables(new TableService(storage, storage, creation, deletion), db, creation, flaw);
         LeasedSnapshotEngine leased = new LeasedSnapshotEngine(new ReferenceReadPort(db, flaw), permits, poller,
                 settings.pageBudget(), settings.observer(), CLEANER);
         this.snapshots = flaw == Flaw.PERMIT_KEPT_WHEN_REFUSING_A_NON_ACTIVE_TABLE ? keepingPermits(leased) : leased;
@@ -122,24 +130,21 @@ public final class ReferenceEngine implements KitEngine {
         }
     }
 
-    private final class Tables implements TableOperations {
+    /** The reference's storage side of the core's table operations: the database, nothing else. */
+    private final class Storage implements TableCatalog, ItemStore {
         @Override
-        public TableDescription createTable(CreateTableRequest request) {
-            return creation.createTable(request);
+        public Optional<TableDescription> describe(String accountId, String tableName) {
+            return db.find(accountId, tableName).map(TableRecord::description);
         }
 
         @Override
-        public TableDescription describeTable(String accountId, String tableName) {
-            return db.describe(accountId, tableName);
-        }
-
-        @Override
-        public List<String> listTables(String accountId) {
+        public List<String> tableNames(String accountId) {
             return db.tableNames(accountId);
         }
 
         @Override
-        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
+        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                        UnaryOperator<TableDescription> rules) {
             if (flaw == Flaw.SLOW_UPDATE_TABLE) {
                 try {
                     new CountDownLatch(1).await(SLOW_UPDATE.toMillis(), TimeUnit.MILLISECONDS);
@@ -147,27 +152,22 @@ public final class ReferenceEngine implements KitEngine {
                     Thread.currentThread().interrupt();
                 }
             }
-            return db.addGsi(accountId, tableName, request);
+            return db.addGsi(accountId, tableName, request, rules);
         }
 
         @Override
-        public TableDescription deleteTable(String accountId, String tableName) {
-            return deletion.deleteTable(accountId, tableName);
+        public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
+            db.put(accountId, tableName, rules);
         }
 
         @Override
-        public void putItem(String accountId, String tableName, Item item) {
-            db.put(accountId, tableName, item);
+        public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
+            return db.get(accountId, tableName, rules);
         }
 
         @Override
-        public Optional<Item> getItem(String accountId, String tableName, Key key) {
-            return db.get(accountId, tableName, key);
-        }
-
-        @Override
-        public void deleteItem(String accountId, String tableName, Key key) {
-            db.delete(accountId, tableName, key);
+        public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
+            db.delete(accountId, tableName, rules);
         }
     }
 

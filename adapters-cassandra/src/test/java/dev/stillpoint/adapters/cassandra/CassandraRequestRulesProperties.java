@@ -1,0 +1,65 @@
+package dev.stillpoint.adapters.cassandra;
+
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.kit.ConformanceFixture;
+import dev.stillpoint.properties.kit.Expectations;
+import dev.stillpoint.properties.kit.KitEngine;
+import dev.stillpoint.properties.kit.KitSettings;
+import dev.stillpoint.properties.kit.RequestRulesKit;
+import java.util.Optional;
+
+/**
+ * Cassandra runs the request-rules kit [R1-R6] on the forked node: the core's rules, end to end
+ * through this adapter's storage. Snapshots are refused by design [C1], so R1's snapshot case
+ * expects Unsupported; every other rule is the same as on every backend.
+ */
+class CassandraRequestRulesProperties implements RequestRulesKit {
+
+    @Override
+    public boolean takesSnapshots() {
+        return false;
+    }
+
+    @Override
+    public ConformanceFixture fixture() {
+        return new ConformanceFixture() {
+            @Override
+            public String backendName() {
+                return "Cassandra";
+            }
+
+            @Override
+            public KitEngine start(KitSettings settings) {
+                CassandraStorage storage = TestCassandra.open();
+                return new KitEngine() {
+                    @Override
+                    public TableOperations tables() {
+                        return storage.tables();
+                    }
+
+                    @Override
+                    public SnapshotEngine snapshots() {
+                        return storage.snapshots();
+                    }
+
+                    @Override
+                    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
+                        throw new UnsupportedOperationException("Cassandra keeps no restore records");
+                    }
+
+                    @Override
+                    public void close() {
+                        TestCassandra.dropAndClose(storage);
+                    }
+                };
+            }
+
+            @Override
+            public Expectations expectations() {
+                return new Expectations(false, 38, Optional.empty());
+            }
+        };
+    }
+}

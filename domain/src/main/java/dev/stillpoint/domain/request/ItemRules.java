@@ -1,0 +1,131 @@
+package dev.stillpoint.domain.request;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemLimits;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.TableDescription;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The item rules of PutItem, GetItem and DeleteItem, applied against the table's definition as the
+ * storage unit of work read it: the table key [D3a], every index key the item carries [R3], names
+ * [R2], well-formed strings [R4], numbers [D3] and the item size.
+ */
+public final class ItemRules {
+
+    private ItemRules() {
+    }
+
+    /** Checks {@code item} for a put into {@code table} and says where it goes; a validation error otherwise. */
+    public static ItemWrite forPut(TableDescription table, Item item) {
+        if (item == null) {
+            throw StorageException.validation("item to put into table '" + table.tableName() + "' is required, got null");
+        }
+        item.attributes().forEach((name, value) -> {
+            AttributeNames.requireName(name, "an item of table '" + table.tableName() + "'");
+            requireWellFormed(value, name);
+        });
+        Item valid = ItemLimits.validateForPut(item, table.keySchema(), table.attributeDefinitions());
+        Map<String, Key> indexKeys = new LinkedHashMap<>();
+        for (GlobalSecondaryIndex gsi : table.globalSecondaryIndexes()) {
+            // A DELETING index takes no new entries; its relation goes with it.
+            if (gsi.status() != IndexStatus.DELETING) {
+                indexKey(table, gsi.name(), gsi.keySchema(), valid, true).ifPresent(k -> indexKeys.put(gsi.name(), k));
+            }
+        }
+        for (LocalSecondaryIndex lsi : table.localSecondaryIndexes()) {
+            indexKey(table, lsi.name(), lsi.keySchema(), valid, true).ifPresent(k -> indexKeys.put(lsi.name(), k));
+        }
+        return new ItemWrite(Key.of(valid, table.keySchema()), valid, indexKeys);
+    }
+
+    /** Checks a key given to GetItem or DeleteItem on {@code table} and returns it with numbers normalised. */
+    public static Key forKey(TableDescription table, Key key) {
+        Key valid = ItemLimits.validateKey(table.tableName(), key, table.keySchema(), table.attributeDefinitions());
+        requireWellFormed(valid.partition(), table.keySchema().partitionKey());
+        valid.sort().ifPresent(s -> requireWellFormed(s, table.keySchema().sortKey().orElseThrow()));
+        return valid;
+    }
+
+    /**
+     * The key of a stored item under index {@code indexName} of {@code table}, for a backfill: empty
+     * when the item lacks a key attribute of the index or holds it with another type or empty (such an
+     * item stays out of the index, as DynamoDB leaves it out of a GSI it builds).
+     */
+    public static Optional<Key> entryKeyForBackfill(TableDescription table, String indexName, Item item) {
+        KeySchema schema = table.globalSecondaryIndexes().stream().filter(g -> g.name().equals(indexName))
+                .map(GlobalSecondaryIndex::keySchema).findFirst()
+                .or(() -> table.localSecondaryIndexes().stream().filter(l -> l.name().equals(indexName))
+                        .map(LocalSecondaryIndex::keySchema).findFirst())
+                .orElseThrow(() -> StorageException.validation("table '" + table.tableName() + "' has no index '"
+                        + indexName + "'"));
+        return indexKey(table, indexName, schema, item, false);
+    }
+
+    private static Optional<Key> indexKey(TableDescription table, String indexName, KeySchema schema, Item item,
+                                          boolean strict) {
+        Optional<AttributeValue> pk = indexValue(table, indexName, schema.partitionKey(), item, strict);
+        if (pk.isEmpty()) {
+            return Optional.empty();
+        }
+        if (schema.sortKey().isEmpty()) {
+            return Optional.of(Key.of(pk.get()));
+        }
+        return indexValue(table, indexName, schema.sortKey().get(), item, strict).map(sk -> Key.of(pk.get(), sk));
+    }
+
+    private static Optional<AttributeValue> indexValue(TableDescription table, String indexName, String attribute,
+                                                       Item item, boolean strict) {
+        Optional<AttributeValue> value = item.find(attribute);
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        ScalarType declared = table.definition(attribute).map(AttributeDefinition::type)
+                .orElseThrow(() -> StorageException.validation("index '" + indexName + "' of table '" + table.tableName()
+                        + "' uses key attribute '" + attribute + "', which has no attribute definition"));
+        AttributeValue v = value.get();
+        boolean wrongType = !v.typeName().equals(declared.name());
+        boolean empty = (v instanceof AttributeValue.S s && s.value().isEmpty())
+                || (v instanceof AttributeValue.B b && b.length() == 0);
+        if (!wrongType && !empty) {
+            return value;
+        }
+        if (!strict) {
+            return Optional.empty();
+        }
+        throw StorageException.validation("one or more parameter values are not valid: attribute '" + attribute
+                + "' is a key of index '" + indexName + "' of table '" + table.tableName() + "', declared "
+                + declared.name() + (wrongType ? ", but the item holds a value of type " + v.typeName()
+                : ", and must not be an empty " + declared.name() + " value"));
+    }
+
+    /** Every string inside {@code value} (S, SS members, nested names and values) is well-formed [R4]. */
+    private static void requireWellFormed(AttributeValue value, String path) {
+        if (value instanceof AttributeValue.S s) {
+            WellFormedText.require(s.value(), "attribute '" + path + "'");
+        } else if (value instanceof AttributeValue.SS ss) {
+            for (String member : ss.values()) {
+                WellFormedText.require(member, "a member of string set '" + path + "'");
+            }
+        } else if (value instanceof AttributeValue.L l) {
+            for (int i = 0; i < l.values().size(); i++) {
+                requireWellFormed(l.values().get(i), path + "[" + i + "]");
+            }
+        } else if (value instanceof AttributeValue.M m) {
+            m.values().forEach((name, element) -> {
+                AttributeNames.requireName(name, "map '" + path + "'");
+                requireWellFormed(element, path + "." + name);
+            });
+        }
+    }
+}

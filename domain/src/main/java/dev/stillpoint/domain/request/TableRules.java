@@ -1,0 +1,80 @@
+package dev.stillpoint.domain.request;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Names;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+
+/**
+ * The table-level request rules: names and account ids on every operation [R1, R2], key attribute
+ * names of a new table or index [R2], and which table states admit item operations.
+ */
+public final class TableRules {
+
+    private TableRules() {
+    }
+
+    /** Checks the account id and table name every table-addressed operation carries [R1, R2]. */
+    public static void requireAddress(String accountId, String tableName) {
+        AccountIds.require(accountId);
+        Names.requireTableName(tableName);
+    }
+
+    /** Checks what {@link CreateTableRequest}'s own construction does not: the account id and key names. */
+    public static CreateTableRequest requireCreatable(CreateTableRequest request) {
+        if (request == null) {
+            throw StorageException.validation("CreateTable request is required, got null");
+        }
+        AccountIds.require(request.accountId());
+        requireKeyNames(request.keySchema(), "the key of table '" + request.tableName() + "'");
+        for (GlobalSecondaryIndex gsi : request.gsis()) {
+            requireKeyNames(gsi.keySchema(), "the key of index '" + gsi.name() + "'");
+        }
+        for (LocalSecondaryIndex lsi : request.lsis()) {
+            requireKeyNames(lsi.keySchema(), "the key of index '" + lsi.name() + "'");
+        }
+        for (AttributeDefinition definition : request.attributeDefinitions()) {
+            AttributeNames.requireKeyName(definition.name(), "an attribute definition of table '" + request.tableName() + "'");
+        }
+        return request;
+    }
+
+    /** Checks an UpdateTable that adds a GSI: the index name and its key names [R1, R2]. */
+    public static CreateGsiRequest requireCreatable(CreateGsiRequest request) {
+        if (request == null) {
+            throw StorageException.validation("UpdateTable request is required, got null");
+        }
+        Names.requireIndexName(request.index().name());
+        requireKeyNames(request.index().keySchema(), "the key of index '" + request.index().name() + "'");
+        for (AttributeDefinition definition : request.newDefinitions()) {
+            AttributeNames.requireKeyName(definition.name(), "an attribute definition of index '"
+                    + request.index().name() + "'");
+        }
+        return request;
+    }
+
+    /**
+     * {@code table} if its items can be read and written: ACTIVE. A CREATING table is not found yet
+     * and a DELETING one is in use, as DynamoDB answers.
+     */
+    public static TableDescription requireItemsAvailable(TableDescription table) {
+        if (table.status() == TableStatus.ACTIVE) {
+            return table;
+        }
+        ErrorReason reason = table.status() == TableStatus.CREATING ? ErrorReason.TABLE_NOT_FOUND : ErrorReason.RESOURCE_IN_USE;
+        throw new StorageException(reason, "table '" + table.tableName() + "' is " + table.status().name()
+                + "; its items can be read and written once it is ACTIVE");
+    }
+
+    private static void requireKeyNames(KeySchema schema, String role) {
+        AttributeNames.requireKeyName(schema.partitionKey(), role);
+        schema.sortKey().ifPresent(s -> AttributeNames.requireKeyName(s, role));
+    }
+}

@@ -1,0 +1,99 @@
+package dev.stillpoint.ports.core;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.AccountIds;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.TableRules;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableCreator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The table and item operations of every backend, written once. Each request is checked against
+ * DynamoDB's rules [R1-R4] before storage is touched; rules that need the table's definition run
+ * inside the adapter's unit of work, against the definition it read, through the narrow driven ports.
+ */
+public final class TableService implements TableOperations {
+
+    private final TableCatalog catalog;
+    private final ItemStore items;
+    private final TableCreator creation;
+    private final TableDeletion deletion;
+
+    /** The service over one backend's catalog, item store, creation path and drop port (through {@code deletion}). */
+    public TableService(TableCatalog catalog, ItemStore items, TableCreator creation, TableDeletion deletion) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.items = Objects.requireNonNull(items, "items");
+        this.creation = Objects.requireNonNull(creation, "creation");
+        this.deletion = Objects.requireNonNull(deletion, "deletion");
+    }
+
+    @Override
+    public TableDescription createTable(CreateTableRequest request) {
+        return creation.createTable(TableRules.requireCreatable(request));
+    }
+
+    @Override
+    public TableDescription describeTable(String accountId, String tableName) {
+        TableRules.requireAddress(accountId, tableName);
+        return catalog.describe(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
+    }
+
+    @Override
+    public List<String> listTables(String accountId) {
+        return catalog.tableNames(AccountIds.require(accountId));
+    }
+
+    @Override
+    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
+        TableRules.requireAddress(accountId, tableName);
+        TableRules.requireCreatable(request);
+        return catalog.addGlobalSecondaryIndex(accountId, tableName, request,
+                before -> TableRules.requireItemsAvailable(before).applyCreateGsi(request));
+    }
+
+    @Override
+    public TableDescription deleteTable(String accountId, String tableName) {
+        TableRules.requireAddress(accountId, tableName);
+        return deletion.deleteTable(accountId, tableName);
+    }
+
+    @Override
+    public void putItem(String accountId, String tableName, Item item) {
+        TableRules.requireAddress(accountId, tableName);
+        if (item == null) {
+            throw StorageException.validation("item to put into table '" + tableName + "' is required, got null");
+        }
+        items.put(accountId, tableName, table -> ItemRules.forPut(TableRules.requireItemsAvailable(table), item));
+    }
+
+    @Override
+    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+        TableRules.requireAddress(accountId, tableName);
+        requireKey(key, tableName);
+        return items.get(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
+    }
+
+    @Override
+    public void deleteItem(String accountId, String tableName, Key key) {
+        TableRules.requireAddress(accountId, tableName);
+        requireKey(key, tableName);
+        items.delete(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
+    }
+
+    private static void requireKey(Key key, String tableName) {
+        if (key == null) {
+            throw StorageException.validation("key of an item of table '" + tableName + "' is required, got null");
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.stillpoint.ports.out;
+
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.table.TableDescription;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Items as a backend keeps them. Each call is one unit of work that first reads the table's
+ * definition (TableNotFound when it has no catalog row), then asks the core's {@code rules} what to
+ * do with that definition, then does it: the rules run against the very definition the write is
+ * applied under, so an index added meanwhile is either seen and maintained or not yet there. Any
+ * exception the rules throw leaves storage untouched and reaches the caller as it is.
+ */
+public interface ItemStore {
+
+    /**
+     * Writes {@code rules(definition)}: the item under its primary key, replacing any earlier version,
+     * and exactly the index entries {@link ItemWrite#indexKeys()} names (the earlier version's entries
+     * removed), all or nothing where the backend has transactions.
+     */
+    void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules);
+
+    /** Removes the item under {@code rules(definition)} and its index entries; a missing item is no error. */
+    void delete(String accountId, String tableName, Function<TableDescription, Key> rules);
+
+    /** The item under {@code rules(definition)}, as stored. */
+    Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules);
+}

@@ -1,0 +1,27 @@
+package dev.stillpoint.ports.out;
+
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.TableDescription;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/** The catalog as the core's table operations read it, and the one catalog change that copies data: a new GSI. */
+public interface TableCatalog {
+
+    /** The table's description as stored, whatever its state; empty when it has no catalog row. */
+    Optional<TableDescription> describe(String accountId, String tableName);
+
+    /** Every table name of the account, DELETING ones included, in name order (UTF-8 byte order). */
+    List<String> tableNames(String accountId);
+
+    /**
+     * Adds the GSI {@code request} names: in the backend's unit of work, reads the definition, takes
+     * {@code rules(definition)} as the new definition (the rules refuse a table that is not ACTIVE and
+     * an index that cannot be added), records the index CREATING, copies every base item that carries
+     * the index's key into it (see {@code ItemRules.entryKeyForBackfill}) and marks it ACTIVE. Returns
+     * the description after. A backend may finish an earlier attempt of the same index instead.
+     */
+    TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                             UnaryOperator<TableDescription> rules);
+}

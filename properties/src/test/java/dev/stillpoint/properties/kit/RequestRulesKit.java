@@ -1,0 +1,75 @@
+package dev.stillpoint.properties.kit;
+
+import net.jqwik.api.Example;
+
+/**
+ * The request-rules conformance kit [R1-R6]: DynamoDB's rules, which the core service applies once,
+ * checked end to end on every adapter against its live database, so a backend that loses or changes
+ * what it was given (a lone surrogate stored as {@code '?'}, a NUL refused, an index key of the wrong
+ * type stored) fails here. One entry per rule of SPEC.md section R; each failure names its rule in
+ * brackets. An adapter's test class implements this interface beside {@link SnapshotConformanceKit}:
+ *
+ * <pre>{@code
+ * class SqliteRequestRulesProperties implements RequestRulesKit {
+ *     public ConformanceFixture fixture() { return new SqliteFixture(...); }
+ * }
+ * }</pre>
+ */
+public interface RequestRulesKit {
+
+    /** The adapter under test. Called once per check; may return a new fixture each time. */
+    ConformanceFixture fixture();
+
+    /**
+     * Whether the backend takes snapshots. A backend that refuses them by design answers an open
+     * Unsupported before it looks at the table [C1], so R1's snapshot case expects that instead.
+     */
+    default boolean takesSnapshots() {
+        return true;
+    }
+
+    // R1: "Table and index names as D3a on EVERY operation that takes one (describe, put, get, delete item,
+    // update, delete table, snapshot, ...): an invalid name is a ValidationException, never ResourceNotFound."
+    @Example
+    default void r1_anInvalidTableNameIsAValidationErrorOnEveryOperation() {
+        KitLock.run("r1", () -> RequestRuleChecks.r1(fixture(), takesSnapshots()));
+    }
+
+    // R2: "Attribute names: key attributes (table, GSI and LSI keys) 1-255 bytes of UTF-8; other names
+    // 1-65,535 bytes. Account ids have one documented form, checked before use (they reach ARNs)."
+    @Example
+    default void r2_attributeNameLengthsAndAccountIds() {
+        KitLock.run("r2", () -> RequestRuleChecks.r2(fixture()));
+    }
+
+    // R3: "An item that carries an attribute of any index key schema (GSI or LSI) must carry it with that
+    // index's declared type and, for S and B, non-empty; otherwise ValidationException naming the index,
+    // the attribute and the type. Items without the attribute are simply absent from the index."
+    @Example
+    default void r3_indexKeyAttributesHaveTheIndexsTypeAndAreNotEmpty() {
+        KitLock.run("r3", () -> RequestRuleChecks.r3(fixture()));
+    }
+
+    // R4: "Strings are well-formed UTF-16 in names, S values, SS members and nested values: a lone surrogate
+    // is refused naming the attribute. NUL (U+0000) is an ordinary character: stored, compared and returned
+    // byte for byte on every backend."
+    @Example
+    default void r4_loneSurrogatesAreRefusedAndNulRoundTrips() {
+        KitLock.run("r4", () -> RequestRuleChecks.r4(fixture()));
+    }
+
+    // R5: "Every backend accepts and refuses the same requests with the same reason, and returns what it
+    // accepted equal to what was written (strings compared by code points)." Checked against the core's
+    // own rules on generated items: every backend that agrees with them agrees with every other.
+    @Example
+    default void r5_generatedItemsAreAcceptedAndRefusedAsTheRulesSayAndReadBackEqual() {
+        KitLock.run("r5", () -> GeneratedItemChecks.r5(fixture()));
+    }
+
+    // R6: "Messages name what was being done and the offending value; they never carry an internal state's
+    // or record's toString, a Java class name, or a driver's text without that context."
+    @Example
+    default void r6_messagesNameTheValueAndCarryNoInternalText() {
+        KitLock.run("r6", () -> RequestRuleChecks.r6(fixture()));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.stillpoint.properties.kit.selftest;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.properties.kit.RequestRulesKit;
+import net.jqwik.api.Example;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+
+/**
+ * The request-rules kit against deliberately broken adapters: each request-rule {@link Flaw} of the
+ * reference (one of the findings that made the core service necessary) must fail the rule that
+ * targets it, on the assertion that names it, while the correct reference passes every rule.
+ */
+class RequestRulesKitRejectsBrokenAdaptersTest {
+
+    private static RequestRulesKit kitAgainst(Flaw flaw) {
+        ReferenceFixture fixture = new ReferenceFixture(flaw);
+        return () -> fixture;
+    }
+
+    private static void failsOn(ThrowingCallable check, String... assertions) {
+        var thrown = assertThatThrownBy(check).isInstanceOf(AssertionError.class);
+        for (String assertion : assertions) {
+            thrown.hasMessageContaining(assertion);
+        }
+    }
+
+    @Example
+    void tableNamesUnchecked_failR1_aMissingTableInsteadOfAValidationError() {
+        RequestRulesKit kit = kitAgainst(Flaw.TABLE_NAMES_UNCHECKED);
+        failsOn(kit::r1_anInvalidTableNameIsAValidationErrorOnEveryOperation,
+                "[R1] DescribeTable of 'bad name' is refused as VALIDATION");
+        assertThatCode(kit::r3_indexKeyAttributesHaveTheIndexsTypeAndAreNotEmpty).doesNotThrowAnyException();
+    }
+
+    @Example
+    void keyNamesAndAccountsUnchecked_failR2() {
+        failsOn(kitAgainst(Flaw.KEY_NAMES_AND_ACCOUNTS_UNCHECKED)::r2_attributeNameLengthsAndAccountIds,
+                "[R2] CreateTable with a key attribute name of 256 characters was accepted",
+                "[R2] ListTables of account 'acct'quote' was accepted");
+    }
+
+    @Example
+    void indexKeysUnchecked_failR3_onTheWrongTypeAndTheEmptyValue() {
+        failsOn(kitAgainst(Flaw.INDEX_KEYS_UNCHECKED)::r3_indexKeyAttributesHaveTheIndexsTypeAndAreNotEmpty,
+                "[R3] PutItem with g as N was accepted",
+                "[R3] PutItem with g as an empty S was accepted",
+                "[R3] the refused put with g as N stored nothing");
+    }
+
+    @Example
+    void loneSurrogatesStoredAsQuestionMarks_failR4_andR5() {
+        RequestRulesKit kit = kitAgainst(Flaw.LONE_SURROGATES_STORED_AS_QUESTION_MARKS);
+        failsOn(kit::r4_loneSurrogatesAreRefusedAndNulRoundTrips,
+                "[R4] a key holding a lone surrogate U+D800 was accepted",
+                "[R4] the item under '?' is untouched by the refused lone-surrogate puts");
+        failsOn(kit::r5_generatedItemsAreAcceptedAndRefusedAsTheRulesSayAndReadBackEqual,
+                "[R5] reference with LONE_SURROGATES_STORED_AS_QUESTION_MARKS differs from the request rules");
+    }
+
+    @Example
+    void nulDropped_failR4_andR5() {
+        RequestRulesKit kit = kitAgainst(Flaw.NUL_DROPPED);
+        failsOn(kit::r4_loneSurrogatesAreRefusedAndNulRoundTrips, "[R4] the item under key [U+0061, U+0000] reads back equal, code point for code point");
+        failsOn(kit::r5_generatedItemsAreAcceptedAndRefusedAsTheRulesSayAndReadBackEqual, "[R5]", "read back as");
+    }
+
+    @Example
+    void internalStateInMessages_failR6() {
+        failsOn(kitAgainst(Flaw.INTERNAL_STATE_IN_MESSAGES)::r6_messagesNameTheValueAndCarryNoInternalText,
+                "[R6] the refusal of a second CreateTable");
+    }
+}
