@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.postgres.engine.PostgresTables;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
@@ -57,7 +58,7 @@ public final class PostgresStorage implements AutoCloseable {
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, poller, config.pageBudget(),
-                config.observer(), Cleaner.create());
+                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         poller.start();
     }
 
@@ -110,6 +111,7 @@ public final class PostgresStorage implements AutoCloseable {
     @Override
     public void close() {
         poller.close();
+        snapshots.close();
         catalog.close();
         pools.close();
     }

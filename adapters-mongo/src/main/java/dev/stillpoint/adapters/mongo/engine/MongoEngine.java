@@ -16,6 +16,7 @@ import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
@@ -81,7 +82,7 @@ public final class MongoEngine implements AutoCloseable {
         this.tables = new MongoTables(work, catalog, new TableCreation(catalog, config.time(), poller), deletion);
         this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
-                config.pageBudget(), config.observer(), Cleaner.create());
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         poller.start();
     }
 
@@ -179,6 +180,7 @@ public final class MongoEngine implements AutoCloseable {
     @Override
     public void close() {
         poller.close();
+        snapshots.close();
         client.close();
     }
 
