@@ -1,11 +1,11 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.Pools;
 import dev.stillpoint.adapters.postgres.engine.PostgresCatalog;
 import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
 import dev.stillpoint.adapters.postgres.engine.PostgresTables;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
@@ -44,8 +44,8 @@ public final class PostgresStorage implements AutoCloseable {
             Migrations.bundled().apply(c);
         } catch (SQLException | RuntimeException e) {
             pools.close();
-            throw e instanceof StorageException s ? s : StorageException.internal(
-                    "cannot migrate the PostgreSQL catalog at " + config.catalog().jdbcUrl() + ": " + e.getMessage(), e);
+            // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
+            throw PgFailures.map("migrating the PostgreSQL catalog at " + Pools.address(config.catalog().jdbcUrl()), e);
         }
         catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay());
         ControlPlanePoller[] wake = new ControlPlanePoller[1];
@@ -101,6 +101,11 @@ public final class PostgresStorage implements AutoCloseable {
     /** Poller passes run so far, for diagnostics. */
     public long pollerPasses() {
         return poller.passesRun();
+    }
+
+    /** Connections borrowed from the pools now, by HikariCP's own count; 0 when the engine is idle. */
+    public int borrowedConnections() {
+        return pools.borrowed();
     }
 
     /** The drop port DeleteTable runs over; tests wrap it to act between its steps. */
