@@ -31,6 +31,8 @@ import java.sql.SQLException;
  */
 public final class PostgresStorage implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PostgresStorage.class);
+
     private final Pools pools;
     private final PostgresCatalog catalog;
     private final PostgresTables tables;
@@ -47,12 +49,19 @@ public final class PostgresStorage implements AutoCloseable {
             // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
             throw PgFailures.map("migrating the PostgreSQL catalog at " + Pools.address(config.catalog().jdbcUrl()), e);
         }
-        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay());
         ControlPlanePoller[] wake = new ControlPlanePoller[1];
+        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), () -> wake[0].wake());
         TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
         ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
-        poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
-                "stillpoint-pg-control-plane");
+        // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
+        poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
+            try {
+                catalog.sweepOrphans();
+            } catch (RuntimeException e) {
+                LOG.warn("orphan sweep: {}", e.getMessage());
+            }
+            return pass.run();
+        }, config.time(), "stillpoint-pg-control-plane");
         wake[0] = poller;
         tables = new PostgresTables(catalog, new TableCreation(catalog, config.time(), poller), deletion);
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
@@ -101,6 +110,14 @@ public final class PostgresStorage implements AutoCloseable {
     /** Poller passes run so far, for diagnostics. */
     public long pollerPasses() {
         return poller.passesRun();
+    }
+
+    /**
+     * Drops data relations named as this adapter names them ({@code d_<id>...}) whose table has no
+     * catalog row, and returns their names; every poller pass (the startup pass too) runs it [L2].
+     */
+    public java.util.List<String> sweepOrphanedRelations() {
+        return catalog.sweepOrphans();
     }
 
     /** Connections borrowed from the pools now, by HikariCP's own count; 0 when the engine is idle. */
