@@ -52,9 +52,11 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
             }
         }
 
+        /** The URL without its options (they may carry a password) and the user, never the password [L3]. */
         @Override
         public String toString() {
-            return "Database[" + jdbcUrl + ", user " + user + "]";
+            int q = jdbcUrl.indexOf('?');
+            return "Database[" + (q < 0 ? jdbcUrl : jdbcUrl.substring(0, q)) + ", user " + user + "]";
         }
     }
 

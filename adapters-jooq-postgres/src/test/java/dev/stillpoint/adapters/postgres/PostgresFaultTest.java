@@ -211,6 +211,20 @@ class PostgresFaultTest {
         }
     }
 
+    // [L3] Where a configuration is printed, the password is not (neither the field nor a URL option);
+    // the connection timeout is validated naming the value, and defaults to a few seconds.
+    @org.junit.jupiter.api.Test
+    void l3_noPasswordIsPrintedAndTheTimeoutIsValidated() {
+        assertThat(db("fault_s").toString()).doesNotContain(PASSWORD).contains("localhost:" + port + "/fault_s");
+        assertThat(ownConfig(Layout.SEPARATE).toString()).doesNotContain(PASSWORD);
+        assertThat(catchThrowable(() -> ownConfig(Layout.SHARED).withConnectionTimeout(Duration.ofMillis(100))))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                    assertThat(e.getMessage()).contains("connectionTimeout").contains("100 ms");
+                });
+        assertThat(PostgresConfig.shared(db("fault_s")).connectionTimeout()).isEqualTo(Duration.ofSeconds(5));
+    }
+
     // [S5, S6] A snapshot's backend terminated mid-stream (pg_terminate_backend by an operator):
     // the stream ends with a typed error, the permit comes back and HikariCP counts no borrowed
     // connection; the next snapshot works.
