@@ -50,8 +50,9 @@ class PostgresLeaseIdleTest {
         }
     }
 
-    // [L1] Mutants run by hand: see the report in the commit (IDLE_EXPIRED not ending the
-    // transaction; the timer never scheduled).
+    // [L1] Mutant run by hand: the IDLE_EXPIRED release without END_TRANSACTION (permit returned,
+    // transaction left open) -> fails on both layouts at awaitGone ("still exists after PT32S"): the
+    // open REPEATABLE READ transaction kept its ACCESS SHARE locks, so the drop stayed deferred.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void l1_aDeleteDeferredBehindAnAbandonedSnapshotCompletesWithinTheIdleLimitPlusASecond(Layout layout)
