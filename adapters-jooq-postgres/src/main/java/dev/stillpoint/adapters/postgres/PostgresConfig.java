@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.TimeSource;
@@ -22,16 +23,26 @@ import java.util.Optional;
  * @param data              the data database of the separate layout; empty for the shared layout
  * @param poolSize          connections of the data pool (the one pool of the shared layout)
  * @param catalogPoolSize   connections of the catalog pool (separate layout only)
- * @param connectionTimeout how long a request waits for a pooled connection
+ * @param connectionTimeout how long a call waits for a pooled connection, and how long opening a new
+ *                          connection may take (pgjdbc's connect and login timeouts), before it fails
+ *                          Transient saying the database is unreachable [L3]; default 5 s, from 250 ms
+ *                          to 10 minutes
  * @param pageBudget        rows and bytes per snapshot page [S7]
  * @param controlPlaneDelay overrides the catalog's {@code control_plane_delay_ms} when present
  * @param pollerSchedule    the control-plane poller's idle and active cadence [D8]
  * @param observer          test hooks (pauses, round trips); {@link ReadObserver#NONE} in production
  * @param time              the clock
+ * @param snapshotIdleLimit how long a snapshot stream may go without a page fetch before the engine
+ *                          ends its transaction and returns its permit (the stream then fails
+ *                          SnapshotExpired) [L1]; default 60 s, from 100 ms to one day
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
                              Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
-                             PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time) {
+                             PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
+                             Duration snapshotIdleLimit) {
+
+    /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
+    public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
 
     /** Where one database is. */
     public record Database(String jdbcUrl, String user, String password) {
@@ -41,9 +52,11 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
             }
         }
 
+        /** The URL without its options (they may carry a password) and the user, never the password [L3]. */
         @Override
         public String toString() {
-            return "Database[" + jdbcUrl + ", user " + user + "]";
+            int q = jdbcUrl.indexOf('?');
+            return "Database[" + (q < 0 ? jdbcUrl : jdbcUrl.substring(0, q)) + ", user " + user + "]";
         }
     }
 
@@ -58,9 +71,11 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
         if (catalogPoolSize < 1) {
             throw StorageException.validation("catalogPoolSize must be at least 1, got " + catalogPoolSize);
         }
-        if (connectionTimeout.toMillis() < 250) {
-            throw StorageException.validation("connectionTimeout must be at least 250 ms, got " + connectionTimeout);
+        if (connectionTimeout == null || connectionTimeout.toMillis() < 250 || connectionTimeout.toMinutes() > 10) {
+            throw StorageException.validation("connectionTimeout must be from 250 ms to 10 minutes, got "
+                    + (connectionTimeout == null ? "none" : connectionTimeout.toMillis() + " ms"));
         }
+        new IdleLimit(snapshotIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
             if (d.isNegative()) {
                 throw StorageException.validation("control-plane delay must not be negative, got " + d);
@@ -70,14 +85,16 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     /** Catalog and data in one database; a ten-connection pool and production defaults. */
     public static PostgresConfig shared(Database database) {
-        return new PostgresConfig(database, Optional.empty(), 10, 10, Duration.ofSeconds(30), PageBudget.DEFAULT,
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+        return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
+                IdleLimit.DEFAULT_DURATION);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
-        return new PostgresConfig(catalog, Optional.of(data), 10, 10, Duration.ofSeconds(30), PageBudget.DEFAULT,
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+        return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
+                IdleLimit.DEFAULT_DURATION);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -87,36 +104,42 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
         return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withConnectionTimeout(Duration timeout) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withPageBudget(PageBudget budget) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withControlPlaneDelay(Duration delay) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time);
+                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time);
+                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withObserver(ReadObserver hooks) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time);
+                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit);
     }
 
     public PostgresConfig withTime(TimeSource clock) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock);
+                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit);
+    }
+
+    /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
+    public PostgresConfig withSnapshotIdleLimit(Duration limit) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time, limit);
     }
 }

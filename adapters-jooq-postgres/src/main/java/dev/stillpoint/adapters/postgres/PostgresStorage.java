@@ -1,12 +1,13 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.Pools;
 import dev.stillpoint.adapters.postgres.engine.PostgresCatalog;
 import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
 import dev.stillpoint.adapters.postgres.engine.PostgresTables;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.core.TableService;
@@ -31,6 +32,8 @@ import java.sql.SQLException;
  */
 public final class PostgresStorage implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PostgresStorage.class);
+
     private final Pools pools;
     private final PostgresCatalog catalog;
     private final TableOperations tables;
@@ -44,22 +47,29 @@ public final class PostgresStorage implements AutoCloseable {
             Migrations.bundled().apply(c);
         } catch (SQLException | RuntimeException e) {
             pools.close();
-            throw e instanceof StorageException s ? s : StorageException.internal(
-                    "cannot migrate the PostgreSQL catalog at " + config.catalog().jdbcUrl() + ": " + e.getMessage(), e);
+            // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
+            throw PgFailures.map("migrating the PostgreSQL catalog at " + Pools.address(config.catalog().jdbcUrl()), e);
         }
-        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay());
         ControlPlanePoller[] wake = new ControlPlanePoller[1];
+        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), () -> wake[0].wake());
         TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
         ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
-        poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
-                "stillpoint-pg-control-plane");
+        // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
+        poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
+            try {
+                catalog.sweepOrphans();
+            } catch (RuntimeException e) {
+                LOG.warn("orphan sweep: {}", e.getMessage());
+            }
+            return pass.run();
+        }, config.time(), "stillpoint-pg-control-plane");
         wake[0] = poller;
         PostgresTables storage = new PostgresTables(catalog);
         tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, poller, config.pageBudget(),
-                config.observer(), Cleaner.create());
+                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         poller.start();
     }
 
@@ -104,6 +114,19 @@ public final class PostgresStorage implements AutoCloseable {
         return poller.passesRun();
     }
 
+    /**
+     * Drops data relations named as this adapter names them ({@code d_<id>...}) whose table has no
+     * catalog row, and returns their names; every poller pass (the startup pass too) runs it [L2].
+     */
+    public java.util.List<String> sweepOrphanedRelations() {
+        return catalog.sweepOrphans();
+    }
+
+    /** Connections borrowed from the pools now, by HikariCP's own count; 0 when the engine is idle. */
+    public int borrowedConnections() {
+        return pools.borrowed();
+    }
+
     /** The drop port DeleteTable runs over; tests wrap it to act between its steps. */
     TableDropPort dropPort() {
         return catalog;
@@ -112,6 +135,7 @@ public final class PostgresStorage implements AutoCloseable {
     @Override
     public void close() {
         poller.close();
+        snapshots.close();
         catalog.close();
         pools.close();
     }

@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.sqlite;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.TimeSource;
@@ -22,10 +23,13 @@ import java.util.Optional;
  * @param pollerSchedule     the control-plane poller's idle and active cadence [D8]
  * @param observer           test hooks (pauses, round trips); {@link ReadObserver#NONE} in production
  * @param time               the clock
+ * @param snapshotIdleLimit  how long a snapshot stream may go without a page fetch before the engine
+ *                           ends its read and frees its slot (the stream then fails SnapshotExpired)
+ *                           [L1]; default 60 s, from 100 ms to one day
  */
 public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotSlots, PageBudget pageBudget,
                            Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
-                           ReadObserver observer, TimeSource time) {
+                           ReadObserver observer, TimeSource time, Duration snapshotIdleLimit) {
 
     public SqliteConfig {
         if (readConnections < 1) {
@@ -38,6 +42,7 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
             throw StorageException.validation("snapshotSlots " + snapshotSlots + " exceeds half of the "
                     + readConnections + " read connections");
         }
+        new IdleLimit(snapshotIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
             if (d.isNegative()) {
                 throw StorageException.validation("control-plane delay must not be negative, got " + d);
@@ -48,37 +53,43 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
     /** A file database with ten read connections (five snapshot slots) and production defaults. */
     public static SqliteConfig file(Path file) {
         return new SqliteConfig(Optional.of(file), 10, 5, PageBudget.DEFAULT, Duration.ofSeconds(5),
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION);
     }
 
     /** An in-memory database: one connection; snapshots copy the table and hold a slot, not a connection [Q4]. */
     public static SqliteConfig inMemory() {
         return new SqliteConfig(Optional.empty(), 1, 2, PageBudget.DEFAULT, Duration.ofSeconds(5),
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM);
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION);
     }
 
     public SqliteConfig withPageBudget(PageBudget budget) {
         return new SqliteConfig(file, readConnections, snapshotSlots, budget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time);
+                pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withObserver(ReadObserver hooks) {
         return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, hooks, time);
+                pollerSchedule, hooks, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withControlPlaneDelay(Duration delay) {
         return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, Optional.of(delay),
-                pollerSchedule, observer, time);
+                pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withPool(int connections, int slots) {
         return new SqliteConfig(file, connections, slots, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time);
+                pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
         return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
-                schedule, observer, time);
+                schedule, observer, time, snapshotIdleLimit);
+    }
+
+    /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
+    public SqliteConfig withSnapshotIdleLimit(Duration limit) {
+        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time, limit);
     }
 }

@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
@@ -55,7 +56,7 @@ public final class SqliteStorage implements AutoCloseable {
         tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         slots = new PermitLedger(PermitPool.withCapacity(config.snapshotSlots()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), slots, poller,
-                config.pageBudget(), config.observer(), Cleaner.create());
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         poller.start();
     }
 
@@ -93,6 +94,7 @@ public final class SqliteStorage implements AutoCloseable {
     @Override
     public void close() {
         poller.close();
+        snapshots.close();
         connections.close();
     }
 }

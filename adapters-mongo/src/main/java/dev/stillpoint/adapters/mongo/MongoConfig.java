@@ -4,6 +4,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.event.CommandListener;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.TimeSource;
@@ -27,10 +28,14 @@ import java.util.regex.Pattern;
  * @param observer          test hooks (pauses); {@link ReadObserver#NONE} in production
  * @param commandListeners  driver command listeners (the kit's round-trip counter watches commands this way)
  * @param time              the clock
+ * @param snapshotIdleLimit how long a snapshot stream may go without a page fetch before the engine ends
+ *                          its session and returns its permit (the stream then fails SnapshotExpired) [L1];
+ *                          default 60 s, from 100 ms to one day
  */
 public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int maxSnapshots,
                           PageBudget pageBudget, Duration controlPlaneDelay, PollerSchedule pollerSchedule,
-                          ReadObserver observer, List<CommandListener> commandListeners, TimeSource time) {
+                          ReadObserver observer, List<CommandListener> commandListeners, TimeSource time,
+                          Duration snapshotIdleLimit) {
 
     /** A database name MongoDB accepts on every platform: no {@code /\. "$*<>:|?}, at most 63 bytes. */
     private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_-]{1,63}");
@@ -53,6 +58,7 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
             throw StorageException.validation("control-plane delay must not be negative, got " + controlPlaneDelay);
         }
         commandListeners = List.copyOf(commandListeners);
+        new IdleLimit(snapshotIdleLimit);
     }
 
     private static void requireDatabase(String name, String what) {
@@ -65,39 +71,46 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
     /** Production defaults: databases {@code stillpoint_catalog} and {@code stillpoint_data}, 16 snapshots. */
     public static MongoConfig of(String connectionString) {
         return new MongoConfig(connectionString, "stillpoint_catalog", "stillpoint_data", 16, PageBudget.DEFAULT,
-                Duration.ofMillis(250), PollerSchedule.DEFAULT, ReadObserver.NONE, List.of(), TimeSource.SYSTEM);
+                Duration.ofMillis(250), PollerSchedule.DEFAULT, ReadObserver.NONE, List.of(), TimeSource.SYSTEM,
+                IdleLimit.DEFAULT_DURATION);
     }
 
     public MongoConfig withDatabases(String catalog, String data) {
         return new MongoConfig(connectionString, catalog, data, maxSnapshots, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withMaxSnapshots(int max) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, max, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withPageBudget(PageBudget budget) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, budget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withControlPlaneDelay(Duration delay) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget, delay,
-                pollerSchedule, observer, commandListeners, time);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withObserver(ReadObserver hooks) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time);
+                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withCommandListener(CommandListener listener) {
         List<CommandListener> all = new ArrayList<>(commandListeners);
         all.add(listener);
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, all, time);
+                controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit);
+    }
+
+    /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
+    public MongoConfig withSnapshotIdleLimit(Duration limit) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit);
     }
 
     /** The URI without credentials or options (scheme and hosts), for messages and logs. */

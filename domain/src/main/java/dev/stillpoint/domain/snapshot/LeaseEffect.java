@@ -11,5 +11,7 @@ public enum LeaseEffect {
     /** Tell the control-plane poller a reader is gone, so a deferred drop is retried at once [P8]. */
     WAKE_POLLER,
     /** Say in the log that a stream was reclaimed without being closed [S5]. */
-    LOG_ABANDONED
+    LOG_ABANDONED,
+    /** Say in the log that a stream was reclaimed because no page was fetched for its idle limit [L1]. */
+    LOG_EXPIRED
 }

@@ -21,5 +21,10 @@ public enum LeaseEvent {
     /** The caller closed the stream or cancelled the open. */
     CLOSED,
     /** The stream became unreachable without being closed. */
-    ABANDONED
+    ABANDONED,
+    /**
+     * No page was fetched for the lease's idle limit [L1]: the engine reclaims the lease without
+     * waiting for a garbage collection, and the stream then fails SnapshotExpired naming the limit.
+     */
+    IDLE_EXPIRED
 }

@@ -53,6 +53,11 @@ public sealed interface LeaseState {
         /** The open failed (no permit, missing table, a failed read) before the stream was handed out. */
         OPEN_FAILED,
         /** The open was abandoned by its caller before it returned. */
-        OPEN_CANCELLED
+        OPEN_CANCELLED,
+        /**
+         * No page was fetched for the idle limit while streaming [L1]: the engine ended the read and
+         * returned the permit; the stream fails SnapshotExpired on its next use.
+         */
+        EXPIRED
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 /**
  * The snapshot lease as a pure transition function [D6]. Entering {@link Released} is the only
  * place a permit is returned, so it is returned exactly once; every release wakes the poller.
+ * A streaming lease idle past its limit is released EXPIRED like any other release [L1]; the
+ * decision that it is idle is {@link IdleLimit}'s.
  */
 public final class SnapshotLease {
 
@@ -28,7 +30,8 @@ public final class SnapshotLease {
                 case PERMIT_REFUSED, FAILED -> release(state, ReleaseReason.OPEN_FAILED, event);
                 case CLOSED, ABANDONED -> release(state, ReleaseReason.OPEN_CANCELLED, event);
                 case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_BEFORE_STREAM, "no stream yet");
-                case DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN -> outOfOrder(state, event);
+                // The idle clock runs only while streaming: an open in progress is never idle.
+                case DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN, IDLE_EXPIRED -> outOfOrder(state, event);
             };
             case PERMITTED -> opening(state, event, LeaseEvent.DEFINITION_READ, new LeaseState.Defined());
             case DEFINED -> opening(state, event, LeaseEvent.SNAPSHOT_PINNED, new LeaseState.Pinned());
@@ -38,13 +41,15 @@ public final class SnapshotLease {
                 case END_SEEN -> release(state, ReleaseReason.DRAINED, event);
                 case FAILED -> release(state, ReleaseReason.FAILED, event);
                 case CLOSED, ABANDONED -> release(state, ReleaseReason.CLOSED_EARLY, event);
+                case IDLE_EXPIRED -> release(state, ReleaseReason.EXPIRED, event);
                 case PERMIT_GRANTED, PERMIT_REFUSED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED ->
                         outOfOrder(state, event);
             };
             case RELEASED -> switch (event) {
                 case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_AFTER_RELEASE, "lease is " + state);
-                // A close after the end, a second close or a late reclaim: already done, do nothing again.
-                case END_SEEN, FAILED, CLOSED, ABANDONED -> Transition.to(state);
+                // A close after the end, a second close, a late reclaim or a late idle timer:
+                // already done, do nothing again.
+                case END_SEEN, FAILED, CLOSED, ABANDONED, IDLE_EXPIRED -> Transition.to(state);
                 case PERMIT_GRANTED, PERMIT_REFUSED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED ->
                         outOfOrder(state, event);
             };
@@ -68,7 +73,8 @@ public final class SnapshotLease {
             case FAILED, PERMIT_REFUSED -> release(state, ReleaseReason.OPEN_FAILED, event);
             case CLOSED, ABANDONED -> release(state, ReleaseReason.OPEN_CANCELLED, event);
             case ITEM_FETCHED -> Transition.refuse(LeaseRefusal.ITEM_BEFORE_STREAM, "lease is " + state);
-            case PERMIT_GRANTED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN ->
+            // The idle clock starts when the stream is handed out; an open in progress is never idle.
+            case PERMIT_GRANTED, DEFINITION_READ, SNAPSHOT_PINNED, STREAM_STARTED, END_SEEN, IDLE_EXPIRED ->
                     outOfOrder(state, event);
         };
     }
@@ -85,6 +91,9 @@ public final class SnapshotLease {
         effects.add(LeaseEffect.WAKE_POLLER);
         if (cause == LeaseEvent.ABANDONED) {
             effects.add(LeaseEffect.LOG_ABANDONED);
+        }
+        if (cause == LeaseEvent.IDLE_EXPIRED) {
+            effects.add(LeaseEffect.LOG_EXPIRED);
         }
         return Transition.to(new Released(reason, cause.name()), effects);
     }

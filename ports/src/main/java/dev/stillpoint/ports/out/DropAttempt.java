@@ -35,7 +35,11 @@ public interface DropAttempt extends AutoCloseable {
     /** Removes the row; takes effect only with the commit, after every drop's lock was taken. */
     void removeCatalogRow();
 
-    /** Makes everything done so far durable (catalog first, then data, not cancellable between). */
+    /**
+     * Makes everything done so far durable. A backend whose catalog and data commit separately
+     * must order its commits so that a failure or crash between them leaves the row (DELETING,
+     * for the poller to retry), never a data relation without its row [L2].
+     */
     void commit();
 
     /** Rolls back anything not committed and gives every connection back. */

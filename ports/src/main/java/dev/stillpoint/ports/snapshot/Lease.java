@@ -1,7 +1,10 @@
 package dev.stillpoint.ports.snapshot;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.machine.Transition;
 import dev.stillpoint.domain.snapshot.HolderKind;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.LeaseEffect;
 import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.snapshot.LeaseRefusal;
@@ -11,6 +14,8 @@ import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.WakeSignal;
+import java.time.Duration;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * Every method runs under the lease's monitor, so a close from another thread waits for a page
  * fetch in flight and then releases; the machine makes each release happen once. It never refers
  * to the stream that uses it, so it can serve as the stream's cleaning action.
+ *
+ * <p>While streaming it keeps an idle clock [L1]: the time since its last page fetch ended (or since
+ * it was handed out). The engine's {@link IdleWatch} asks {@link #expireIfIdle()} when the limit may
+ * have passed; the answer is the pure {@link IdleLimit#check}, and an expiry is the machine's
+ * IDLE_EXPIRED event, released like every other path. A fetch in flight is never idle.
  */
 final class Lease {
 
@@ -27,14 +37,61 @@ final class Lease {
     private final PermitLedger permits;
     private final WakeSignal wake;
     private final String table;
+    private final IdleLimit idleLimit;
     private volatile LeaseState state = SnapshotLease.requested();
+    private volatile long lastActivityNanos = System.nanoTime();
+    private volatile boolean fetching;
     private AutoCloseable resource;
     private PageSource pages;
 
-    Lease(PermitLedger permits, WakeSignal wake, String table) {
+    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit) {
         this.permits = permits;
         this.wake = wake;
         this.table = table;
+        this.idleLimit = idleLimit;
+    }
+
+    String table() {
+        return table;
+    }
+
+    /** Starts the idle clock: the stream is about to be handed out. */
+    void startIdleClock() {
+        lastActivityNanos = System.nanoTime();
+    }
+
+    /**
+     * Releases the lease (IDLE_EXPIRED) when it streamed without a page fetch for the whole idle
+     * limit [L1]. Returns when to look again, or empty when the lease is released (now or before).
+     * The first look takes no lock, so the timer never waits behind a slow page fetch.
+     */
+    Optional<Duration> expireIfIdle() {
+        if (state.kind() != LeaseState.Kind.STREAMING) {
+            return Optional.empty();
+        }
+        IdleLimit.Check first = idleLimit.check(System.nanoTime() - lastActivityNanos, fetching);
+        if (first instanceof IdleLimit.Check.LookAgain again) {
+            return Optional.of(again.delay());
+        }
+        synchronized (this) {
+            if (state.kind() != LeaseState.Kind.STREAMING) {
+                return Optional.empty();
+            }
+            // Under the monitor no fetch is in flight; one may have ended since the first look.
+            IdleLimit.Check check = idleLimit.check(System.nanoTime() - lastActivityNanos, false);
+            if (check instanceof IdleLimit.Check.LookAgain again) {
+                return Optional.of(again.delay());
+            }
+            apply(LeaseEvent.IDLE_EXPIRED);
+            return Optional.empty();
+        }
+    }
+
+    /** Throws the SnapshotExpired error naming the limit when the lease was reclaimed for idling [L1]. */
+    void failIfExpired() {
+        if (state instanceof LeaseState.Released r && r.reason() == LeaseState.ReleaseReason.EXPIRED) {
+            throw new StorageException(ErrorReason.SNAPSHOT_EXPIRED, idleLimit.expiredMessage(table));
+        }
     }
 
     LeaseState state() {
@@ -80,11 +137,15 @@ final class Lease {
             return null;
         }
         Page page;
+        fetching = true;
         try {
             page = pages.nextPage(budget);
         } catch (RuntimeException | Error e) {
             apply(LeaseEvent.FAILED);
             throw e;
+        } finally {
+            lastActivityNanos = System.nanoTime();
+            fetching = false;
         }
         // One transition per page: in STREAMING an item is the identity move, and this monitor
         // already holds the state STREAMING, so per-item transitions would only cost allocations.
@@ -107,6 +168,8 @@ final class Lease {
             case WAKE_POLLER -> wake.wake();
             case LOG_ABANDONED -> LOG.warn("a snapshot stream of table '{}' was dropped without close; "
                     + "its transaction and permit were reclaimed", table);
+            case LOG_EXPIRED -> LOG.warn("a snapshot stream of table '{}' fetched no page for {} ({}); "
+                    + "its transaction and permit were reclaimed", table, idleLimit.text(), IdleLimit.SETTING);
         }
     }
 

@@ -29,16 +29,27 @@ final class LeasedItemStream implements ItemStream {
         this.cleanable = cleaner.register(this, new Reclaim(lease));
     }
 
+    /**
+     * Whether another item follows; fetches the next page when the last one is used up. Throws
+     * SnapshotExpired naming the limit once the lease was reclaimed for idling [L1], also when
+     * items of an earlier page are left (nothing is delivered after a release).
+     */
     @Override
     public boolean hasNext() {
+        lease.failIfExpired();
         while (!buffered.hasNext()) {
             Page page = lease.fetch(budget);
             if (page == null) {
+                lease.failIfExpired();
                 return false;
             }
             buffered = page.items().iterator();
         }
-        return lease.mayDeliver();
+        if (!lease.mayDeliver()) {
+            lease.failIfExpired();
+            return false;
+        }
+        return true;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.request.TableRules;
 import dev.stillpoint.domain.snapshot.HolderKind;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
@@ -23,8 +24,13 @@ import java.lang.ref.Cleaner;
  * The one implementation of {@link SnapshotEngine} the snapshot-capable adapters share: a permit,
  * the lease machine, the adapter's read window with the two pauses inside it, and a stream that
  * releases on every path [S1-S7, D6, D7]. Adapters supply only the {@link SnapshotReadPort}.
+ *
+ * <p>Every stream it hands out has an idle limit [L1]: past it with no page fetched, the engine's
+ * idle timer (one daemon thread, {@link IdleWatch}) releases the lease as a close would, and the
+ * stream fails SnapshotExpired naming the limit. The {@link Cleaner} stays as a second net. Close
+ * the engine to stop the timer thread.
  */
-public final class LeasedSnapshotEngine implements SnapshotEngine {
+public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable {
 
     private final SnapshotReadPort reads;
     private final PermitLedger permits;
@@ -32,22 +38,53 @@ public final class LeasedSnapshotEngine implements SnapshotEngine {
     private final PageBudget budget;
     private final ReadObserver observer;
     private final Cleaner cleaner;
+    private final IdleWatch idle;
 
+    /** An engine whose streams have the default idle limit (60 s) [L1]. */
     public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake,
                                 PageBudget budget, ReadObserver observer, Cleaner cleaner) {
+        this(reads, permits, wake, budget, observer, cleaner, IdleLimit.DEFAULT);
+    }
+
+    /**
+     * An engine over the adapter's read port.
+     *
+     * @param reads     the adapter's read windows
+     * @param permits   the engine's permit pool [D7]
+     * @param wake      woken by every release [P8]
+     * @param budget    rows and bytes per page [S7]
+     * @param observer  test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner   reclaims a stream dropped without close [S5]
+     * @param idleLimit how long a stream may go without a page fetch before it is reclaimed [L1]
+     */
+    public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake,
+                                PageBudget budget, ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit) {
         this.reads = reads;
         this.permits = permits;
         this.wake = wake;
         this.budget = budget;
         this.observer = observer;
         this.cleaner = cleaner;
+        this.idle = new IdleWatch(idleLimit);
     }
 
+    /** The idle limit of this engine's streams [L1]. */
+    public IdleLimit idleLimit() {
+        return idle.limit();
+    }
+
+    /** Stops the idle timer's thread; streams still open keep their Cleaner. Idempotent. */
+    @Override
+    public void close() {
+        idle.close();
+    }
+
+    /** Opens a snapshot (see {@link SnapshotEngine#openTableSnapshot}); its stream has this engine's idle limit. */
     @Override
     public TableSnapshot openTableSnapshot(String accountId, String tableName) {
         // Checked before a permit is taken: an invalid name is the caller's error, never a missing table [R1].
         TableRules.requireAddress(accountId, tableName);
-        Lease lease = new Lease(permits, wake, tableName);
+        Lease lease = new Lease(permits, wake, tableName, idle.limit());
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
         } catch (StorageException refused) {
@@ -80,8 +117,11 @@ public final class LeasedSnapshotEngine implements SnapshotEngine {
         boolean keyOrdered = window.keyOrdered();
         PageSource pages = window.pages();
         lease.ownPages(pages);
+        lease.startIdleClock();
         lease.apply(LeaseEvent.STREAM_STARTED);
         TableDescription atInstant = description.dropDeletingIndexes().snapshotView();
-        return new TableSnapshot(atInstant, info, keyOrdered, new LeasedItemStream(lease, budget, cleaner));
+        TableSnapshot snapshot = new TableSnapshot(atInstant, info, keyOrdered, new LeasedItemStream(lease, budget, cleaner));
+        idle.watch(lease);
+        return snapshot;
     }
 }

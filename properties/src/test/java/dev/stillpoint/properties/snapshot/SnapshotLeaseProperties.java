@@ -1,20 +1,26 @@
 package dev.stillpoint.properties.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.machine.Transition;
 import dev.stillpoint.domain.snapshot.HolderKind;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.LeaseEffect;
 import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.snapshot.LeaseRefusal;
 import dev.stillpoint.domain.snapshot.LeaseState;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.snapshot.SnapshotLease;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -83,7 +89,7 @@ class SnapshotLeaseProperties {
                             violations.add("item delivered after release by lease " + i);
                         }
                     }
-                    case END_TRANSACTION, LOG_ABANDONED -> { }
+                    case END_TRANSACTION, LOG_ABANDONED, LOG_EXPIRED -> { }
                 }
             }
             if (before.kind() == LeaseState.Kind.RELEASED) {
@@ -159,7 +165,7 @@ class SnapshotLeaseProperties {
         boolean streaming = kind == LeaseState.Kind.STREAMING;
         boolean releases = switch (event) {
             case FAILED, CLOSED, ABANDONED -> true;
-            case END_SEEN -> streaming;
+            case END_SEEN, IDLE_EXPIRED -> streaming;
             case PERMIT_REFUSED -> !streaming;
             default -> false;
         };
@@ -179,19 +185,62 @@ class SnapshotLeaseProperties {
         if (event == LeaseEvent.ABANDONED) {
             expected.add(LeaseEffect.LOG_ABANDONED);
         }
+        if (event == LeaseEvent.IDLE_EXPIRED) {
+            expected.add(LeaseEffect.LOG_EXPIRED);
+        }
         assertThat(t.effects()).containsExactlyElementsOf(expected);
         LeaseState.ReleaseReason reason = switch (event) {
             case END_SEEN -> LeaseState.ReleaseReason.DRAINED;
+            case IDLE_EXPIRED -> LeaseState.ReleaseReason.EXPIRED;
             case FAILED, PERMIT_REFUSED -> streaming ? LeaseState.ReleaseReason.FAILED : LeaseState.ReleaseReason.OPEN_FAILED;
             default -> streaming ? LeaseState.ReleaseReason.CLOSED_EARLY : LeaseState.ReleaseReason.OPEN_CANCELLED;
         };
         assertThat(t.nextOr(null)).isEqualTo(new LeaseState.Released(reason, event.name()));
     }
 
+    // [L1] the idle timer's decision: a fetch in flight is never idle; otherwise expire exactly when
+    // the idle time reached the limit, else look again after what is left of it.
+    @Property
+    void l1_idleCheckExpiresExactlyAtTheLimit(@ForAll @IntRange(min = 100, max = 120_000) int limitMillis,
+                                              @ForAll @IntRange(min = -5, max = 240_000) int idleMillis,
+                                              @ForAll boolean fetchInFlight) {
+        IdleLimit limit = new IdleLimit(Duration.ofMillis(limitMillis));
+        IdleLimit.Check check = limit.check(Duration.ofMillis(idleMillis).toNanos(), fetchInFlight);
+        if (fetchInFlight) {
+            assertThat(check).isEqualTo(new IdleLimit.Check.LookAgain(Duration.ofMillis(limitMillis)));
+        } else if (idleMillis >= limitMillis) {
+            assertThat(check).isEqualTo(new IdleLimit.Check.Expire());
+        } else {
+            assertThat(check).isEqualTo(new IdleLimit.Check.LookAgain(Duration.ofMillis(limitMillis - Math.max(0, idleMillis))));
+        }
+    }
+
+    // [L1] a limit outside 100 ms .. 1 day is a validation error naming the value and the setting;
+    // the expiry message names the limit.
+    @Property
+    void l1_idleLimitOutOfRangeIsRefusedNamingTheValue(@ForAll @IntRange(min = -1000, max = 99) int millis) {
+        assertThatThrownBy(() -> new IdleLimit(Duration.ofMillis(millis)))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                    assertThat(e.getMessage()).contains("snapshotIdleLimit").contains(millis + " ms");
+                });
+    }
+
+    @Example
+    void l1_idleLimitBoundsAndMessage() {
+        assertThat(IdleLimit.DEFAULT.duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThatThrownBy(() -> new IdleLimit(Duration.ofDays(1).plusMillis(1)))
+                .hasMessageContaining("86400.001 s");
+        assertThatThrownBy(() -> new IdleLimit(null)).isInstanceOf(StorageException.class);
+        assertThat(new IdleLimit(Duration.ofMillis(2500)).expiredMessage("t1"))
+                .contains("table 't1'").contains("2.5 s").contains("snapshotIdleLimit");
+        assertThat(new IdleLimit(Duration.ofSeconds(2)).text()).isEqualTo("2 s");
+    }
+
     @Provide
     Arbitrary<LeaseEvent> releasingEvents() {
         return Arbitraries.of(LeaseEvent.FAILED, LeaseEvent.CLOSED, LeaseEvent.ABANDONED, LeaseEvent.END_SEEN,
-                LeaseEvent.PERMIT_REFUSED);
+                LeaseEvent.PERMIT_REFUSED, LeaseEvent.IDLE_EXPIRED);
     }
 
     private static final int LEASES = 6;
@@ -202,7 +251,8 @@ class SnapshotLeaseProperties {
                 net.jqwik.api.Tuple.of(4, Arbitraries.just(LeaseEvent.PERMIT_GRANTED)),
                 net.jqwik.api.Tuple.of(3, Arbitraries.of(LeaseEvent.DEFINITION_READ, LeaseEvent.SNAPSHOT_PINNED, LeaseEvent.STREAM_STARTED)),
                 net.jqwik.api.Tuple.of(3, Arbitraries.just(LeaseEvent.ITEM_FETCHED)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.of(LeaseEvent.END_SEEN, LeaseEvent.FAILED, LeaseEvent.CLOSED, LeaseEvent.ABANDONED)));
+                net.jqwik.api.Tuple.of(1, Arbitraries.of(LeaseEvent.END_SEEN, LeaseEvent.FAILED, LeaseEvent.CLOSED, LeaseEvent.ABANDONED,
+                        LeaseEvent.IDLE_EXPIRED)));
         return Combinators.combine(Arbitraries.integers().between(0, LEASES - 1), events).as(Action::new)
                 .list().ofMaxSize(80);
     }

@@ -26,6 +26,8 @@ public final class PgFailures {
             Map.entry("2BP01", "dependent_objects_still_exist"),
             Map.entry("25006", "read_only_sql_transaction"),
             Map.entry("57P01", "admin_shutdown"),
+            Map.entry("08001", "sqlclient_unable_to_establish_sqlconnection"),
+            Map.entry("08006", "connection_failure"),
             Map.entry("22021", "character_not_in_repertoire"),
             Map.entry("22003", "numeric_value_out_of_range"));
 
@@ -74,7 +76,23 @@ public final class PgFailures {
             return s;
         }
         String state = sqlState(e);
+        if (isConnectionLost(state, e)) {
+            // A pooled connection the server closed (stopped, restarted, or the backend terminated):
+            // the next borrow opens a new one, or fails naming the address once the timeout passed [L3].
+            return new StorageException(ErrorReason.TRANSIENT, doing + ": the connection to PostgreSQL was lost; the"
+                    + " database may be unreachable or restarting (" + describe(e) + ")", e);
+        }
         return new StorageException(reasonOf(state, e), doing + ": " + describe(e), e);
+    }
+
+    /** Whether the server closed the session: a shutdown, a terminated backend, or a broken socket. */
+    static boolean isConnectionLost(String state, Throwable e) {
+        boolean unreachable = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            unreachable |= t instanceof Pools.Unreachable;
+        }
+        return !unreachable && (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                || state.equals("08003") || state.equals("08006"));
     }
 
     /** A failure of a snapshot's read: 40001 and 72000 are SnapshotExpired [P5]; the rest as {@link #map}. */

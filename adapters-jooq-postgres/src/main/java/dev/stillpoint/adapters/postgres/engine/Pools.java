@@ -5,17 +5,43 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The engine's HikariCP pools: one for the shared layout; a catalog pool and a data pool for the
  * separate layout. Every unit of work borrows the catalog connection before the data connection, so
  * two pools can never deadlock each other.
+ *
+ * <p>Fail fast while the database is down [L3]: a borrow waits at most the configured connection
+ * timeout (HikariCP's {@code connectionTimeout}), and opening a new connection at most as long
+ * (pgjdbc's {@code connectTimeout} and {@code loginTimeout}); a borrow that fails for want of a
+ * connection is an {@link Unreachable} (SQLSTATE 08001, so Transient) that names the database by
+ * host, port and name only, never by its URL's options or credentials.
  */
 public final class Pools implements AutoCloseable {
 
+    private static final Pattern ADDRESS = Pattern.compile("jdbc:postgresql://([^/?]*)(?:/([^?]*))?.*");
+
     private final HikariDataSource catalog;
     private final HikariDataSource data;
+    private final String catalogAddress;
+    private final String dataAddress;
+    private final long timeoutMillis;
     private final int dataPoolSize;
+
+    /**
+     * A borrow that got no connection within the connection timeout: the database is unreachable
+     * (down, refusing, or every connection busy that long). SQLSTATE 08001, so it maps to Transient.
+     */
+    public static final class Unreachable extends SQLTransientConnectionException {
+        private static final long serialVersionUID = 1L;
+
+        Unreachable(String message, Throwable cause) {
+            super(message, "08001", cause);
+        }
+    }
 
     public Pools(PostgresConfig config) {
         String engine = Integer.toHexString(System.identityHashCode(this));
@@ -32,6 +58,22 @@ public final class Pools implements AutoCloseable {
             }
         }
         this.dataPoolSize = config.poolSize();
+        this.catalogAddress = address(config.catalog().jdbcUrl());
+        this.dataAddress = config.data().map(d -> address(d.jdbcUrl())).orElse(catalogAddress);
+        this.timeoutMillis = config.connectionTimeout().toMillis();
+    }
+
+    /** {@code host:port/database} of a JDBC URL, without its options (which may hold a password). */
+    public static String address(String jdbcUrl) {
+        Matcher m = ADDRESS.matcher(jdbcUrl);
+        if (!m.matches()) {
+            return "(an unparsable JDBC URL)";
+        }
+        String hosts = m.group(1).isEmpty() ? "localhost:5432" : m.group(1);
+        if (hosts.contains("@")) {
+            hosts = hosts.substring(hosts.lastIndexOf('@') + 1);
+        }
+        return hosts + "/" + (m.group(2) == null ? "" : m.group(2));
     }
 
     private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name) {
@@ -44,8 +86,15 @@ public final class Pools implements AutoCloseable {
         // Connections are made on demand and kept: an engine that is opened and closed at once
         // (tests, tools) does not fill its pool first.
         h.setMinimumIdle(0);
-        h.setConnectionTimeout(config.connectionTimeout().toMillis());
+        long timeout = config.connectionTimeout().toMillis();
+        h.setConnectionTimeout(timeout);
+        // A liveness check of an idle connection must end inside the borrow's own timeout.
+        h.setValidationTimeout(Math.max(250, Math.min(5000, timeout / 2)));
         h.setInitializationFailTimeout(-1);
+        // Opening one connection (TCP connect, then login) may not take longer than a borrow may wait [L3].
+        int seconds = (int) Math.max(1, (timeout + 999) / 1000);
+        h.addDataSourceProperty("connectTimeout", seconds);
+        h.addDataSourceProperty("loginTimeout", seconds);
         h.setAutoCommit(true);
         h.addDataSourceProperty("ApplicationName", name);
         return new HikariDataSource(h);
@@ -61,14 +110,44 @@ public final class Pools implements AutoCloseable {
         return dataPoolSize;
     }
 
-    /** A catalog connection in auto-commit mode; close it to give it back. */
+    /** A catalog connection in auto-commit mode; close it to give it back. {@link Unreachable} after the timeout. */
     public Connection catalog() throws SQLException {
-        return catalog.getConnection();
+        return borrow(catalog, catalogAddress);
     }
 
-    /** A data connection in auto-commit mode (on the shared layout, from the one pool). */
+    /** A data connection in auto-commit mode (on the shared layout, from the one pool). {@link Unreachable} after the timeout. */
     public Connection data() throws SQLException {
-        return data.getConnection();
+        return borrow(data, dataAddress);
+    }
+
+    /** Connections borrowed from the pools now, by HikariCP's own count (diagnostics and tests). */
+    public int borrowed() {
+        int n = active(catalog);
+        return data == catalog ? n : n + active(data);
+    }
+
+    private static int active(HikariDataSource pool) {
+        var bean = pool.getHikariPoolMXBean();
+        return bean == null ? 0 : bean.getActiveConnections();
+    }
+
+    private Connection borrow(HikariDataSource pool, String address) throws SQLException {
+        try {
+            return pool.getConnection();
+        } catch (SQLTransientConnectionException e) {
+            // HikariCP's own timeout: its message names the pool; the cause is the last connect failure.
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new Unreachable("the PostgreSQL database at " + address + " is unreachable: no connection within "
+                    + timeoutMillis + " ms (" + firstLine(cause.getMessage()) + ")", e);
+        }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "no message";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
     }
 
     @Override

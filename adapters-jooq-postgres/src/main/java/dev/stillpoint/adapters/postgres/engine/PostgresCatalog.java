@@ -21,6 +21,14 @@ import dev.stillpoint.ports.out.RelationHold;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
+import dev.stillpoint.ports.out.WakeSignal;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
@@ -28,12 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,33 +49,50 @@ import org.slf4j.LoggerFactory;
  * the drops behind a savepoint (so a failed drop rolls back to it and the row can still be marked
  * DELETING), the removal of the row; the drops' locks are all taken before the removal commits. On
  * the separate layout the probe and the drops run in a data transaction opened before any drop, and
- * the commit runs on a thread of this catalog, so the caller cannot stop it between the catalog's
- * commit and the data's: the row goes first, then the relations, and a data commit that fails after
- * the catalog committed is retried on fresh connections for up to {@link #DATA_COMMIT_RETRY}.
+ * the commit has three steps [L2]: the catalog commits the row as DELETING (deferred, due now)
+ * instead of removing it; then the data transaction commits the drops; then the row is removed.
+ * A failure or a crash at any step leaves a DELETING row the poller retries, never a relation
+ * without its row: a failed data commit keeps the row (and wakes the poller) rather than leaving
+ * relations behind, and DeleteTable never waits past its drop budget for a retry.
+ *
+ * <p>The orphan sweep ({@link #sweepOrphans()}, run by every poller pass and so at startup) drops
+ * data relations named as this adapter names them whose table id has no catalog row. It lists the
+ * relations, then takes {@link #SWEEP_LOCK} exclusively on the catalog database before reading the
+ * rows: every CreateTable holds it shared from the start of its catalog transaction to its end, and
+ * commits its relations before its row, so a relation listed before the lock either has its row
+ * visible once the lock is granted or never will.
  */
 public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, LockProbe, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresCatalog.class);
 
-    /** How long a data commit that failed after the catalog removal committed is retried [P7]. */
-    public static final Duration DATA_COMMIT_RETRY = Duration.ofSeconds(60);
+    /**
+     * The advisory lock (catalog database) between CreateTable, which holds it shared, and the
+     * orphan sweep, which takes it exclusively before reading catalog rows [L2].
+     */
+    static final long SWEEP_LOCK = 0x73702d6f7270686eL;
+
+    /** How long the sweep waits for in-flight CreateTables, and each of its DROPs for its lock. */
+    private static final Duration SWEEP_WAIT = Duration.ofSeconds(1);
+
+    private static final String OWN_RELATIONS = "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname LIKE 'd\\_%'";
 
     private final Pools pools;
     private final TimeSource time;
     private final Optional<Duration> delayOverride;
-    private final ExecutorService committer;
+    private final WakeSignal wake;
 
     public PostgresCatalog(Pools pools, TimeSource time, Optional<Duration> delayOverride) {
+        this(pools, time, delayOverride, WakeSignal.NONE);
+    }
+
+    /** As above; {@code wake} is woken when a drop's data commit failed and its row was kept DELETING [L2]. */
+    public PostgresCatalog(Pools pools, TimeSource time, Optional<Duration> delayOverride, WakeSignal wake) {
         this.pools = pools;
         this.time = time;
         this.delayOverride = delayOverride;
-        String n = Integer.toHexString(System.identityHashCode(this));
-        AtomicInteger threads = new AtomicInteger();
-        this.committer = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "stillpoint-pg-drop-commit-" + n + "-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.wake = wake;
     }
 
     Pools pools() {
@@ -141,6 +161,8 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
         String doing = "creating table '" + request.tableName() + "'";
         try {
             return inWork(doing, w -> {
+                // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
+                Tx.exec(w.catalogConnection(), "SELECT pg_advisory_xact_lock_shared(" + SWEEP_LOCK + ")");
                 if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
                     throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
                 }
@@ -205,14 +227,80 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
         }
     }
 
+    /**
+     * Drops every data relation named as this adapter names them ({@code d_<id>...}) whose table id
+     * has no catalog row; returns their names [L2]. A relation it cannot drop now (held, or a view
+     * depends on it) is logged and left to the next pass. Any other name is never touched.
+     */
+    public List<String> sweepOrphans() {
+        String doing = "sweeping data relations without a catalog row";
+        List<String> dropped = new ArrayList<>();
+        try (Connection catalogConnection = pools.catalog()) {
+            Connection data = pools.shared() ? catalogConnection : pools.data();
+            try {
+                Map<String, String> candidates = new LinkedHashMap<>();
+                try (Statement st = data.createStatement(); ResultSet rs = st.executeQuery(OWN_RELATIONS)) {
+                    while (rs.next()) {
+                        String name = rs.getString(1);
+                        DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
+                    }
+                }
+                if (candidates.isEmpty()) {
+                    return dropped;
+                }
+                Set<String> known = new HashSet<>();
+                Tx.begin(catalogConnection);
+                try {
+                    Tx.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                    // Waits for every CreateTable in flight: its relations may be committed before its row.
+                    Tx.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
+                    known.addAll(Work.dsl(catalogConnection).select(SP_TABLES.TABLE_ID).from(SP_TABLES)
+                            .where(SP_TABLES.TABLE_ID.in(new HashSet<>(candidates.values())))
+                            .fetch(SP_TABLES.TABLE_ID));
+                    Tx.commit(catalogConnection);
+                } finally {
+                    Tx.rollbackQuietly(catalogConnection);
+                }
+                for (Map.Entry<String, String> e : candidates.entrySet()) {
+                    if (!known.contains(e.getValue()) && dropOrphan(data, e.getKey())) {
+                        dropped.add(e.getKey());
+                    }
+                }
+            } finally {
+                if (data != catalogConnection) {
+                    Tx.release(data);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            throw PgFailures.map(doing, e);
+        }
+        if (!dropped.isEmpty()) {
+            LOG.warn("dropped data relations without a catalog row: {}", dropped);
+        }
+        return dropped;
+    }
+
+    private static boolean dropOrphan(Connection data, String name) {
+        try {
+            Tx.begin(data);
+            try {
+                Tx.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                DataRelation.fromCatalog(name).dropIfExists(Work.dsl(data)).execute();
+                Tx.commit(data);
+                return true;
+            } finally {
+                Tx.rollbackQuietly(data);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("could not drop data relation {} (it has no catalog row); the next pass retries: {}", name,
+                    PgFailures.describe(e));
+            return false;
+        }
+    }
+
     @Override
     public void close() {
-        committer.shutdown();
-        try {
-            committer.awaitTermination(DATA_COMMIT_RETRY.toSeconds() + 5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // Nothing of its own to stop: every unit of work runs on its caller's thread.
     }
 
     /** One drop attempt: see the class comment. */
@@ -223,6 +311,8 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
         private Savepoint beforeDrops;
         // Separate layout: drops executed in the data transaction and not rolled back.
         private boolean dropsPending;
+        // Separate layout: the row is to go once the data transaction committed [L2].
+        private boolean rowRemovalPending;
 
         Attempt(Work work, CatalogRows.Loaded loaded, String doing) {
             this.work = work;
@@ -311,7 +401,20 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
 
         @Override
         public void removeCatalogRow() {
-            work.catalog().deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
+            if (pools.shared()) {
+                removeRow(work.catalog());
+                return;
+            }
+            // Separate layout [L2]: the catalog commits the row DELETING (due now, deferred) first; it is
+            // removed only after the data transaction committed the drops, so no failure in between can
+            // leave a relation without its row.
+            CatalogRows.setStatus(work.catalog(), loaded.row().getTableId(), TableStatus.DELETING, time.now(),
+                    TableState.DropRetry.DEFERRED);
+            rowRemovalPending = true;
+        }
+
+        private int removeRow(DSLContext ctx) {
+            return ctx.deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
         }
 
         @Override
@@ -324,81 +427,36 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
                     throw PgFailures.map(doing + ": committing", e);
                 }
             }
-            // Catalog, then data, on a thread the caller cannot interrupt between the two [P7].
-            Future<?> done = committer.submit(this::commitCatalogThenData);
-            boolean interrupted = false;
-            try {
-                while (true) {
-                    try {
-                        done.get();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    } catch (ExecutionException e) {
-                        Throwable cause = e.getCause();
-                        throw cause instanceof StorageException s ? s : PgFailures.map(doing + ": committing", cause);
-                    }
-                }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-
-        private void commitCatalogThenData() {
+            // Separate layout [L2]: catalog (the row DELETING), then data (the drops), then the row's removal.
             try {
                 Tx.commit(work.catalogConnection());
             } catch (SQLException e) {
+                // Nothing committed: the data transaction is rolled back by close, the relations stay with their row.
                 throw PgFailures.map(doing + ": committing the catalog", e);
             }
-            if (!work.hasData()) {
-                return;
-            }
-            try {
-                work.commitData();
-            } catch (SQLException e) {
-                if (dropsPending) {
-                    LOG.warn("{}: the data commit failed after the catalog removal committed ({}); retrying the drops "
-                            + "on fresh connections for up to {} s", doing, PgFailures.describe(e), DATA_COMMIT_RETRY.toSeconds());
-                    retryDrops();
+            if (work.hasData()) {
+                try {
+                    work.commitData();
+                } catch (SQLException e) {
+                    work.rollbackData();
+                    if (dropsPending) {
+                        // DeleteTable answers DELETING, which is the truth: the row says so until the drop is done.
+                        LOG.warn("{}: the data commit failed ({}); the catalog row is kept DELETING and the poller"
+                                + " retries the drop", doing, PgFailures.describe(e));
+                        wake.wake();
+                    }
+                    // Without drops the data transaction only probed: nothing is lost with it.
+                    return;
                 }
             }
-        }
-
-        /** Drops the relations again on fresh data connections until it works or the retry window ends. */
-        private void retryDrops() {
-            long until = time.monotonicNanos() + DATA_COMMIT_RETRY.toNanos();
-            long backoffMillis = 100;
-            while (true) {
-                try (Connection c = pools.data()) {
-                    Tx.begin(c);
-                    try {
-                        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - time.monotonicNanos()));
-                        Tx.exec(c, "SET LOCAL lock_timeout = " + left);
-                        for (DataRelation relation : loaded.relations()) {
-                            relation.dropIfExists(Work.dsl(c)).execute();
-                        }
-                        Tx.commit(c);
-                        LOG.info("{}: the retried drops committed", doing);
-                        return;
-                    } finally {
-                        Tx.rollbackQuietly(c);
-                    }
-                } catch (SQLException | RuntimeException e) {
-                    if (time.monotonicNanos() - until > 0) {
-                        LOG.error("{}: the catalog row is gone but dropping {} kept failing for {} s ({}); drop them by hand",
-                                doing, loaded.relations(), DATA_COMMIT_RETRY.toSeconds(), PgFailures.describe(e));
-                        return;
-                    }
-                    try {
-                        Thread.sleep(backoffMillis);
-                    } catch (InterruptedException ie) {
-                        // The retry must finish its window; the interrupt is kept for the thread's owner.
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    backoffMillis = Math.min(1000, backoffMillis * 2);
+            if (rowRemovalPending) {
+                try {
+                    removeRow(work.catalog());
+                } catch (RuntimeException e) {
+                    // The relations are gone and the row says DELETING: the poller's next drop removes it.
+                    LOG.warn("{}: the relations are dropped but removing the catalog row failed ({}); the poller"
+                            + " removes it", doing, PgFailures.describe(e));
+                    wake.wake();
                 }
             }
         }

@@ -91,6 +91,20 @@ public final class DataRelation {
         return new DataRelation(relationName, kind);
     }
 
+    /**
+     * The table id a relation name belongs to, when the name is one this adapter makes: the id is
+     * {@link TableId#random()}'s 32 lower-case hex digits, in {@code d_<id>}, {@code d_<id>__gsi__<n>},
+     * {@code __lsi__<n>} or {@code __vec__<n>}. Empty for any other name (such as {@code d_users}),
+     * which the orphan sweep therefore never touches [L2].
+     */
+    public static java.util.Optional<String> tableIdOf(String relationName) {
+        Matcher m = NAME.matcher(relationName == null ? "" : relationName);
+        return m.matches() && OWN_ID.matcher(m.group(1)).matches()
+                ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+    }
+
+    private static final Pattern OWN_ID = Pattern.compile("[0-9a-f]{32}");
+
     public String name() {
         return name;
     }

@@ -17,6 +17,7 @@ import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
@@ -83,7 +84,7 @@ public final class MongoEngine implements AutoCloseable {
         this.tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
-                config.pageBudget(), config.observer(), Cleaner.create());
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         poller.start();
     }
 
@@ -181,6 +182,7 @@ public final class MongoEngine implements AutoCloseable {
     @Override
     public void close() {
         poller.close();
+        snapshots.close();
         client.close();
     }
 

@@ -1,0 +1,130 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.snapshot.IdleLimit;
+import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.ports.snapshot.PermitLedger;
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The idle limit of the shared snapshot machinery [L1], over a fake read port: a stream that
+ * fetches no page for the limit is released by the engine's own timer (no garbage collection:
+ * the test keeps the stream strongly reachable throughout), its permit returned, its window
+ * closed, the poller woken; the stream then fails SnapshotExpired naming the limit. A stream that
+ * keeps fetching is never expired, and closing the engine stops the timer's thread.
+ */
+class LeaseIdleLimitTest {
+
+    private static final String ACCOUNT = "acct";
+    private static final String TABLE = "things";
+
+    private final AtomicInteger wakes = new AtomicInteger();
+    private final InMemoryReadPort port = new InMemoryReadPort(Descriptions.active(ACCOUNT, TABLE), 25);
+    private final PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(1));
+
+    private LeasedSnapshotEngine engine(Duration limit) {
+        return new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet, new PageBudget(4, 1 << 20),
+                ReadObserver.NONE, Cleaner.create(), new IdleLimit(limit));
+    }
+
+    // [L1] past the limit the engine ends the read, returns the permit and wakes the poller, with
+    // the stream still referenced (so the Cleaner cannot be what released it).
+    @Test
+    void l1_idleStreamIsReleasedByTheEngineAndFailsSnapshotExpired() throws Exception {
+        try (LeasedSnapshotEngine engine = engine(Duration.ofMillis(300))) {
+            TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+            snapshot.items().next();
+            long fetched = System.nanoTime();
+            assertThat(ledger.inUse()).isEqualTo(1);
+            await(() -> ledger.inUse() == 0, Duration.ofSeconds(10), "permit back after the idle limit");
+            long afterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - fetched);
+            assertThat(afterMillis).as("released after the limit, not before").isGreaterThanOrEqualTo(300);
+            assertThat(port.openWindows.get()).as("read window closed").isZero();
+            assertThat(wakes.get()).as("the release woke the poller once").isEqualTo(1);
+            assertThat(snapshot.items().isReleased()).isTrue();
+            // Items of the fetched page are left, yet nothing is delivered after the release.
+            assertThatThrownBy(() -> snapshot.items().hasNext())
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
+                        assertThat(e.getMessage()).contains("300 ms").contains("snapshotIdleLimit").contains(TABLE);
+                    });
+            snapshot.close();
+            assertThat(port.closedTwice.get()).as("the close after the expiry does nothing again").isZero();
+            assertThat(wakes.get()).isEqualTo(1);
+            // The permit is really free: a new snapshot opens.
+            engine.openTableSnapshot(ACCOUNT, TABLE).close();
+        }
+    }
+
+    // [L1] the idle clock restarts at every page fetch: a reader slower than the limit overall but
+    // fetching a page more often than the limit reads every item (25 items, 4 a page, a page per
+    // 400 ms, limit 1 s, 2.5 s in all).
+    @Test
+    void l1_aStreamThatKeepsFetchingIsNeverExpired() throws Exception {
+        try (LeasedSnapshotEngine engine = engine(Duration.ofSeconds(1))) {
+            TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+            int read = 0;
+            long start = System.nanoTime();
+            while (snapshot.items().hasNext()) {
+                snapshot.items().next();
+                read++;
+                // The reader's own pace (100 ms an item), not a wait for another thread.
+                new CountDownLatch(1).await(100, TimeUnit.MILLISECONDS);
+            }
+            assertThat(read).isEqualTo(25);
+            assertThat(System.nanoTime() - start).isGreaterThan(Duration.ofSeconds(2).toNanos());
+            assertThat(ledger.inUse()).isZero();
+            assertThat(wakes.get()).isEqualTo(1);
+        }
+    }
+
+    // [L1] the timer is a daemon thread, and closing the engine ends it (no thread leaks).
+    @Test
+    void l1_closingTheEngineEndsTheIdleTimerThread() throws Exception {
+        Set<Thread> before = idleThreads();
+        LeasedSnapshotEngine engine = engine(Duration.ofSeconds(30));
+        TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+        Set<Thread> mine = idleThreads();
+        mine.removeAll(before);
+        assertThat(mine).as("one timer thread for the engine").hasSize(1);
+        Thread timer = mine.iterator().next();
+        assertThat(timer.isDaemon()).isTrue();
+        engine.close();
+        timer.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(timer.isAlive()).as("timer thread ended by the engine's close").isFalse();
+        snapshot.close();
+        assertThat(ledger.inUse()).isZero();
+    }
+
+    private static Set<Thread> idleThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("stillpoint-snapshot-idle-") && t.isAlive())
+                .collect(Collectors.toSet());
+    }
+
+    private static void await(BooleanSupplier condition, Duration deadline, String what) throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError(what + ": not within " + deadline);
+            }
+            new CountDownLatch(1).await(5, TimeUnit.MILLISECONDS);
+        }
+    }
+}
