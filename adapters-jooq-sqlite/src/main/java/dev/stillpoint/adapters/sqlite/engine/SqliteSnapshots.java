@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -80,10 +79,10 @@ public final class SqliteSnapshots implements SnapshotReadPort {
 
         @Override
         public SnapshotInfo pin() {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA data_version")) {
-                rs.next();
-                return new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@" + rs.getLong(1));
-            } catch (SQLException e) {
+            // Read in the transaction readDefinition pinned: the commits this snapshot saw [L5].
+            try {
+                return new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@" + CommitSequence.read(SqliteCatalog.dsl(c)));
+            } catch (RuntimeException e) {
                 throw SqlFailures.map("pinning the snapshot of '" + tableName + "'", e);
             }
         }
