@@ -173,13 +173,15 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
                         String json = rs.getString(3);
+                        byte[] pk = rs.getBytes(1);
+                        byte[] sk = rs.getBytes(2);
                         bytes += json.length();
-                        items.add(new StoredJson(json));
+                        // The row's key goes with the item: an export checks the JSON names it [E1].
+                        items.add(new StoredJson(json, pk, sk));
                         if (budget.full(items.size(), bytes)) {
-                            // Only the row that fills the page is needed: the next page starts after it.
-                            // A page that ends short is the last, and needs no key (BENCHMARKS.md: 23% of the stream).
-                            lastPk = rs.getBytes(1);
-                            lastSk = rs.getBytes(2);
+                            // The row that fills the page is where the next page starts.
+                            lastPk = pk;
+                            lastSk = sk;
                             break;
                         }
                     }
@@ -222,7 +224,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                         lastRowid = rs.getLong(1);
                         String json = rs.getString(2);
                         bytes += json.length();
-                        items.add(new StoredJson(json));
+                        items.add(new StoredJson(json, rs.getBytes(3), rs.getBytes(4)));
                     }
                 }
                 return new Page(items, !budget.full(items.size(), bytes));
