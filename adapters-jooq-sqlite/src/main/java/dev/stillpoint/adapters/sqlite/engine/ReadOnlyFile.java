@@ -58,8 +58,14 @@ public final class ReadOnlyFile {
             throw new StorageException(ErrorReason.INTERNAL, "cannot open SQLite database " + file + " read-only: "
                     + e.getMessage(), e);
         } catch (RuntimeException e) {
+            Path dir = absolute.getParent();
+            if (wal && !walMissing && !Files.exists(sidecar(absolute, "-shm")) && dir != null && !Files.isWritable(dir)) {
+                throw new StorageException(ErrorReason.INTERNAL, "cannot read " + file + " read-only: its -wal is"
+                        + " there but its -shm is not, and directory " + dir + " is not writable, so SQLite cannot"
+                        + " read the commits in the -wal (" + rootMessage(e) + ")", e);
+            }
             throw new StorageException(ErrorReason.VALIDATION, "cannot read the schema of " + file
-                    + " (is it a SQLite database?): " + e.getMessage(), e);
+                    + " (is it a SQLite database?): " + rootMessage(e), e);
         }
         int expected = Migrations.bundled().latestVersion();
         if (version == 0) {
@@ -104,6 +110,14 @@ public final class ReadOnlyFile {
         // Path.toUri ("file:///...") percent-encodes spaces, '?' and '#', which SQLite's URI parser decodes.
         return "jdbc:sqlite:" + absolute.toUri()
                 + "?mode=ro" + (immutable ? "&immutable=1" : "");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static Path sidecar(Path db, String suffix) {
