@@ -6,10 +6,11 @@ import picocli.CommandLine.Option;
 
 /** {@code describe}: a table's description as JSON. */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-        description = "Print a table's description as JSON (DescribeTable's field names).",
+        description = {"Print a table's description as JSON (DescribeTable's field names).",
+            "Read-only: opens the file with SQLITE_OPEN_READONLY and changes nothing in it."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:described", "1:storage error", "2:usage error", "3:table not found",
-            "4:database file missing, unreadable or not a SQLite database"})
+            "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version"})
 final class DescribeCommand extends StorageCommand {
 
     @Option(names = "--table", required = true, paramLabel = "NAME", description = "The table.")
@@ -17,7 +18,7 @@ final class DescribeCommand extends StorageCommand {
 
     @Override
     int run() {
-        try (SqliteStorage storage = openStorage()) {
+        try (SqliteStorage storage = openReadOnly()) {
             out().println(DescriptionJson.text(DescriptionJson.of(storage.tables().describeTable(account, table), true)));
             out().flush();
             return ExitCodes.OK;

@@ -18,6 +18,8 @@ final class ExitCodes {
     static final int SLOTS_FULL = 6;
     /** {@code demo}: the export did not match the table as it was at the snapshot. */
     static final int VERIFICATION_FAILED = 7;
+    /** {@code export}: a stored item is not well-formed DynamoDB JSON or names another key than its row's [E1]. */
+    static final int CORRUPT_ITEM = 8;
 
     private ExitCodes() {
     }

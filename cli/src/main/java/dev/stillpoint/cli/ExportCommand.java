@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -12,15 +13,23 @@ import picocli.CommandLine.Option;
         description = {"Export one consistent snapshot of a table: DIR/items.jsonl (each item's stored DynamoDB JSON,"
                 + " one per line, in key order where the table has one) and DIR/manifest.json (description,"
                 + " snapshot kind and marker, keyOrdered, item count, sha256 of items.jsonl).",
-            "Writers are never blocked; nothing they commit after the snapshot opens is exported."},
+            "Writers are never blocked; nothing they commit after the snapshot opens is exported.",
+            "Read-only: the database is opened with SQLITE_OPEN_READONLY; no migration, no journal-mode change,"
+                + " no control-plane work (a DELETING table keeps its data). Every item is checked (well-formed"
+                + " DynamoDB JSON, key attributes equal to the row's stored key) before it is written.",
+            "SIGINT/SIGTERM remove the temporary files and print one line; an export removes stale temporary"
+                + " files that a killed export left in DIR."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:exported",
             "1:other storage error (e.g. the table is not ACTIVE)",
             "2:usage error",
             "3:table not found",
-            "4:database file missing, unreadable or not a SQLite database",
+            "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version",
             "5:output directory not writable or not a directory",
-            "6:every snapshot slot is held (LimitExceeded); retry when one ends"})
+            "6:every snapshot slot is held (LimitExceeded); retry when one ends",
+            "8:a stored item is not well-formed DynamoDB JSON or names another key than its row's; the message"
+                + " names it (position and stored key); no manifest written",
+            "130/143:interrupted by SIGINT/SIGTERM; temporary files removed, no manifest written"})
 final class ExportCommand extends StorageCommand {
 
     @Option(names = "--table", required = true, paramLabel = "NAME", description = "The table to export.")
@@ -30,11 +39,14 @@ final class ExportCommand extends StorageCommand {
             description = "Output directory (created if missing); items.jsonl and manifest.json are replaced.")
     Path outDir;
 
+    /** Told after every item, besides the progress bar: a forked test pauses the export mid-way with it. */
+    Exporter.Listener pace = Exporter.Listener.NONE;
+
     @Override
     int run() {
-        DatabaseFile.requireExisting(sqlite);
-        Exporter.prepareOutput(outDir);
-        try (SqliteStorage storage = openStorage()) {
+        // The database is checked first: a file refused as no Stillpoint database leaves no output directory.
+        try (SqliteStorage storage = openReadOnly()) {
+            Exporter.prepareOutput(outDir);
             return export(storage.snapshots());
         }
     }
@@ -48,8 +60,15 @@ final class ExportCommand extends StorageCommand {
     }
 
     private int export(SnapshotEngine engine) {
+        List<String> stale = Exporter.removeStaleTemps(outDir);
+        if (!stale.isEmpty()) {
+            err().println("stillpoint export: removed " + stale.size() + " stale temporary file"
+                    + (stale.size() == 1 ? "" : "s") + " of an interrupted export from " + outDir + ": "
+                    + String.join(", ", stale));
+            err().flush();
+        }
         Exporter.Result r = Exporter.export(engine, account, table, outDir,
-                ProgressBar.forConsole("exporting " + table));
+                Exporter.Listener.both(ProgressBar.forConsole("exporting " + table), pace));
         PrintWriter out = out();
         out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
                 r.elapsed().toMillis());

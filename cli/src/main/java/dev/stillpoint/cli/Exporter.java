@@ -16,7 +16,14 @@ import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import dev.stillpoint.ports.in.StoredItem;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -34,9 +41,16 @@ import java.util.HexFormat;
  * (the description, the snapshot's kind and marker, keyOrdered, the item count and the data file's
  * sha256). Memory stays bounded by the snapshot's page, whatever the table's size [S7].
  *
- * <p>Both files are written under temporary names in the output directory and renamed at the end:
+ * <p>Both files are written under temporary names in the output directory
+ * ({@code .items.jsonl-<pid>-<n>.tmp}, {@code .manifest.json-<pid>-<n>.tmp}) and renamed at the end:
  * first any old manifest is removed, then the data file is renamed, then the manifest, so a
  * manifest present always describes the data file beside it and a failed export leaves none.
+ *
+ * <p>Every item is checked before it is written ({@link ItemCheck}) [E1]: the first that fails ends the
+ * export with exit {@value ExitCodes#CORRUPT_ITEM}, naming it, no manifest written, temp files removed.
+ * SIGINT and SIGTERM while an export runs remove its temp files and print one line (a shutdown hook;
+ * the JVM then exits 130 / 143). A kill -9 leaves them: {@link #removeStaleTemps}, which the export
+ * command runs first, removes temp files of this naming whose process is gone.
  */
 final class Exporter {
     static final String DATA_FILE = "items.jsonl";
@@ -56,6 +70,32 @@ final class Exporter {
         void exported(long items);
 
         default void finished(long items) {
+        }
+
+        /** Both listeners, {@code first} told first. */
+        static Listener both(Listener first, Listener second) {
+            if (second == NONE) {
+                return first;
+            }
+            return new Listener() {
+                @Override
+                public void opened(SnapshotInfo info) {
+                    first.opened(info);
+                    second.opened(info);
+                }
+
+                @Override
+                public void exported(long items) {
+                    first.exported(items);
+                    second.exported(items);
+                }
+
+                @Override
+                public void finished(long items) {
+                    first.finished(items);
+                    second.finished(items);
+                }
+            };
         }
     }
 
@@ -91,10 +131,18 @@ final class Exporter {
      * {@link #prepareOutput}). Storage failures propagate as they are; output failures end with exit 5.
      */
     static Result export(SnapshotEngine engine, String account, String table, Path dir, Listener listener) {
+        return export(engine, account, table, dir, listener, true);
+    }
+
+    /** As {@link #export(SnapshotEngine, String, String, Path, Listener)}; {@code checked} false only for the cost benchmark. */
+    static Result export(SnapshotEngine engine, String account, String table, Path dir, Listener listener,
+                         boolean checked) {
         long started = System.nanoTime();
-        Path dataTemp = temp(dir, DATA_FILE);
+        Interruption interruption = new Interruption(dir);
+        Path dataTemp = null;
         Path manifestTemp = null;
         try {
+            dataTemp = interruption.track(temp(dir, DATA_FILE));
             Instant openedAt = Instant.now();
             Written written;
             TableDescription description;
@@ -105,31 +153,39 @@ final class Exporter {
                 info = snapshot.info();
                 keyOrdered = snapshot.keyOrdered();
                 listener.opened(info);
-                written = writeItems(snapshot.items(), dataTemp, listener);
+                written = writeItems(snapshot.items(), dataTemp, listener,
+                        checked ? new ItemCheck(description) : null);
             }
             listener.finished(written.items);
-            manifestTemp = temp(dir, MANIFEST_FILE);
+            manifestTemp = interruption.track(temp(dir, MANIFEST_FILE));
             ObjectNode manifest = manifest(account, description, info, keyOrdered, written, openedAt);
             writeSynced(manifestTemp, (DescriptionJson.text(manifest) + "\n").getBytes(StandardCharsets.UTF_8));
             Path data = dir.resolve(DATA_FILE);
             Path manifestFile = dir.resolve(MANIFEST_FILE);
-            Files.deleteIfExists(manifestFile);
-            rename(dataTemp, data);
-            rename(manifestTemp, manifestFile);
+            Path finalData = dataTemp;
+            Path finalManifest = manifestTemp;
+            interruption.finish(() -> {
+                Files.deleteIfExists(manifestFile);
+                rename(finalData, data);
+                rename(finalManifest, manifestFile);
+            });
             return new Result(description, info, keyOrdered, written.items, written.bytes, written.sha256, data,
                     manifestFile, openedAt, Duration.ofNanos(System.nanoTime() - started));
         } catch (IOException e) {
             throw new CliFailure(ExitCodes.OUTPUT, "cannot write the export to " + dir + ": " + reason(e), e);
+        } catch (ItemCheck.Failed e) {
+            throw new CliFailure(ExitCodes.CORRUPT_ITEM, e.getMessage() + "; export stopped, no manifest written", e);
         } finally {
             deleteQuietly(dataTemp);
             deleteQuietly(manifestTemp);
+            interruption.close();
         }
     }
 
     private record Written(long items, long bytes, String sha256) {
     }
 
-    private static Written writeItems(ItemStream items, Path file, Listener listener) throws IOException {
+    private static Written writeItems(ItemStream items, Path file, Listener listener, ItemCheck check) throws IOException {
         MessageDigest sha = sha256();
         long count = 0;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -137,7 +193,11 @@ final class Exporter {
             Writer out = new BufferedWriter(new OutputStreamWriter(new DigestOutputStream(raw, sha),
                     StandardCharsets.UTF_8), BUFFER);
             while (items.hasNext()) {
-                String json = items.next().json();
+                StoredItem item = items.next();
+                if (check != null) {
+                    check.check(item, count + 1);
+                }
+                String json = item.json();
                 out.write(line(json, count));
                 out.write('\n');
                 count++;
@@ -206,11 +266,107 @@ final class Exporter {
         return m;
     }
 
+    /** {@code .items.jsonl-<pid>-<n>.tmp}: the pid tells a later export whether the writer is gone. */
+    private static final Pattern TEMP = Pattern.compile("\\.(?:" + Pattern.quote(DATA_FILE) + "|"
+            + Pattern.quote(MANIFEST_FILE) + ")-(?:(\\d+)-)?\\d+\\.tmp");
+
     private static Path temp(Path dir, String name) {
         try {
-            return Files.createTempFile(dir, "." + name + "-", ".tmp");
+            return Files.createTempFile(dir, "." + name + "-" + ProcessHandle.current().pid() + "-", ".tmp");
         } catch (IOException e) {
             throw new CliFailure(ExitCodes.OUTPUT, "cannot write to output directory " + dir + ": " + reason(e), e);
+        }
+    }
+
+    /**
+     * Removes temp files of this naming left in {@code dir} by an export that is gone (killed): those
+     * whose pid is no live process, and those of the earlier naming without a pid. A live export's temp
+     * files are left alone. Returns the names removed.
+     */
+    static List<String> removeStaleTemps(Path dir) {
+        List<String> removed = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, ".*.tmp")) {
+            for (Path file : files) {
+                Matcher m = TEMP.matcher(file.getFileName().toString());
+                if (!m.matches() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                boolean gone = m.group(1) == null || ProcessHandle.of(Long.parseLong(m.group(1)))
+                        .map(h -> !h.isAlive()).orElse(true);
+                if (gone && Files.deleteIfExists(file)) {
+                    removed.add(file.getFileName().toString());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // A directory we cannot list or clean is reported by the export's own writes.
+        }
+        return removed;
+    }
+
+    /**
+     * What SIGINT/SIGTERM do while an export runs: a shutdown hook removes its temp files and prints one
+     * line. The final renames run under the same lock, so the hook either sees them done (and removes
+     * nothing) or prevents them.
+     */
+    private static final class Interruption implements AutoCloseable {
+        private final Path dir;
+        private final List<Path> temps = new ArrayList<>();
+        private final Thread hook;
+        private boolean finished;
+        private boolean interrupted;
+
+        Interruption(Path dir) {
+            this.dir = dir;
+            this.hook = new Thread(this::interrupt, "stillpoint-export-interrupted");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        synchronized Path track(Path temp) {
+            temps.add(temp);
+            return temp;
+        }
+
+        interface Renames {
+            void run() throws IOException;
+        }
+
+        void finish(Renames renames) throws IOException {
+            synchronized (this) {
+                if (interrupted) {
+                    throw new IOException("interrupted");
+                }
+                renames.run();
+                finished = true;
+            }
+        }
+
+        private synchronized void interrupt() {
+            if (finished) {
+                return;
+            }
+            interrupted = true;
+            int removed = 0;
+            for (Path temp : temps) {
+                try {
+                    if (Files.deleteIfExists(temp)) {
+                        removed++;
+                    }
+                } catch (IOException ignored) {
+                    // Left for the next export's stale sweep.
+                }
+            }
+            System.err.println("stillpoint export: interrupted; removed " + removed + " temporary file"
+                    + (removed == 1 ? "" : "s") + " from " + dir + ", no manifest written");
+            System.err.flush();
+        }
+
+        @Override
+        public void close() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or has run: nothing to undo.
+            }
         }
     }
 

@@ -13,10 +13,11 @@ import picocli.CommandLine.Command;
             "1:other storage error (validation, table not ACTIVE, internal)",
             "2:usage error",
             "3:table not found",
-            "4:database file missing, unreadable or not a SQLite database",
+            "4:database file missing, unreadable, or not a (read-only commands: Stillpoint) database",
             "5:output directory not writable or not a directory",
             "6:every snapshot slot is held (LimitExceeded)",
-            "7:demo verification failed"})
+            "7:demo verification failed",
+            "8:export: a stored item is not sound DynamoDB JSON for its row (E1)"})
 public final class StillpointCommand implements Runnable {
 
     @CommandLine.Spec

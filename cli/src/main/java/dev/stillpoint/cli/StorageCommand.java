@@ -34,6 +34,20 @@ abstract class StorageCommand extends CliCommand {
         return open(sqlite, SqliteConfig.file(sqlite));
     }
 
+    /**
+     * Opens {@code --sqlite} read-only [L4] (export, describe, list-tables): no migration, no journal-mode
+     * switch, no control-plane work, nothing written; a file that is not a Stillpoint database at this
+     * build's schema version ends with exit 4 naming it. Two read connections: one snapshot at a time.
+     */
+    SqliteStorage openReadOnly() {
+        DatabaseFile.requireExisting(sqlite);
+        try {
+            return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite).withPool(2, 1));
+        } catch (StorageException e) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, CliCommand.message(e), e); // the message names the file
+        }
+    }
+
     static SqliteStorage open(Path file, SqliteConfig config) {
         try {
             return SqliteStorage.open(config);

@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.sqlite;
 
 
 import dev.stillpoint.adapters.sqlite.engine.Connections;
+import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
@@ -21,10 +22,12 @@ import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
+import java.nio.file.Path;
 
 /**
  * Stillpoint on SQLite, the embedded default: one object that opens (and migrates) the database,
- * runs the control-plane poller, and offers the driving ports. Close it to stop the poller and
+ * runs the control-plane poller, and offers the driving ports; or, opened with {@link #openReadOnly},
+ * reads an existing database and changes nothing. Close it to stop the poller and
  * close every connection.
  */
 public final class SqliteStorage implements AutoCloseable {
@@ -36,14 +39,23 @@ public final class SqliteStorage implements AutoCloseable {
     private final PermitLedger slots;
     private final ControlPlanePoller poller;
 
-    private SqliteStorage(SqliteConfig config) {
-        connections = new Connections(config);
-        try (Connections.Borrowed w = connections.write()) {
-            Migrations.bundled().apply(w.connection());
-        } catch (RuntimeException e) {
-            connections.close();
-            throw e instanceof StorageException s ? s : StorageException.internal(
-                    "cannot migrate SQLite database: " + e.getMessage(), e);
+    private final boolean readOnly;
+
+    private SqliteStorage(SqliteConfig config, boolean readOnly) {
+        this.readOnly = readOnly;
+        if (readOnly) {
+            Path file = config.file().orElseThrow(() -> StorageException.validation(
+                    "a read-only opening needs a database file; an in-memory database has nothing to read"));
+            connections = new Connections(config, ReadOnlyFile.check(file, Connections.readOnlySettings(config)));
+        } else {
+            connections = new Connections(config);
+            try (Connections.Borrowed w = connections.write()) {
+                Migrations.bundled().apply(w.connection());
+            } catch (RuntimeException e) {
+                connections.close();
+                throw e instanceof StorageException s ? s : StorageException.internal(
+                        "cannot migrate SQLite database: " + e.getMessage(), e);
+            }
         }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
         ControlPlanePoller[] wake = new ControlPlanePoller[1];
@@ -57,12 +69,35 @@ public final class SqliteStorage implements AutoCloseable {
         slots = new PermitLedger(PermitPool.withCapacity(config.snapshotSlots()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), slots, poller,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
-        poller.start();
+        if (!readOnly) {
+            poller.start();
+        }
     }
 
     /** Opens the database (creating and migrating it if needed) and starts the control-plane poller. */
     public static SqliteStorage open(SqliteConfig config) {
-        return new SqliteStorage(config);
+        return new SqliteStorage(config, false);
+    }
+
+    /**
+     * Opens an existing database for reading only [L4]: describe, list, get and snapshots work; every
+     * write (put, delete, create, DeleteTable) is refused UNSUPPORTED. It writes nothing: connections open
+     * with {@code SQLITE_OPEN_READONLY} ({@code mode=ro}), no migration runs, no pragma that persists is
+     * set (the journal mode is left as found), and no control-plane work starts (no poller: a DELETING
+     * table keeps its data until a read-write opening drops it). See {@link ReadOnlyFile} for what a
+     * WAL-mode file needs beside it ({@code -wal}, {@code -shm}).
+     *
+     * @throws StorageException VALIDATION naming the file when it is not a Stillpoint database (no
+     *     {@code sp_schema_version}) or is at another schema version than this build's (never migrated
+     *     here); INTERNAL when SQLite cannot open it (missing file, no permission)
+     */
+    public static SqliteStorage openReadOnly(SqliteConfig config) {
+        return new SqliteStorage(config, true);
+    }
+
+    /** Whether this storage was opened with {@link #openReadOnly}. */
+    public boolean readOnly() {
+        return readOnly;
     }
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */

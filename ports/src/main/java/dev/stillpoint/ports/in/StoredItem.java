@@ -1,6 +1,7 @@
 package dev.stillpoint.ports.in;
 
 import dev.stillpoint.domain.item.Item;
+import java.util.Optional;
 
 /**
  * One item as its backend stored it [S4]. The export path takes {@link #json()} as it is; only a
@@ -13,4 +14,12 @@ public interface StoredItem {
 
     /** The item decoded into attribute values. */
     Item item();
+
+    /**
+     * The key the backend stores this item under, where it keeps one apart from {@link #json()};
+     * empty where the item is its own key (the default) [E1].
+     */
+    default Optional<StoredKey> storedKey() {
+        return Optional.empty();
+    }
 }

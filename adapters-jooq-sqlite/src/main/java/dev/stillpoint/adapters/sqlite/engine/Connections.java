@@ -30,6 +30,8 @@ public final class Connections implements AutoCloseable {
     }
 
     private final boolean inMemory;
+    private final boolean readOnly;
+    private final String where;
     private final Connection writer;
     private final ReentrantLock writerLock = new ReentrantLock(true);
     private final BlockingQueue<Connection> readers;
@@ -38,6 +40,8 @@ public final class Connections implements AutoCloseable {
 
     public Connections(SqliteConfig config) {
         this.inMemory = config.file().isEmpty();
+        this.readOnly = false;
+        this.where = config.file().map(Path::toString).orElse(":memory:");
         this.acquireTimeoutMillis = Math.max(1000, config.busyTimeout().toMillis() * 6);
         try {
             if (inMemory) {
@@ -56,6 +60,38 @@ public final class Connections implements AutoCloseable {
             throw new StorageException(ErrorReason.INTERNAL, "cannot open SQLite database "
                     + config.file().map(Path::toString).orElse(":memory:") + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Read connections only, each opened read-only as {@code file} says [L4]: no writer connection, no
+     * journal-mode or other persistent pragma; {@link #write()} is refused.
+     */
+    public Connections(SqliteConfig config, ReadOnlyFile file) {
+        this.inMemory = false;
+        this.readOnly = true;
+        this.where = file.file().toString();
+        this.acquireTimeoutMillis = Math.max(1000, config.busyTimeout().toMillis() * 6);
+        this.writer = null;
+        this.readers = new ArrayBlockingQueue<>(config.readConnections());
+        try {
+            for (int i = 0; i < config.readConnections(); i++) {
+                Connection c = file.open(readOnlySettings(config));
+                all.add(c);
+                readers.add(c);
+            }
+        } catch (SQLException e) {
+            closeAll();
+            throw new StorageException(ErrorReason.INTERNAL, "cannot open SQLite database " + where
+                    + " read-only: " + e.getMessage(), e);
+        }
+    }
+
+    /** What a read-only connection sets: only per-connection settings, nothing that persists in the file. */
+    public static SQLiteConfig readOnlySettings(SqliteConfig config) {
+        SQLiteConfig c = new SQLiteConfig();
+        c.setBusyTimeout((int) config.busyTimeout().toMillis());
+        c.setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+        return c;
     }
 
     private Connection open(String url, SqliteConfig config, SQLiteConfig.TransactionMode mode) throws SQLException {
@@ -77,8 +113,17 @@ public final class Connections implements AutoCloseable {
         return inMemory;
     }
 
-    /** The writer connection, exclusively, in auto-commit mode. */
+    /** Whether the connections were opened read-only ({@link #write()} is then refused). */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** The writer connection, exclusively, in auto-commit mode; refused (UNSUPPORTED) on a read-only opening. */
     public Borrowed write() {
+        if (readOnly) {
+            throw new StorageException(ErrorReason.UNSUPPORTED, "SQLite database " + where
+                    + " was opened read-only (SqliteStorage.openReadOnly): writes need SqliteStorage.open");
+        }
         lock(writerLock);
         return new Borrowed() {
             @Override

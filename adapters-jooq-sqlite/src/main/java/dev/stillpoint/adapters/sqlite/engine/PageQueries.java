@@ -36,7 +36,7 @@ final class PageQueries {
     }
 
     static String rowidPage(DataRelation base) {
-        return RENDER.select(ROWID, base.item()).from(base.table())
+        return RENDER.select(ROWID, base.item(), base.pk(), base.sk()).from(base.table())
                 .where(ROWID.gt(DSL.param("after", Long.class)))
                 .orderBy(ROWID)
                 .limit(DSL.param("rows", Integer.class))

@@ -31,7 +31,7 @@ import org.jooq.impl.DSL;
 
 /**
  * The SQLite catalog behind the control-plane ports. Every write runs in one IMMEDIATE transaction
- * on the writer connection. Under WAL a reader never blocks a DROP (it keeps its own snapshot), so
+ * on the writer connection and advances the {@link CommitSequence} before it commits. Under WAL a reader never blocks a DROP (it keeps its own snapshot), so
  * the lock probe always answers "free" and a DeleteTable below the 1 s delay drops at once [D5].
  */
 public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, LockProbe {
@@ -57,6 +57,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
             try {
                 Tx.beginWrite(c);
                 T result = work.apply(dsl(c));
+                CommitSequence.advance(dsl(c)); // [L5]
                 Tx.commit(c);
                 return result;
             } catch (SQLException e) {
@@ -218,6 +219,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
         @Override
         public void commit() {
+            CommitSequence.advance(dsl(c)); // [L5]
             run(() -> Tx.commit(c));
             committed = true;
         }

@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -80,10 +79,10 @@ public final class SqliteSnapshots implements SnapshotReadPort {
 
         @Override
         public SnapshotInfo pin() {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA data_version")) {
-                rs.next();
-                return new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@" + rs.getLong(1));
-            } catch (SQLException e) {
+            // Read in the transaction readDefinition pinned: the commits this snapshot saw [L5].
+            try {
+                return new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@" + CommitSequence.read(SqliteCatalog.dsl(c)));
+            } catch (RuntimeException e) {
                 throw SqlFailures.map("pinning the snapshot of '" + tableName + "'", e);
             }
         }
@@ -174,13 +173,15 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
                         String json = rs.getString(3);
+                        byte[] pk = rs.getBytes(1);
+                        byte[] sk = rs.getBytes(2);
                         bytes += json.length();
-                        items.add(new StoredJson(json));
+                        // The row's key goes with the item: an export checks the JSON names it [E1].
+                        items.add(new StoredJson(json, pk, sk));
                         if (budget.full(items.size(), bytes)) {
-                            // Only the row that fills the page is needed: the next page starts after it.
-                            // A page that ends short is the last, and needs no key (BENCHMARKS.md: 23% of the stream).
-                            lastPk = rs.getBytes(1);
-                            lastSk = rs.getBytes(2);
+                            // The row that fills the page is where the next page starts.
+                            lastPk = pk;
+                            lastSk = sk;
                             break;
                         }
                     }
@@ -223,7 +224,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                         lastRowid = rs.getLong(1);
                         String json = rs.getString(2);
                         bytes += json.length();
-                        items.add(new StoredJson(json));
+                        items.add(new StoredJson(json, rs.getBytes(3), rs.getBytes(4)));
                     }
                 }
                 return new Page(items, !budget.full(items.size(), bytes));

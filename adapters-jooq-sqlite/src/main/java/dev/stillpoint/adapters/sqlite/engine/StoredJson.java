@@ -1,13 +1,63 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKey;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
 
-/** An item as the data relation stores it; decoded only when asked [S4]. */
-record StoredJson(String json) implements StoredItem {
+/**
+ * An item as the data relation stores it, with the row's key columns; decoded only when asked [S4].
+ * {@code pk} and {@code sk} are null for an item that did not come from a row (never from a page).
+ */
+record StoredJson(String json, byte[] pk, byte[] sk) implements StoredItem {
+
     @Override
     public Item item() {
         return ItemJson.decode(json);
+    }
+
+    @Override
+    public Optional<StoredKey> storedKey() {
+        return pk == null ? Optional.empty() : Optional.of(new RowKey(pk, sk));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoredJson other && other.json.equals(json) && Arrays.equals(other.pk, pk)
+                && Arrays.equals(other.sk, sk);
+    }
+
+    @Override
+    public int hashCode() {
+        return json.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return json;
+    }
+
+    /** The row's {@code pk}, {@code sk} columns in {@link dev.stillpoint.adapters.sqlite.storage.KeyCodec} bytes [E1]. */
+    private record RowKey(byte[] pk, byte[] sk) implements StoredKey {
+        @Override
+        public boolean matches(Key key) {
+            try {
+                ItemKeys encoded = ItemKeys.of(key);
+                return Arrays.equals(encoded.pk(), pk) && Arrays.equals(encoded.sk(), sk);
+            } catch (StorageException | IllegalArgumentException e) {
+                return false; // a value the codec cannot encode is no stored key
+            }
+        }
+
+        @Override
+        public String describe() {
+            HexFormat hex = HexFormat.of().withUpperCase();
+            return "pk=x'" + hex.formatHex(pk) + "' sk=x'" + hex.formatHex(sk) + "'";
+        }
     }
 }

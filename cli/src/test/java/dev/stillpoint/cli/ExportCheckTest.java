@@ -1,0 +1,220 @@
+package dev.stillpoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * [E1] An export vouches only for sound items: a row whose item is not well-formed DynamoDB JSON, or is
+ * JSON naming another key than the row's, ends the export with exit 8 naming the item (position and
+ * stored key), no manifest, no temp file, and the previous export in the directory left as it was.
+ */
+class ExportCheckTest {
+
+    private static Path database(Path dir) {
+        Path db = dir.resolve("t.db");
+        assertThat(Cli.run("create-table", "--sqlite", db.toString(), "--table", "things", "--key", "pk:S,sk:N").code()).isZero();
+        for (int i = 1; i <= 5; i++) {
+            Cli.Run put = Cli.run("put", "--sqlite", db.toString(), "--table", "things",
+                    "--item", "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"" + i + "\"},\"v\":{\"L\":[{\"M\":{\"x\":{\"BS\":[\"AAE=\"]}}}]}}");
+            assertThat(put.code()).as(put.err()).isZero();
+        }
+        return db;
+    }
+
+    /** Replaces the stored text of the third row in key order (sk = 3), straight into the data relation with JDBC. */
+    private static String corruptThirdRow(Path db, String text) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            String relation;
+            try (ResultSet rs = s.executeQuery("SELECT relation_name FROM sp_tables WHERE table_name = 'things'")) {
+                rs.next();
+                relation = rs.getString(1);
+            }
+            String hexKey;
+            try (ResultSet rs = s.executeQuery("SELECT hex(pk), hex(sk) FROM " + relation + " ORDER BY pk, sk LIMIT 1 OFFSET 2")) {
+                rs.next();
+                hexKey = "pk=x'" + rs.getString(1) + "' sk=x'" + rs.getString(2) + "'";
+            }
+            try (PreparedStatement u = c.prepareStatement("UPDATE " + relation + " SET item = ? WHERE rowid = "
+                    + "(SELECT rowid FROM " + relation + " ORDER BY pk, sk LIMIT 1 OFFSET 2)")) {
+                u.setString(1, text);
+                assertThat(u.executeUpdate()).isEqualTo(1);
+            }
+            return hexKey;
+        }
+    }
+
+    private static List<String> files(Path dir) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void e1_aRowThatIsNotJsonEndsTheExportWithExitEightNamingIt() throws Exception {
+        Path dir = Cli.scratch("check-notjson");
+        Path db = database(dir);
+        Path out = dir.resolve("out");
+        assertThat(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString()).code()).isZero();
+        String manifest = Files.readString(out.resolve("manifest.json"));
+        String items = Files.readString(out.resolve("items.jsonl"));
+        String key = corruptThirdRow(db, "this is not json");
+
+        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+
+        assertThat(run.code()).isEqualTo(ExitCodes.CORRUPT_ITEM).isEqualTo(8);
+        assertThat(run.err().lines()).singleElement().asString()
+                .startsWith("stillpoint export: item 3 (line 3 of items.jsonl, stored key " + key + ")")
+                .contains("not well-formed JSON")
+                .endsWith("export stopped, no manifest written");
+        assertThat(run.out()).isEmpty();
+        assertThat(files(out)).as("no temp file; the previous export untouched").containsExactly("items.jsonl", "manifest.json");
+        assertThat(Files.readString(out.resolve("manifest.json"))).isEqualTo(manifest);
+        assertThat(Files.readString(out.resolve("items.jsonl"))).isEqualTo(items);
+
+        // Into an empty directory: nothing at all is left there.
+        Path fresh = dir.resolve("fresh");
+        Cli.Run again = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", fresh.toString());
+        assertThat(again.code()).isEqualTo(ExitCodes.CORRUPT_ITEM);
+        assertThat(files(fresh)).isEmpty();
+    }
+
+    @Test
+    void e1_validJsonWhosePartitionKeyIsNotTheRowsKeyEndsTheExportNamingBoth() throws Exception {
+        Path dir = Cli.scratch("check-otherkey");
+        Path db = database(dir);
+        Path out = dir.resolve("out");
+        String key = corruptThirdRow(db, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"3\"}}");
+
+        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+
+        assertThat(run.code()).isEqualTo(ExitCodes.CORRUPT_ITEM);
+        assertThat(run.err().lines()).singleElement().asString()
+                .startsWith("stillpoint export: item 3 (line 3 of items.jsonl, stored key " + key + ")")
+                .contains("its key attributes (S 'b', N '3') are not the key its row is stored under");
+        assertThat(files(out)).isEmpty();
+    }
+
+    @Test
+    void e1_aSortKeyOfTheWrongTypeOrAMissingKeyAttributeIsCaughtToo() throws Exception {
+        for (String text : List.of("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"3\"}}", "{\"pk\":{\"S\":\"a\"}}",
+                "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"3\"},\"v\":{\"Q\":\"x\"}}")) {
+            Path dir = Cli.scratch("check-shape");
+            Path db = database(dir);
+            corruptThirdRow(db, text);
+            Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", dir.resolve("out").toString());
+            assertThat(run.code()).as(text).isEqualTo(ExitCodes.CORRUPT_ITEM);
+            assertThat(run.err()).contains("item 3 (line 3");
+        }
+    }
+
+    // The check itself, over every shape ItemJson refuses and every one it accepts.
+
+    private static final TableDescription TABLE = table();
+
+    /** The description CreateTable answers for (pk S, sk N), from a real in-memory engine. */
+    private static TableDescription table() {
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.inMemory())) {
+            return storage.tables().createTable(new CreateTableRequest(StorageCommand.DEFAULT_ACCOUNT, "things",
+                    KeySchema.composite("pk", "sk"), List.of(new AttributeDefinition("pk", ScalarType.S),
+                    new AttributeDefinition("sk", ScalarType.N)), List.of(), List.of(), Optional.empty()));
+        }
+    }
+
+    private record Stored(String json, Optional<StoredKey> storedKey) implements StoredItem {
+        @Override
+        public Item item() {
+            return ItemJson.decode(json);
+        }
+    }
+
+    private static Stored unkeyed(String json) {
+        return new Stored(json, Optional.empty());
+    }
+
+    @Test
+    void e1_theCheckRefusesWhatItemJsonRefusesAndPassesWhatItAccepts() {
+        ItemCheck check = new ItemCheck(TABLE);
+        String key = "\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}";
+        List<String> sound = List.of(
+                "{" + key + "}",
+                "{" + key + ",\"v\":{\"S\":\"x\"},\"n\":{\"N\":\"not a number, kept raw [S4]\"},\"b\":{\"B\":\"AAE=\"}}",
+                "{" + key + ",\"t\":{\"BOOL\":false},\"z\":{\"NULL\":true},\"l\":{\"L\":[]},\"m\":{\"M\":{}}}",
+                "{ " + key + " , \"s\" : { \"SS\" : [\"a\",\"b\"] }, \"ns\":{\"NS\":[\"1\"]},\"bs\":{\"BS\":[\"AA==\"]}}",
+                "{" + key + ",\"deep\":" + "{\"L\":[".repeat(64) + "]}".repeat(64) + "}");
+        for (String json : sound) {
+            assertThat(ItemJson.decode(json)).as(json).isNotNull();
+            check.check(unkeyed(json), 1);
+        }
+        List<String> broken = List.of(
+                "this is not json", "", "[]", "{" + key + "} trailing", "{" + key + ",}",
+                "{" + key + ",\"v\":\"x\"}", "{" + key + ",\"v\":{}}", "{" + key + ",\"v\":{\"S\":\"x\",\"N\":\"1\"}}",
+                "{" + key + ",\"v\":{\"X\":\"x\"}}", "{" + key + ",\"v\":{\"S\":1}}", "{" + key + ",\"v\":{\"B\":\"AAE\"}}",
+                "{" + key + ",\"v\":{\"B\":\"A=AE\"}}", "{" + key + ",\"v\":{\"BOOL\":\"true\"}}", "{" + key + ",\"v\":{\"NULL\":false}}",
+                "{" + key + ",\"v\":{\"L\":{}}}", "{" + key + ",\"v\":{\"L\":[1]}}", "{" + key + ",\"v\":{\"M\":[]}}",
+                "{" + key + ",\"v\":{\"SS\":[1]}}", "{" + key + ",\"v\":{\"SS\":\"a\"}}",
+                "{" + key + ",\"v\":{\"S\":\"x\"},\"v\":{\"S\":\"y\"}}",
+                "{" + key + ",\"v\":{\"M\":{\"a\":{\"S\":\"x\"},\"a\":{\"S\":\"y\"}}}}",
+                "{" + key + ",\"deep\":" + "{\"L\":[".repeat(65) + "]}".repeat(65) + "}",
+                "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\",\"S\":\"1\"}}", "{\"pk\":{\"S\":\"a\"},\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}");
+        for (String json : broken) {
+            assertThatThrownBy(() -> ItemJson.decode(json)).as("ItemJson refuses %s", json).isNotNull();
+            assertThatThrownBy(() -> check.check(unkeyed(json), 7)).as(json)
+                    .isInstanceOf(ItemCheck.Failed.class).hasMessageStartingWith("item 7 (line 7 of items.jsonl)");
+        }
+        // Sound JSON, but not an item of this table: a key attribute of another type, or missing.
+        for (String json : List.of("{\"pk\":{\"N\":\"1\"},\"sk\":{\"N\":\"1\"}}", "{\"pk\":{\"S\":\"a\"}}",
+                "{\"sk\":{\"N\":\"1\"}}", "{\"pk\":{\"S\":\"a\"},\"sk\":{\"L\":[]}}")) {
+            assertThat(ItemJson.decode(json)).as(json).isNotNull();
+            assertThatThrownBy(() -> check.check(unkeyed(json), 7)).as(json)
+                    .isInstanceOf(ItemCheck.Failed.class).hasMessageStartingWith("item 7 (line 7 of items.jsonl)");
+        }
+    }
+
+    @Test
+    void e1_theKeyIsComparedWithTheStoredKeyNotJustFound() {
+        ItemCheck check = new ItemCheck(TABLE);
+        String json = "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"S\":\"x\"}}";
+        StoredKey isA1 = new StoredKey() {
+            @Override
+            public boolean matches(Key key) {
+                return key.equals(Key.of(dev.stillpoint.domain.item.AttributeValue.s("a"),
+                        new dev.stillpoint.domain.item.AttributeValue.N("1")));
+            }
+
+            @Override
+            public String describe() {
+                return "pk=x'" + HexFormat.of().formatHex("a".getBytes()) + "'";
+            }
+        };
+        check.check(new Stored(json, Optional.of(isA1)), 1);
+        assertThatThrownBy(() -> check.check(new Stored(json.replace("\"a\"", "\"b\""), Optional.of(isA1)), 2))
+                .isInstanceOf(ItemCheck.Failed.class)
+                .hasMessage("item 2 (line 2 of items.jsonl, stored key pk=x'61') is not a sound DynamoDB JSON item:"
+                        + " its key attributes (S 'b', N '1') are not the key its row is stored under");
+    }
+}
