@@ -14,6 +14,7 @@ import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
@@ -54,6 +55,9 @@ public final class PostgresStorage implements AutoCloseable {
         catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), () -> wake[0].wake());
         TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
         ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
+        PostgresTables storage = new PostgresTables(catalog);
+        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
+        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
             try {
@@ -61,10 +65,10 @@ public final class PostgresStorage implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("orphan sweep: {}", e.getMessage());
             }
+            statistics.runIfDue();
             return pass.run();
         }, config.time(), "stillpoint-pg-control-plane");
         wake[0] = poller;
-        PostgresTables storage = new PostgresTables(catalog);
         tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));

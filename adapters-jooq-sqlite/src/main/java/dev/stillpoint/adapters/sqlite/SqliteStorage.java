@@ -15,6 +15,7 @@ import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
@@ -61,10 +62,14 @@ public final class SqliteStorage implements AutoCloseable {
         ControlPlanePoller[] wake = new ControlPlanePoller[1];
         TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
         ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
-        poller = new ControlPlanePoller(config.pollerSchedule(), pass::run, config.time(),
-                "stillpoint-sqlite-control-plane");
-        wake[0] = poller;
         SqliteTables storage = new SqliteTables(catalog);
+        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
+        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
+        poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
+            statistics.runIfDue();
+            return pass.run();
+        }, config.time(), "stillpoint-sqlite-control-plane");
+        wake[0] = poller;
         tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         slots = new PermitLedger(PermitPool.withCapacity(config.snapshotSlots()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), slots, poller,

@@ -2,6 +2,8 @@ package dev.stillpoint.domain.table;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
@@ -29,13 +31,16 @@ public final class CatalogJson {
 
     /** Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]). */
     public static List<AttributeDefinition> definitions(String json) {
-        List<AttributeDefinition> out = new ArrayList<>();
-        ItemJson.decode(json).attributes().forEach((name, type) -> {
-            if (type instanceof AttributeValue.S s && (s.value().equals("S") || s.value().equals("N") || s.value().equals("B"))) {
-                out.add(new AttributeDefinition(name, ScalarType.valueOf(s.value())));
-            }
+        return parsed("attribute definitions", json, () -> {
+            List<AttributeDefinition> out = new ArrayList<>();
+            ItemJson.decode(json).attributes().forEach((name, type) -> {
+                if (type instanceof AttributeValue.S s && (s.value().equals("S") || s.value().equals("N")
+                        || s.value().equals("B"))) {
+                    out.add(new AttributeDefinition(name, ScalarType.valueOf(s.value())));
+                }
+            });
+            return out;
         });
-        return out;
     }
 
     public static String projection(Projection p) {
@@ -47,11 +52,13 @@ public final class CatalogJson {
     }
 
     public static Projection projection(String json) {
-        Item item = ItemJson.decode(json);
-        ProjectionType type = ProjectionType.valueOf(((AttributeValue.S) item.get("type")).value());
-        List<String> attrs = ((AttributeValue.L) item.get("nonKeyAttributes")).values().stream()
-                .map(v -> ((AttributeValue.S) v).value()).toList();
-        return new Projection(type, attrs);
+        return parsed("projection", json, () -> {
+            Item item = ItemJson.decode(json);
+            ProjectionType type = ProjectionType.valueOf(((AttributeValue.S) item.get("type")).value());
+            List<String> attrs = ((AttributeValue.L) item.get("nonKeyAttributes")).values().stream()
+                    .map(v -> ((AttributeValue.S) v).value()).toList();
+            return new Projection(type, attrs);
+        });
     }
 
     public static String stream(Optional<StreamSpecification> spec) {
@@ -67,17 +74,35 @@ public final class CatalogJson {
         if (json == null) {
             return Optional.empty();
         }
-        Item item = ItemJson.decode(json);
-        return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
-                item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
+        return parsed("stream specification", json, () -> {
+            Item item = ItemJson.decode(json);
+            return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
+                    item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
+        });
     }
 
     public static Optional<TimeToLive> ttl(String json) {
         if (json == null) {
             return Optional.empty();
         }
-        Item item = ItemJson.decode(json);
-        return Optional.of(new TimeToLive(((AttributeValue.S) item.get("attributeName")).value(),
-                ((AttributeValue.Bool) item.get("enabled")).value()));
+        return parsed("time to live", json, () -> {
+            Item item = ItemJson.decode(json);
+            return Optional.of(new TimeToLive(((AttributeValue.S) item.get("attributeName")).value(),
+                    ((AttributeValue.Bool) item.get("enabled")).value()));
+        });
+    }
+
+    /**
+     * {@code parse}'s result; any failure is catalog damage, reported as such and naming the field and
+     * the stored text, never as an item error or with a Java class name [R6]. The caller adds the table.
+     */
+    private static <T> T parsed(String field, String json, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (RuntimeException e) {
+            String stored = json == null ? "nothing" : json.length() > 80 ? "'" + json.substring(0, 80) + "...'" : "'" + json + "'";
+            throw new StorageException(ErrorReason.INTERNAL, "catalog damage: the stored " + field + " (" + stored
+                    + ") cannot be read" + (e instanceof StorageException s ? ": " + s.getMessage() : ""), e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.CatalogJson;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_RESTORE_RECORDS;
@@ -167,27 +168,29 @@ final class CatalogRows {
 
     private static TableDescription describe(SpTablesRecord row, List<SpIndexesRecord> indexes,
                                              List<SpVectorIndexesRecord> vectorRows, Optional<RestoreSummary> restore) {
-        List<GlobalSecondaryIndex> gsis = new ArrayList<>();
-        List<LocalSecondaryIndex> lsis = new ArrayList<>();
-        for (SpIndexesRecord i : indexes) {
-            KeySchema key = new KeySchema(i.getPartitionKeyName(), Optional.ofNullable(i.getSortKeyName()));
-            if (i.getKind().equals("GSI")) {
-                gsis.add(new GlobalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()),
-                        IndexStatus.valueOf(i.getStatus()), Boolean.TRUE.equals(i.getBackfilling()), 0, 0));
-            } else {
-                lsis.add(new LocalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()), 0, 0));
+        return CatalogDamage.reading(row.getTableName(), () -> {
+            List<GlobalSecondaryIndex> gsis = new ArrayList<>();
+            List<LocalSecondaryIndex> lsis = new ArrayList<>();
+            for (SpIndexesRecord i : indexes) {
+                KeySchema key = new KeySchema(i.getPartitionKeyName(), Optional.ofNullable(i.getSortKeyName()));
+                if (i.getKind().equals("GSI")) {
+                    gsis.add(new GlobalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()),
+                            IndexStatus.valueOf(i.getStatus()), Boolean.TRUE.equals(i.getBackfilling()), 0, 0));
+                } else {
+                    lsis.add(new LocalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()), 0, 0));
+                }
             }
-        }
-        List<VectorIndex> vectors = vectorRows.stream()
-                .map(v -> new VectorIndex(v.getIndexName(), v.getAttributeName(), v.getDimensions(), v.getMetric(),
-                        IndexStatus.valueOf(v.getStatus())))
-                .toList();
-        return new TableDescription(row.getAccountId(), row.getTableName(), row.getTableId(), row.getTableArn(),
-                TableStatus.valueOf(row.getStatus()), Instant.ofEpochMilli(row.getCreatedAt()),
-                new KeySchema(row.getPartitionKeyName(), Optional.ofNullable(row.getSortKeyName())),
-                CatalogJson.definitions(row.getAttributeDefinitionsJson()), gsis, lsis, vectors,
-                CatalogJson.stream(row.getStreamSpecJson()), CatalogJson.ttl(row.getTtlJson()), restore,
-                Optional.empty(), row.getItemCount(), row.getSizeBytes());
+            List<VectorIndex> vectors = vectorRows.stream()
+                    .map(v -> new VectorIndex(v.getIndexName(), v.getAttributeName(), v.getDimensions(), v.getMetric(),
+                            IndexStatus.valueOf(v.getStatus())))
+                    .toList();
+            return new TableDescription(row.getAccountId(), row.getTableName(), row.getTableId(), row.getTableArn(),
+                    TableStatus.valueOf(row.getStatus()), Instant.ofEpochMilli(row.getCreatedAt()),
+                    new KeySchema(row.getPartitionKeyName(), Optional.ofNullable(row.getSortKeyName())),
+                    CatalogJson.definitions(row.getAttributeDefinitionsJson()), gsis, lsis, vectors,
+                    CatalogJson.stream(row.getStreamSpecJson()), CatalogJson.ttl(row.getTtlJson()), restore,
+                    Optional.empty(), row.getItemCount(), row.getSizeBytes());
+        });
     }
 
     /**

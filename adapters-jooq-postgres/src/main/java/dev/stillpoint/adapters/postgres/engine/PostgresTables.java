@@ -14,10 +14,12 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,7 +44,7 @@ import org.jooq.impl.DSL;
  * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
  * row becomes visible; the data commits before the catalog.
  */
-public final class PostgresTables implements TableCatalog, ItemStore {
+public final class PostgresTables implements TableCatalog, ItemStore, TableStatistics {
 
     private static final int BACKFILL_FETCH = 1000;
     private static final String BACKFILL_CURSOR = "sp_backfill";
@@ -199,6 +201,31 @@ public final class PostgresTables implements TableCatalog, ItemStore {
         for (SpIndexesRecord index : loaded.indexes()) {
             RelationLayout layout = loaded.index(index);
             data.deleteFrom(layout.relation().table()).where(key.matchesBase(layout)).execute();
+        }
+    }
+
+    @Override
+    public void recount() {
+        var tables = catalog.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
+                        SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
+                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name())).fetch());
+        for (var t : tables) {
+            String doing = "counting the items of " + t.value2();
+            org.jooq.Record2<Integer, java.math.BigDecimal> counted;
+            try (Connection c = catalog.pools().data()) {
+                counted = Work.dsl(c).select(DSL.count(), DSL.coalesce(DSL.sum(DSL.octetLength(
+                                DSL.field(DSL.name("item"), String.class))), java.math.BigDecimal.ZERO))
+                        .from(DSL.table(DSL.name(t.value2()))).fetchOne();
+            } catch (SQLException | RuntimeException e) {
+                throw PgFailures.map(doing, e);
+            }
+            long items = counted.value1();
+            long bytes = counted.value2().longValue();
+            if (items != t.value3() || bytes != t.value4()) {
+                catalog.inWork("recording the counts of " + t.value2(), w -> w.catalog().update(SP_TABLES)
+                        .set(SP_TABLES.ITEM_COUNT, items).set(SP_TABLES.SIZE_BYTES, bytes)
+                        .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
+import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.CatalogJson;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
@@ -81,33 +82,35 @@ final class CatalogRows {
     }
 
     private static TableDescription describe(DSLContext ctx, SpTablesRecord row, List<SpIndexesRecord> indexes) {
-        List<GlobalSecondaryIndex> gsis = new ArrayList<>();
-        List<LocalSecondaryIndex> lsis = new ArrayList<>();
-        for (SpIndexesRecord i : indexes) {
-            KeySchema key = new KeySchema(i.getPartitionKeyName(), Optional.ofNullable(i.getSortKeyName()));
-            if (i.getKind().equals("GSI")) {
-                gsis.add(new GlobalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()),
-                        IndexStatus.valueOf(i.getStatus()), Boolean.TRUE.equals(i.getBackfilling()), 0, 0));
-            } else {
-                lsis.add(new LocalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()), 0, 0));
+        return CatalogDamage.reading(row.getTableName(), () -> {
+            List<GlobalSecondaryIndex> gsis = new ArrayList<>();
+            List<LocalSecondaryIndex> lsis = new ArrayList<>();
+            for (SpIndexesRecord i : indexes) {
+                KeySchema key = new KeySchema(i.getPartitionKeyName(), Optional.ofNullable(i.getSortKeyName()));
+                if (i.getKind().equals("GSI")) {
+                    gsis.add(new GlobalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()),
+                            IndexStatus.valueOf(i.getStatus()), Boolean.TRUE.equals(i.getBackfilling()), 0, 0));
+                } else {
+                    lsis.add(new LocalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()), 0, 0));
+                }
             }
-        }
-        List<VectorIndex> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
-                .where(SP_VECTOR_INDEXES.TABLE_ID.eq(row.getTableId()))
-                .orderBy(SP_VECTOR_INDEXES.ORDINAL)
-                .fetch(v -> new VectorIndex(v.getIndexName(), v.getAttributeName(), v.getDimensions(), v.getMetric(),
-                        IndexStatus.valueOf(v.getStatus())));
-        Optional<RestoreSummary> restore = ctx.selectFrom(SP_RESTORE_RECORDS)
-                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(row.getTableId()))
-                .fetchOptional(r -> new RestoreSummary(Optional.ofNullable(r.getSourceBackupArn()),
-                        Optional.ofNullable(r.getSourceTableArn()), Instant.ofEpochMilli(r.getRestoreDateTime()),
-                        Boolean.TRUE.equals(r.getRestoreInProgress())));
-        return new TableDescription(row.getAccountId(), row.getTableName(), row.getTableId(), row.getTableArn(),
-                TableStatus.valueOf(row.getStatus()), Instant.ofEpochMilli(row.getCreatedAt()),
-                new KeySchema(row.getPartitionKeyName(), Optional.ofNullable(row.getSortKeyName())),
-                CatalogJson.definitions(row.getAttributeDefinitionsJson()), gsis, lsis, vectors,
-                CatalogJson.stream(row.getStreamSpecJson()), CatalogJson.ttl(row.getTtlJson()), restore,
-                Optional.empty(), row.getItemCount(), row.getSizeBytes());
+            List<VectorIndex> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
+                    .where(SP_VECTOR_INDEXES.TABLE_ID.eq(row.getTableId()))
+                    .orderBy(SP_VECTOR_INDEXES.ORDINAL)
+                    .fetch(v -> new VectorIndex(v.getIndexName(), v.getAttributeName(), v.getDimensions(), v.getMetric(),
+                            IndexStatus.valueOf(v.getStatus())));
+            Optional<RestoreSummary> restore = ctx.selectFrom(SP_RESTORE_RECORDS)
+                    .where(SP_RESTORE_RECORDS.TABLE_ID.eq(row.getTableId()))
+                    .fetchOptional(r -> new RestoreSummary(Optional.ofNullable(r.getSourceBackupArn()),
+                            Optional.ofNullable(r.getSourceTableArn()), Instant.ofEpochMilli(r.getRestoreDateTime()),
+                            Boolean.TRUE.equals(r.getRestoreInProgress())));
+            return new TableDescription(row.getAccountId(), row.getTableName(), row.getTableId(), row.getTableArn(),
+                    TableStatus.valueOf(row.getStatus()), Instant.ofEpochMilli(row.getCreatedAt()),
+                    new KeySchema(row.getPartitionKeyName(), Optional.ofNullable(row.getSortKeyName())),
+                    CatalogJson.definitions(row.getAttributeDefinitionsJson()), gsis, lsis, vectors,
+                    CatalogJson.stream(row.getStreamSpecJson()), CatalogJson.ttl(row.getTtlJson()), restore,
+                    Optional.empty(), row.getItemCount(), row.getSizeBytes());
+        });
     }
 
     /** Inserts a CREATING row and its index rows, and creates every data relation. */

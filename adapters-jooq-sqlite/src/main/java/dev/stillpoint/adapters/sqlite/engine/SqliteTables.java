@@ -15,16 +15,19 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Condition;
+import org.jooq.Record2;
 import org.jooq.Record3;
 import org.jooq.Result;
 import org.jooq.impl.DSL;
@@ -34,7 +37,7 @@ import org.jooq.impl.DSL;
  * catalog row, so an item write and its index entries commit together against one definition; the
  * core's rules decide what is written, this class only stores it.
  */
-public final class SqliteTables implements TableCatalog, ItemStore {
+public final class SqliteTables implements TableCatalog, ItemStore, TableStatistics {
 
     private static final int BACKFILL_PAGE = 1000;
 
@@ -172,6 +175,27 @@ public final class SqliteTables implements TableCatalog, ItemStore {
             ctx.deleteFrom(relation.table())
                     .where(relation.basePk().orElseThrow().eq(key.pk()), relation.baseSk().orElseThrow().eq(key.sk()))
                     .execute();
+        }
+    }
+
+    @Override
+    public void recount() {
+        List<org.jooq.Record4<String, String, Long, Long>> tables = catalog.read("listing tables to recount",
+                ctx -> ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
+                        .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name())).fetch());
+        for (org.jooq.Record4<String, String, Long, Long> t : tables) {
+            DataRelation base = DataRelation.fromCatalog(t.value2());
+            Record2<Integer, java.math.BigDecimal> counted = catalog.read("counting the items of " + base.name(),
+                    ctx -> ctx.select(DSL.count(), DSL.coalesce(DSL.sum(DSL.octetLength(base.item())), java.math.BigDecimal.ZERO))
+                            .from(base.table()).fetchOne());
+            long items = counted.value1();
+            long bytes = counted.value2().longValue();
+            if (items != t.value3() || bytes != t.value4()) {
+                // Written only when changed: a recount that found nothing new commits nothing.
+                catalog.write("recording the counts of " + base.name(), ctx -> ctx.update(SP_TABLES)
+                        .set(SP_TABLES.ITEM_COUNT, items).set(SP_TABLES.SIZE_BYTES, bytes)
+                        .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
+            }
         }
     }
 

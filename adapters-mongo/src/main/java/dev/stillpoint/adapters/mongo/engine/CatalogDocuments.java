@@ -7,6 +7,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.CatalogJson;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -160,26 +161,33 @@ final class CatalogDocuments {
     }
 
     private static TableDescription describe(BsonDocument t, List<BsonDocument> indexes) {
-        List<GlobalSecondaryIndex> gsis = new ArrayList<>();
-        List<LocalSecondaryIndex> lsis = new ArrayList<>();
-        for (BsonDocument i : indexes) {
-            String name = i.getString("index_name").getValue();
-            Projection projection = CatalogJson.projection(i.getString("projection").getValue());
-            if (i.getString("kind").getValue().equals("GSI")) {
-                gsis.add(new GlobalSecondaryIndex(name, keySchema(i), projection,
-                        IndexStatus.valueOf(i.getString("status").getValue()), i.getBoolean("backfilling").getValue(),
-                        0, 0));
-            } else {
-                lsis.add(new LocalSecondaryIndex(name, keySchema(i), projection, 0, 0));
+        String table = t.containsKey("table_name") && t.get("table_name").isString() ? t.getString("table_name").getValue() : "?";
+        return CatalogDamage.reading(table, () -> {
+            try {
+                List<GlobalSecondaryIndex> gsis = new ArrayList<>();
+                List<LocalSecondaryIndex> lsis = new ArrayList<>();
+                for (BsonDocument i : indexes) {
+                    String name = i.getString("index_name").getValue();
+                    Projection projection = CatalogJson.projection(i.getString("projection").getValue());
+                    if (i.getString("kind").getValue().equals("GSI")) {
+                        gsis.add(new GlobalSecondaryIndex(name, keySchema(i), projection,
+                                IndexStatus.valueOf(i.getString("status").getValue()), i.getBoolean("backfilling").getValue(),
+                                0, 0));
+                    } else {
+                        lsis.add(new LocalSecondaryIndex(name, keySchema(i), projection, 0, 0));
+                    }
+                }
+                return new TableDescription(t.getString("account_id").getValue(), t.getString("table_name").getValue(),
+                        t.getString("table_id").getValue(), t.getString("table_arn").getValue(),
+                        TableStatus.valueOf(t.getString("status").getValue()),
+                        Instant.ofEpochMilli(t.getDateTime("created_at").getValue()), keySchema(t),
+                        CatalogJson.definitions(t.getString("attribute_definitions").getValue()), gsis, lsis, List.of(),
+                        CatalogJson.stream(optionalText(t, "stream").orElse(null)), Optional.empty(), restoreSummary(t),
+                        Optional.empty(), t.getInt64("item_count").getValue(), t.getInt64("size_bytes").getValue());
+            } catch (org.bson.BSONException e) {
+                throw new IllegalStateException("a catalog document field has another BSON type than expected", e);
             }
-        }
-        return new TableDescription(t.getString("account_id").getValue(), t.getString("table_name").getValue(),
-                t.getString("table_id").getValue(), t.getString("table_arn").getValue(),
-                TableStatus.valueOf(t.getString("status").getValue()),
-                Instant.ofEpochMilli(t.getDateTime("created_at").getValue()), keySchema(t),
-                CatalogJson.definitions(t.getString("attribute_definitions").getValue()), gsis, lsis, List.of(),
-                CatalogJson.stream(optionalText(t, "stream").orElse(null)), Optional.empty(), restoreSummary(t),
-                Optional.empty(), t.getInt64("item_count").getValue(), t.getInt64("size_bytes").getValue());
+        });
     }
 
     private static Optional<RestoreSummary> restoreSummary(BsonDocument t) {

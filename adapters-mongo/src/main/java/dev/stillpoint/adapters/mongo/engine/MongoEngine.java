@@ -14,6 +14,7 @@ import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
@@ -72,15 +73,18 @@ public final class MongoEngine implements AutoCloseable {
                 dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
         ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
         this.sweep = new OrphanSweep(work, catalog);
+        this.storage = new MongoTables(work, catalog);
+        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
+        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
         this.poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
             try {
                 sweep.run();
             } catch (StorageException e) {
                 LOG.warn("orphan sweep: {}", e.getMessage());
             }
+            statistics.runIfDue();
             return pass.run();
         }, config.time(), "stillpoint-mongo-control-plane");
-        this.storage = new MongoTables(work, catalog);
         this.tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
         this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,

@@ -20,10 +20,12 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -38,7 +40,7 @@ import org.bson.BsonString;
  * item's {@code _id}. A put or delete reads the catalog documents and writes the item and its entries
  * in one transaction (on a replica set), so an index never answers for a version its item lacks.
  */
-final class MongoTables implements TableCatalog, ItemStore {
+final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
 
     /** Index entries written per batch while a GSI is backfilled. */
     private static final int BACKFILL_BATCH = 1000;
@@ -215,6 +217,29 @@ final class MongoTables implements TableCatalog, ItemStore {
 
     private CatalogDocuments.Loaded table(ClientSession s, String accountId, String tableName) {
         return catalog.load(s, accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
+    }
+
+    /**
+     * Counts from the server's own collection statistics ({@code collStats}: document count and
+     * uncompressed data size), cheap at any size and approximate, as DynamoDB's counts are.
+     */
+    @Override
+    public void recount() {
+        List<BsonDocument> active = work.run("listing tables to recount", () -> catalog.tables()
+                .find(eq("status", TableStatus.ACTIVE.name())).into(new java.util.ArrayList<>()));
+        for (BsonDocument table : active) {
+            String collection = table.getString("collection").getValue();
+            BsonDocument stats = work.run("counting the items of collection " + collection, () ->
+                    work.dataDatabase().runCommand(new BsonDocument("collStats", new BsonString(collection)),
+                            BsonDocument.class));
+            long items = stats.getNumber("count").longValue();
+            long bytes = stats.getNumber("size").longValue();
+            if (items != table.getInt64("item_count").getValue() || bytes != table.getInt64("size_bytes").getValue()) {
+                work.run("recording the counts of collection " + collection, () -> catalog.tables().updateOne(
+                        eq("_id", table.get("_id")), Updates.combine(Updates.set("item_count", items),
+                                Updates.set("size_bytes", bytes))));
+            }
+        }
     }
 
     /** For tests and operators: the ids of the entries of an index, in {@code _id} order. */

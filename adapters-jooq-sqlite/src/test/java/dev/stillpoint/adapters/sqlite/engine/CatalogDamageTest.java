@@ -1,0 +1,65 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.ports.core.TableWaiter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A damaged catalog entry, written by hand as an operator or a bug might, is reported as catalog
+ * damage naming the table and the field, never as an item error or with a Java class name [R6].
+ */
+class CatalogDamageTest {
+
+    private static final String ACCOUNT = "acct";
+
+    @Test
+    void r6_damagedFieldsAreNamedAsCatalogDamageOfTheirTable() throws Exception {
+        Path file = TestDatabases.newFile("damage");
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file))) {
+            for (String table : new String[] {"defs_damaged", "status_damaged"}) {
+                storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, table)
+                        .partitionKey("pk", ScalarType.S).build());
+                TableWaiter.awaitActive(storage.tables(), ACCOUNT, table, Duration.ofSeconds(30));
+            }
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+                damage(c, "attribute_definitions_json", "this is not json", "defs_damaged");
+                damage(c, "status", "SLEEPING", "status_damaged");
+            }
+            StorageException defs = catchThrowableOfType(
+                    () -> storage.tables().describeTable(ACCOUNT, "defs_damaged"), StorageException.class);
+            assertThat(defs.reason()).isEqualTo(ErrorReason.INTERNAL);
+            assertThat(defs.getMessage())
+                    .as("[R6] names the table, says catalog damage, names the field and shows the stored text")
+                    .startsWith("table 'defs_damaged': catalog damage: the stored attribute definitions ('this is not json')")
+                    .doesNotContain("item JSON").doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.");
+            StorageException status = catchThrowableOfType(
+                    () -> storage.tables().describeTable(ACCOUNT, "status_damaged"), StorageException.class);
+            assertThat(status.getMessage())
+                    .as("[R6] an unreadable status is catalog damage of its table, without the enum's class name")
+                    .startsWith("table 'status_damaged': catalog damage:")
+                    .doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.|No enum constant");
+        }
+    }
+
+    private static void damage(Connection c, String column, String value, String table) throws Exception {
+        try (PreparedStatement s = c.prepareStatement("UPDATE sp_tables SET " + column + " = ? WHERE table_name = ?")) {
+            s.setString(1, value);
+            s.setString(2, table);
+            assertThat(s.executeUpdate()).as("damaged row of " + table).isEqualTo(1);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.stillpoint.ports.lifecycle;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps ItemCount and TableSizeBytes fresh: the control-plane poller calls {@link #runIfDue()} on every
+ * pass, and a recount runs on the first pass and then whenever {@code interval} has passed since the
+ * last one. A failed recount is logged and retried on the next pass; it never stops the pass.
+ */
+public final class StatisticsRefresh {
+
+    /** How often the counts are recounted by default. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+
+    private static final Logger LOG = LoggerFactory.getLogger(StatisticsRefresh.class);
+
+    private final TableStatistics statistics;
+    private final TimeSource time;
+    private final Duration interval;
+    private Instant nextDue = Instant.MIN;
+
+    /** A refresh of {@code statistics} every {@code interval}, timed by {@code time}. */
+    public StatisticsRefresh(TableStatistics statistics, TimeSource time, Duration interval) {
+        this.statistics = Objects.requireNonNull(statistics, "statistics");
+        this.time = Objects.requireNonNull(time, "time");
+        if (interval == null || interval.isNegative() || interval.isZero()) {
+            throw StorageException.validation("the statistics interval must be positive, got " + interval);
+        }
+        this.interval = interval;
+    }
+
+    /** Recounts when due; called from the poller's thread only. */
+    public void runIfDue() {
+        Instant now = time.now();
+        if (now.isBefore(nextDue)) {
+            return;
+        }
+        nextDue = now.plus(interval);
+        try {
+            statistics.recount();
+        } catch (StorageException e) {
+            LOG.warn("recounting ItemCount and TableSizeBytes failed; the next pass retries: {}", e.getMessage());
+            nextDue = now;
+        }
+    }
+}

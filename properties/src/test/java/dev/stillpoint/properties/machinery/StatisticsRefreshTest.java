@@ -1,0 +1,70 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import net.jqwik.api.Example;
+
+/**
+ * ItemCount and TableSizeBytes are kept fresh (issue 10: they were a constant 0 on SQLite): the first
+ * pass recounts, later passes recount once the interval has passed, and a failed recount is retried
+ * on the very next pass instead of waiting out another interval.
+ */
+class StatisticsRefreshTest {
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T00:00:00Z"));
+    private final TimeSource clock = new TimeSource() {
+        @Override
+        public Instant now() {
+            return now.get();
+        }
+
+        @Override
+        public long monotonicNanos() {
+            return 0;
+        }
+    };
+
+    @Example
+    void theFirstPassRecountsAndLaterOnesOnlyOnceTheIntervalHasPassed() {
+        AtomicInteger recounts = new AtomicInteger();
+        StatisticsRefresh refresh = new StatisticsRefresh(recounts::incrementAndGet, clock, Duration.ofMinutes(5));
+        refresh.runIfDue();
+        assertThat(recounts).as("the first pass recounts").hasValue(1);
+        now.set(now.get().plus(Duration.ofMinutes(4)));
+        refresh.runIfDue();
+        assertThat(recounts).as("no recount before the interval has passed").hasValue(1);
+        now.set(now.get().plus(Duration.ofMinutes(1)));
+        refresh.runIfDue();
+        assertThat(recounts).as("a recount once it has").hasValue(2);
+    }
+
+    @Example
+    void aFailedRecountIsRetriedOnTheNextPass() {
+        AtomicInteger attempts = new AtomicInteger();
+        StatisticsRefresh refresh = new StatisticsRefresh(() -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new StorageException(ErrorReason.TRANSIENT, "database unreachable");
+            }
+        }, clock, Duration.ofMinutes(5));
+        refresh.runIfDue();
+        refresh.runIfDue();
+        assertThat(attempts).as("the failed first recount is retried on the next pass").hasValue(2);
+        refresh.runIfDue();
+        assertThat(attempts).as("and then waits out the interval").hasValue(2);
+    }
+
+    @Example
+    void theIntervalMustBePositive() {
+        assertThatThrownBy(() -> new StatisticsRefresh(() -> { }, clock, Duration.ZERO))
+                .isInstanceOf(StorageException.class).hasMessageContaining("PT0S");
+    }
+}
