@@ -10,6 +10,7 @@ import dev.stillpoint.domain.snapshot.SnapshotLease;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.WakeSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,14 +28,16 @@ final class Lease {
     private final PermitLedger permits;
     private final WakeSignal wake;
     private final String table;
+    private final ReadObserver observer;
     private volatile LeaseState state = SnapshotLease.requested();
     private AutoCloseable resource;
     private PageSource pages;
 
-    Lease(PermitLedger permits, WakeSignal wake, String table) {
+    Lease(PermitLedger permits, WakeSignal wake, String table, ReadObserver observer) {
         this.permits = permits;
         this.wake = wake;
         this.table = table;
+        this.observer = observer;
     }
 
     LeaseState state() {
@@ -86,6 +89,7 @@ final class Lease {
             apply(LeaseEvent.FAILED);
             throw e;
         }
+        observer.pageRead(page);
         // One transition per page: in STREAMING an item is the identity move, and this monitor
         // already holds the state STREAMING, so per-item transitions would only cost allocations.
         if (!page.items().isEmpty()) {

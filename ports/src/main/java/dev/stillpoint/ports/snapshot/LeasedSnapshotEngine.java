@@ -44,7 +44,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine {
 
     @Override
     public TableSnapshot openTableSnapshot(String accountId, String tableName) {
-        Lease lease = new Lease(permits, wake, tableName);
+        Lease lease = new Lease(permits, wake, tableName, observer);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
         } catch (StorageException refused) {

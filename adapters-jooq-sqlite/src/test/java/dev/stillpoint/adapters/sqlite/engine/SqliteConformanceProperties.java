@@ -74,6 +74,41 @@ class SqliteConformanceProperties implements SnapshotConformanceKit {
             }
 
             @Override
+            public java.util.Set<String> relationsInCatalog() {
+                // SQLite's own catalog: every table and index of the file.
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE);
+                     java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT type || ' ' || name FROM sqlite_master")) {
+                    java.util.Set<String> names = new java.util.TreeSet<>();
+                    while (rs.next()) {
+                        names.add(rs.getString(1));
+                    }
+                    return names;
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("listing sqlite_master", e);
+                }
+            }
+
+            @Override
+            public void writeAttributeDefinitions(String accountId, String tableName,
+                        java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
+                    String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+                    try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
+                            + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
+                        u.setString(1, json);
+                        u.setString(2, accountId);
+                        u.setString(3, tableName);
+                        if (u.executeUpdate() != 1) {
+                            throw new IllegalStateException("catalog row of " + tableName + " not updated");
+                        }
+                    }
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("rewriting the catalog row of " + tableName, e);
+                }
+            }
+
+            @Override
             public Expectations expectations() {
                 return new Expectations(true, 38, Optional.empty());
             }
