@@ -29,6 +29,22 @@ import java.util.Optional;
  *   <li>the pauses moved outside the read window (the read transaction begun after
  *       AFTER_DEFINITION): K2 fails on "W2 is not in the items".</li>
  * </ul>
+ * Issue 15's mutants, each made by hand, the named kit checks run, the change restored:
+ * <ul>
+ *   <li>keyset pages never counting bytes (the {@code bytes += json.length()} line of KeysetPages
+ *       removed): s7_pagesAreBoundedByRowsAndBytes fails on "[S7] at PageBudget[rows=1000, bytes=2000]:
+ *       pages are bounded by rows AND bytes (a page holds at most 1000 items and at most the byte budget
+ *       plus one item)";</li>
+ *   <li>rowid pages (unorderable keys) starting a fresh read transaction on every page (RowidPages
+ *       rolling back and beginning the read before each page query): k1_oneInstantOnAnUnorderableTable
+ *       fails on "[K1] UNORDERABLE: every item deleted after the open is present", "... no item inserted
+ *       after the open is present", "... every item at its pre-open version v = 1" and "... exactly the
+ *       700 items of the instant";</li>
+ *   <li>DeleteTable dropping only the base relation (SqliteCatalog's drop loop over
+ *       {@code List.of(loaded.base())}): all four DeleteTable checks (synchronous, scheduled, held,
+ *       after a restart) fail on "[D5] DeleteTable leaves no relation (... drop, SQLite (file, WAL)):
+ *       table '...' is gone but the backend's catalog still lists [... __gsi__0, ... __lsi__1 ...]".</li>
+ * </ul>
  * The slot mutants (kept after the short page, after an error, by the in-memory copy) are
  * SqliteSnapshotTest's.
  */
