@@ -8,7 +8,10 @@ import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
 import dev.stillpoint.properties.kit.RequestRulesKit;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Cassandra runs the request-rules kit [R1-R6] on the forked node: the core's rules, end to end
@@ -59,6 +62,18 @@ class CassandraRequestRulesProperties implements RequestRulesKit {
             @Override
             public Expectations expectations() {
                 return new Expectations(false, 38, Optional.empty());
+            }
+
+            @Override
+            public Set<String> relationsInCatalog() {
+                throw new UnsupportedOperationException("the request-rules kit does not list relations; Cassandra does"
+                        + " not run the snapshot kit, whose DeleteTable check needs it [C1]");
+            }
+
+            @Override
+            public void writeAttributeDefinitions(String accountId, String tableName, List<AttributeDefinition> definitions) {
+                throw new UnsupportedOperationException("only the snapshot kit rewrites definitions; Cassandra does not"
+                        + " run it [C1]");
             }
         };
     }

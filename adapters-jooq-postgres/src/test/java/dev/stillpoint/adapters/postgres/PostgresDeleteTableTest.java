@@ -473,6 +473,67 @@ class PostgresDeleteTableTest {
         }
     }
 
+    // P7, D8: the same order on the retry path: a DELETING table whose drop was deferred is dropped by
+    // a poller pass (TableDeletion.retryDrop), base relation first, then the index relations. The
+    // table is made DELETING/DEFERRED in its catalog row (as a deferral leaves it; the engine's own
+    // poller is idle for its 60 s sweep and the attempt holds the row FOR UPDATE), then the pass's
+    // attempt is paused after its probe while a writer takes the base relation, exactly as in
+    // p7_theBaseRelationIsDroppedBeforeTheIndexRelations.
+    // Mutant run by hand: PostgresCatalog.Attempt.dropRelations rotating the relation list (index
+    // relations first) only when the table is already DELETING (the retry path) -> fails on both
+    // layouts on "[P7] retry path: locks on the index relations held by the DROP waiting on the base
+    // relation" (AccessExclusiveLock on __gsi__0 and __lsi__1); the synchronous test stays green.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void p7_theRetryPathDropsTheBaseRelationBeforeTheIndexRelations(Layout layout) throws Exception {
+        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+            TableOperations tables = storage.tables();
+            TableDescription d = table(tables, "retry_base_first");
+            List<String> indexRelations = new ArrayList<>(Sessions.relationsOf(databases, layout, d.tableId()));
+            indexRelations.remove(base(d));
+            assertThat(indexRelations).hasSize(2).contains(gsi(d));
+            try (Connection c = databases.catalogDatabase(layout).connect();
+                 PreparedStatement ps = c.prepareStatement("UPDATE sp_tables SET status = 'DELETING', "
+                         + "status_due_at = ?, drop_retry = 'DEFERRED' WHERE table_id = ?")) {
+                ps.setLong(1, System.currentTimeMillis());
+                ps.setString(2, d.tableId());
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(tables.describeTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.DELETING);
+            CountDownLatch probed = new CountDownLatch(1);
+            CountDownLatch proceed = new CountDownLatch(1);
+            TableDropPort paused = pausingAfterProbe(storage.dropPort(), probed, proceed);
+            TableDropPort patient = (account, table) -> new DelegatingDropAttempt(paused.beginDrop(account, table)) {
+                @Override
+                public DropResult dropRelations(Duration budget) {
+                    return attempt.dropRelations(Duration.ofSeconds(30));
+                }
+            };
+            TableDeletion deletion = new TableDeletion(patient, TimeSource.SYSTEM, WakeSignal.NONE, () -> Duration.ZERO);
+            CompletableFuture<TableDeletion.Result> retrying =
+                    CompletableFuture.supplyAsync(() -> deletion.retryDrop(ACCOUNT, d.tableName()), threads);
+            assertThat(probed.await(30, TimeUnit.SECONDS)).as("the pass's attempt probed").isTrue();
+            Connection writer = Sessions.holder(databases, layout, "LOCK TABLE " + base(d) + " IN ROW EXCLUSIVE MODE");
+            try {
+                proceed.countDown();
+                assertThat(Sessions.awaitWaiter(databases, layout, base(d), Duration.ofSeconds(30))).isTrue();
+                assertThat(locksOfTheSessionWaitingOn(layout, base(d), indexRelations))
+                        .as("[P7] retry path: locks on the index relations held by the DROP waiting on the base relation")
+                        .isEmpty();
+                try (Statement s = writer.createStatement()) {
+                    s.execute("SET LOCAL lock_timeout = '10s'");
+                    s.execute("LOCK TABLE " + gsi(d) + " IN ROW EXCLUSIVE MODE");
+                }
+                writer.commit();
+            } finally {
+                Sessions.release(writer);
+            }
+            assertThat(retrying.get(30, TimeUnit.SECONDS)).as("[D8] the pass dropped the table").isEqualTo(TableDeletion.Result.DROPPED);
+            assertThat(Tables.exists(tables, d.tableName())).as("table removed by the pass").isFalse();
+            assertThat(Sessions.relationsOf(databases, layout, d.tableId())).isEmpty();
+        }
+    }
+
     /** Relation locks held (granted) by the session that waits for a lock on {@code waitingOn}, among {@code relations}. */
     private static List<String> locksOfTheSessionWaitingOn(Layout layout, String waitingOn, List<String> relations)
             throws Exception {

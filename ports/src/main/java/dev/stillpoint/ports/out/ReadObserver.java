@@ -14,6 +14,13 @@ public interface ReadObserver {
     default void roundTrip() {
     }
 
+    /**
+     * Called once per page a snapshot stream fetched, before its items are handed out, so a test can
+     * check every page against the budget [S7] on any backend. Called by the shared lease, not by adapters.
+     */
+    default void pageRead(Page page) {
+    }
+
     /** Observes nothing. */
     ReadObserver NONE = new ReadObserver() { };
 }

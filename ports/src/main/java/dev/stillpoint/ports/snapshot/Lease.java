@@ -13,6 +13,7 @@ import dev.stillpoint.domain.snapshot.SnapshotLease;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.time.Duration;
 import java.util.Optional;
@@ -38,17 +39,19 @@ final class Lease {
     private final WakeSignal wake;
     private final String table;
     private final IdleLimit idleLimit;
+    private final ReadObserver observer;
     private volatile LeaseState state = SnapshotLease.requested();
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile boolean fetching;
     private AutoCloseable resource;
     private PageSource pages;
 
-    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit) {
+    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer) {
         this.permits = permits;
         this.wake = wake;
         this.table = table;
         this.idleLimit = idleLimit;
+        this.observer = observer;
     }
 
     String table() {
@@ -147,6 +150,7 @@ final class Lease {
             lastActivityNanos = System.nanoTime();
             fetching = false;
         }
+        observer.pageRead(page);
         // One transition per page: in STREAMING an item is the identity move, and this monitor
         // already holds the state STREAMING, so per-item transitions would only cost allocations.
         if (!page.items().isEmpty()) {

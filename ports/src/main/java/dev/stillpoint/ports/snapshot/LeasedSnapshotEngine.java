@@ -84,7 +84,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     public TableSnapshot openTableSnapshot(String accountId, String tableName) {
         // Checked before a permit is taken: an invalid name is the caller's error, never a missing table [R1].
         TableRules.requireAddress(accountId, tableName);
-        Lease lease = new Lease(permits, wake, tableName, idle.limit());
+        Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
         } catch (StorageException refused) {

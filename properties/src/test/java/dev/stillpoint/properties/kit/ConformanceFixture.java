@@ -19,4 +19,22 @@ public interface ConformanceFixture {
 
     /** What the backend declares. */
     Expectations expectations();
+
+    /**
+     * The names of every relation the backend's own catalog lists now, read from that catalog and not
+     * from the adapter's: {@code sqlite_master} on SQLite, {@code pg_class} of the data database on
+     * PostgreSQL, {@code system_schema.tables} on Cassandra, {@code listCollections} on MongoDB. The
+     * kit diffs two listings to find a table's relations, and checks that DeleteTable leaves none [D5].
+     */
+    java.util.Set<String> relationsInCatalog();
+
+    /**
+     * Rewrites the attribute definitions in the table's catalog row, straight in the backend's
+     * catalog (a test artifact: no production path does this). The kit uses it to make a table
+     * unorderable, as an old or hand-edited catalog has it (a key attribute without a definition
+     * [D1, Q3]), for the open of a K1 snapshot, and to restore the definitions before its writer runs
+     * (puts and deletes refuse a key attribute without a definition).
+     */
+    void writeAttributeDefinitions(String accountId, String tableName,
+                                   java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions);
 }

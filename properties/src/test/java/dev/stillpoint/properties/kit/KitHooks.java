@@ -22,6 +22,7 @@ public final class KitHooks implements ReadObserver {
     public static final Duration MAX_HOLD = Duration.ofSeconds(600);
 
     private final AtomicLong roundTrips = new AtomicLong();
+    private final java.util.List<java.util.List<Integer>> pages = new java.util.ArrayList<>();
     // The gate no open has taken yet; null when nothing is armed.
     private final AtomicReference<PauseGate> armed = new AtomicReference<>();
     // The gate armed last, taken or not, until it is released: only one armed open at a time.
@@ -35,6 +36,21 @@ public final class KitHooks implements ReadObserver {
     @Override
     public void roundTrip() {
         roundTrips.incrementAndGet();
+    }
+
+    /** The item text lengths of every page fetched so far, page by page, in fetch order [S7]. */
+    public java.util.List<java.util.List<Integer>> pages() {
+        synchronized (pages) {
+            return java.util.List.copyOf(pages);
+        }
+    }
+
+    @Override
+    public void pageRead(dev.stillpoint.ports.out.Page page) {
+        java.util.List<Integer> sizes = page.items().stream().map(i -> i.json().length()).toList();
+        synchronized (pages) {
+            pages.add(sizes);
+        }
     }
 
     /**

@@ -47,17 +47,64 @@ final class OneInstantChecks {
     private OneInstantChecks() {
     }
 
-    private static Key key(int i) {
-        return Key.of(AttributeValue.s("p" + (i % 10)), AttributeValue.n(Integer.toString(i)));
-    }
+    /**
+     * The tables K1 runs on: every key shape of K5 (the seed's composite S hash with N range first),
+     * and an unorderable one (that composite shape with the range key's definition gone from the
+     * catalog row, as an old or hand-edited catalog has it), which streams in no key order [D1, Q3].
+     */
+    enum Layout {
+        HASH_S_RANGE_N(KeyShapeChecks.Shape.HASH_S_RANGE_N, false),
+        HASH_S(KeyShapeChecks.Shape.HASH_S, false),
+        HASH_N(KeyShapeChecks.Shape.HASH_N, false),
+        HASH_B(KeyShapeChecks.Shape.HASH_B, false),
+        HASH_S_RANGE_S(KeyShapeChecks.Shape.HASH_S_RANGE_S, false),
+        HASH_S_RANGE_B(KeyShapeChecks.Shape.HASH_S_RANGE_B, false),
+        UNORDERABLE(KeyShapeChecks.Shape.HASH_S_RANGE_N, true);
 
-    private static Item item(int i, int version) {
-        Map<String, AttributeValue> a = new LinkedHashMap<>();
-        a.put("pk", AttributeValue.s("p" + (i % 10)));
-        a.put("sk", AttributeValue.n(Integer.toString(i)));
-        a.put("g", AttributeValue.s("g" + (i % 5)));
-        a.put("v", AttributeValue.n(Integer.toString(version)));
-        return Item.of(a);
+        final KeyShapeChecks.Shape shape;
+        final boolean unorderable;
+
+        Layout(KeyShapeChecks.Shape shape, boolean unorderable) {
+            this.shape = shape;
+            this.unorderable = unorderable;
+        }
+
+        KeySchema schema() {
+            return shape.rangeType().isPresent() ? KeySchema.composite("pk", "sk") : KeySchema.hashOnly("pk");
+        }
+
+        List<AttributeDefinition> definitions() {
+            List<AttributeDefinition> out = new ArrayList<>();
+            out.add(new AttributeDefinition("pk", shape.hashType()));
+            shape.rangeType().ifPresent(t -> out.add(new AttributeDefinition("sk", t)));
+            out.add(new AttributeDefinition("g", ScalarType.S));
+            return out;
+        }
+
+        Item item(int i, int version) {
+            Map<String, AttributeValue> a = new LinkedHashMap<>();
+            if (shape.rangeType().isPresent()) {
+                a.put("pk", AttributeValue.s("p" + (i % 10)));
+                a.put("sk", value(shape.rangeType().get(), i));
+            } else {
+                a.put("pk", value(shape.hashType(), i));
+            }
+            a.put("g", AttributeValue.s("g" + (i % 5)));
+            a.put("v", AttributeValue.n(Integer.toString(version)));
+            return Item.of(a);
+        }
+
+        Key key(int i) {
+            return Key.of(item(i, 1), schema());
+        }
+
+        private static AttributeValue value(ScalarType type, int i) {
+            return switch (type) {
+                case S -> AttributeValue.s("s" + i);
+                case N -> AttributeValue.n(Integer.toString(i - 350));
+                case B -> AttributeValue.b(new byte[] {(byte) (i >> 8), (byte) i});
+            };
+        }
     }
 
     private static boolean deleted(int i) {
@@ -69,36 +116,46 @@ final class OneInstantChecks {
     }
 
     static void k1(ConformanceFixture fixture) {
+        k1(fixture, Layout.HASH_S_RANGE_N);
+    }
+
+    static void k1(ConformanceFixture fixture, Layout layout) {
         Expectations expect = fixture.expectations();
+        boolean expectOrdered = expect.keyOrdered() && !layout.unorderable;
+        // The seed's K1 keeps its messages; the other layouts name themselves.
+        String rule = layout == Layout.HASH_S_RANGE_N ? "[K1] " : "[K1] " + layout + ": ";
         KitHooks hooks = new KitHooks();
         try (KitEngine engine = fixture.start(new KitSettings(new PageBudget(PAGE_ROWS, LARGE_BYTES), hooks, Duration.ZERO));
              KitSupport.Threads threads = new KitSupport.Threads("K1")) {
             TableOperations tables = engine.tables();
-            String table = KitSupport.uniqueName("k1");
-            tables.createTable(new CreateTableRequest(ACCOUNT, table, KeySchema.composite("pk", "sk"),
-                    List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
-                            new AttributeDefinition("g", ScalarType.S)),
+            String table = KitSupport.uniqueName("k1_" + layout.name().toLowerCase(java.util.Locale.ROOT));
+            tables.createTable(new CreateTableRequest(ACCOUNT, table, layout.schema(), layout.definitions(),
                     List.of(GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all())),
                     List.of(), Optional.empty()));
             KitSupport.awaitStatus(tables, table, TableStatus.ACTIVE, ACTIVE_DEADLINE);
             Map<Key, Item> atOpen = new LinkedHashMap<>();
             for (int i = 0; i < TABLE_ITEMS; i++) {
-                tables.putItem(ACCOUNT, table, item(i, 1));
-                atOpen.put(key(i), item(i, 1));
+                tables.putItem(ACCOUNT, table, layout.item(i, 1));
+                atOpen.put(layout.key(i), layout.item(i, 1));
+            }
+            if (layout.unorderable) {
+                // Unorderable for the open: the range key's definition gone from the catalog row.
+                fixture.writeAttributeDefinitions(ACCOUNT, table, layout.definitions().stream()
+                        .filter(d -> !d.name().equals("sk")).toList());
             }
             Set<Key> deletedKeys = new java.util.HashSet<>();
             Set<Key> insertedKeys = new java.util.HashSet<>();
             Map<Key, Item> finalRound = new LinkedHashMap<>();
             for (int i = 0; i < TABLE_ITEMS; i++) {
                 if (deleted(i)) {
-                    deletedKeys.add(key(i));
+                    deletedKeys.add(layout.key(i));
                 } else {
-                    finalRound.put(key(i), item(i, 3));
+                    finalRound.put(layout.key(i), layout.item(i, 3));
                 }
             }
             for (int i = TABLE_ITEMS; i < TABLE_ITEMS + 100; i++) {
-                insertedKeys.add(key(i));
-                finalRound.put(key(i), item(i, 1));
+                insertedKeys.add(layout.key(i));
+                finalRound.put(layout.key(i), layout.item(i, 1));
             }
 
             SoftAssertions soft = new SoftAssertions();
@@ -109,33 +166,39 @@ final class OneInstantChecks {
                 // K3, before the writer starts: the description is DescribeTable's.
                 KitSupport.assertDescribesTheTable(soft, "K1/K3", snapshot, before, after);
                 soft.assertThat(snapshot.keyOrdered())
-                        .as("[K1] keyOrdered as the backend declares it (Expectations.keyOrdered)")
-                        .isEqualTo(expect.keyOrdered());
+                        .as(rule + "keyOrdered as the backend declares it (Expectations.keyOrdered), false on an "
+                                + "unorderable table (D1)")
+                        .isEqualTo(expectOrdered);
 
                 List<StoredItem> first = Drain.take(snapshot.items(), FIRST_READ, "K1 first " + FIRST_READ + " items");
                 long afterFirst = hooks.roundTrips();
                 if (first.size() != FIRST_READ || afterFirst - countAtOpen < 2) {
-                    soft.assertThat(first.size()).as("[K1] the first %d items of a %d-item table", FIRST_READ,
+                    soft.assertThat(first.size()).as(rule + "the first %d items of a %d-item table", FIRST_READ,
                             TABLE_ITEMS).isEqualTo(FIRST_READ);
                     soft.assertThat(afterFirst - countAtOpen)
-                            .as("[K1] round trips since just before the open after %d items at a page of %d: at "
+                            .as(rule + "round trips since just before the open after %d items at a page of %d: at "
                                     + "least 2, or the page-size knob (KitSettings.pageBudget) did not take effect",
                                     FIRST_READ, PAGE_ROWS)
                             .isGreaterThanOrEqualTo(2);
                     soft.assertAll();
                 }
 
+                if (layout.unorderable) {
+                    // The definition back before the writer (puts and deletes need it); the open
+                    // snapshot keeps the definition and the items of its instant.
+                    fixture.writeAttributeDefinitions(ACCOUNT, table, layout.definitions());
+                }
                 KitSupport.await(threads.submit(() -> {
                     for (Key k : deletedKeys) {
                         tables.deleteItem(ACCOUNT, table, k);
                     }
                     for (int i = TABLE_ITEMS; i < TABLE_ITEMS + 100; i++) {
-                        tables.putItem(ACCOUNT, table, item(i, 1));
+                        tables.putItem(ACCOUNT, table, layout.item(i, 1));
                     }
                     for (int version = 2; version <= 3; version++) {
                         for (int i = 0; i < TABLE_ITEMS; i++) {
                             if (!deleted(i)) {
-                                tables.putItem(ACCOUNT, table, item(i, version));
+                                tables.putItem(ACCOUNT, table, layout.item(i, version));
                             }
                         }
                     }
@@ -155,28 +218,28 @@ final class OneInstantChecks {
                 List<String> wrongVersion = seen.entrySet().stream()
                         .filter(e -> atOpen.containsKey(e.getKey()) && !atOpen.get(e.getKey()).equals(e.getValue()))
                         .map(e -> e.getKey() + " at v = " + e.getValue().get("v")).toList();
-                soft.assertThat(duplicates).as("[K1] no key twice (first 10: %s)", first10(duplicates)).isEmpty();
+                soft.assertThat(duplicates).as(rule + "no key twice (first 10: %s)", first10(duplicates)).isEmpty();
                 soft.assertThat(missingDeleted.size())
-                        .as("[K1] every item deleted after the open is present (missing, first 10: %s)",
+                        .as(rule + "every item deleted after the open is present (missing, first 10: %s)",
                                 first10(missingDeleted))
                         .isZero();
                 soft.assertThat(presentInserted.size())
-                        .as("[K1] no item inserted after the open is present (present, first 10: %s)",
+                        .as(rule + "no item inserted after the open is present (present, first 10: %s)",
                                 first10(presentInserted))
                         .isZero();
                 soft.assertThat(wrongVersion.size())
-                        .as("[K1] every item at its pre-open version v = 1 (first 10 others: %s)", first10(wrongVersion))
+                        .as(rule + "every item at its pre-open version v = 1 (first 10 others: %s)", first10(wrongVersion))
                         .isZero();
-                soft.assertThat(all.size()).as("[K1] exactly the %d items of the instant", TABLE_ITEMS).isEqualTo(TABLE_ITEMS);
+                soft.assertThat(all.size()).as(rule + "exactly the %d items of the instant", TABLE_ITEMS).isEqualTo(TABLE_ITEMS);
                 soft.assertThat(hooks.roundTrips())
-                        .as("[K1] the counter advanced after the writer committed: the stream kept fetching from "
+                        .as(rule + "the counter advanced after the writer committed: the stream kept fetching from "
                                 + "its instant, not from a copy made during the open")
                         .isGreaterThan(afterWriter);
                 if (snapshot.keyOrdered()) {
                     Optional<KeyOrder> order = KitSupport.orderOf(snapshot.description());
-                    soft.assertThat(order).as("[K1] a keyOrdered table has a key order (D1)").isPresent();
+                    soft.assertThat(order).as(rule + "a keyOrdered table has a key order (D1)").isPresent();
                     order.ifPresent(o -> soft.assertThat(KitSupport.firstOutOfOrder(KitSupport.keys(all, schema), o))
-                            .as("[K1] keys strictly ascending by KeyOrder.compare when keyOrdered").isEmpty());
+                            .as(rule + "keys strictly ascending by KeyOrder.compare when keyOrdered").isEmpty());
                 }
                 soft.assertThat(snapshot.items().isReleased())
                         .as("[S5] a drained stream has released its lease").isTrue();
@@ -186,9 +249,9 @@ final class OneInstantChecks {
                 List<StoredItem> items = Drain.all(second.items(), "K1 second snapshot, after the writer");
                 List<Key> duplicates = new ArrayList<>();
                 Map<Key, Item> seen = KitSupport.byKey(items, second.description().keySchema(), duplicates);
-                soft.assertThat(duplicates).as("[K1] second snapshot: no key twice").isEmpty();
+                soft.assertThat(duplicates).as(rule + "second snapshot: no key twice").isEmpty();
                 soft.assertThat(KitSupport.differences(finalRound, seen))
-                        .as("[K1] a second snapshot after the writer shows the final round "
+                        .as(rule + "a second snapshot after the writer shows the final round "
                                 + "(600 items at v = 3 and the 100 inserted)")
                         .isEmpty();
             }

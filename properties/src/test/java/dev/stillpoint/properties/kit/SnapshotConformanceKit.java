@@ -21,9 +21,10 @@ import net.jqwik.api.Property;
  * holds {@link KitLock} for its whole run, starts a fresh engine with its own {@link KitHooks},
  * uses tables of new names, bounds every drain and background step [K4], and closes everything it opens.
  */
-public interface SnapshotConformanceKit {
+public interface SnapshotConformanceKit extends DeleteTableConformanceKit {
 
     /** The adapter under test. Called once per check; may return a new fixture each time. */
+    @Override
     ConformanceFixture fixture();
 
     // K1: "Page size 50; 700-item composite-key table with a GSI; read 51 items; the round-trip counter
@@ -35,6 +36,48 @@ public interface SnapshotConformanceKit {
     @Example
     default void k1_oneInstantUnderAConcurrentWriter() {
         KitLock.run("k1_oneInstantUnderAConcurrentWriter", () -> OneInstantChecks.k1(fixture()));
+    }
+
+    // K1 on every other key shape the kit knows (K5's), with the same writer and the same assertions.
+    @Example
+    default void k1_oneInstantOnHashOnlyStringKeys() {
+        k1(OneInstantChecks.Layout.HASH_S);
+    }
+
+    // K1, hash-only N.
+    @Example
+    default void k1_oneInstantOnHashOnlyNumberKeys() {
+        k1(OneInstantChecks.Layout.HASH_N);
+    }
+
+    // K1, hash-only B.
+    @Example
+    default void k1_oneInstantOnHashOnlyBinaryKeys() {
+        k1(OneInstantChecks.Layout.HASH_B);
+    }
+
+    // K1, S hash with S range.
+    @Example
+    default void k1_oneInstantOnStringHashStringRange() {
+        k1(OneInstantChecks.Layout.HASH_S_RANGE_S);
+    }
+
+    // K1, S hash with B range.
+    @Example
+    default void k1_oneInstantOnStringHashBinaryRange() {
+        k1(OneInstantChecks.Layout.HASH_S_RANGE_B);
+    }
+
+    // K1 on an unorderable table [D1, Q3]: the range key's definition gone from the catalog row
+    // (ConformanceFixture.forgetKeyDefinition), so the stream pages in no key order (SQLite: by rowid)
+    // and must still be one instant.
+    @Example
+    default void k1_oneInstantOnAnUnorderableTable() {
+        k1(OneInstantChecks.Layout.UNORDERABLE);
+    }
+
+    private void k1(OneInstantChecks.Layout layout) {
+        KitLock.run("k1 " + layout, () -> OneInstantChecks.k1(fixture(), layout));
     }
 
     // K2: "Pauses at AfterDefinition and BeforeItems: commit W1, UpdateTable adding a GSI, W2; assert a
@@ -107,6 +150,13 @@ public interface SnapshotConformanceKit {
 
     private void keyShape(KeyShapeChecks.Shape shape) {
         KitLock.run("k5 " + shape, () -> KeyShapeChecks.k5(fixture(), shape));
+    }
+
+    // S7: "Pages are bounded by rows AND bytes (a page holds at most the byte budget plus one item)",
+    // every page the stream fetched measured in the budget's unit (the items' stored text).
+    @Example
+    default void s7_pagesAreBoundedByRowsAndBytes() {
+        KitLock.run("s7_pagesAreBoundedByRowsAndBytes", () -> PageBudgetChecks.s7(fixture()));
     }
 
     // K6: "Refusals: a missing table, a non-ACTIVE table." S6: "Missing table -> TableNotFound; a table not

@@ -97,6 +97,56 @@ class ControlPlanePollerTest {
         }
     }
 
+    // D8: a pass that throws (here the catalog read failing outright, as a lost connection would) is
+    // logged and followed by later passes: a drop deferred before it is still retried and done.
+    // Mutant run by hand: ControlPlanePoller.runPass giving up its loop when the pass throws (the
+    // catch returning null instead of an empty PassFinished) -> fails on "[D8] a pass that throws is
+    // followed by later passes: the deferred drop is retried once the table is free".
+    @Test
+    void d8_aPassThatThrowsIsFollowedByLaterPasses() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.held = t -> true;
+        catalog.rows.put("held", new TableRecord(Descriptions.active("acct", "held"),
+                new TableState.Deleting(Instant.now(), TableState.DropRetry.DEFERRED)));
+        TableDeletion deletion = new TableDeletion(catalog, TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO);
+        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, TimeSource.SYSTEM);
+        CountDownLatch deferredOnce = new CountDownLatch(1);
+        CountDownLatch threw = new CountDownLatch(1);
+        CountDownLatch dropped = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Supplier<PollerEvent.PassFinished> passThatThrowsOnce = () -> {
+            int n = calls.incrementAndGet();
+            if (n == 2) {
+                // The second pass (the first is startup recovery, which deferred) fails outright.
+                threw.countDown();
+                throw new IllegalStateException("the catalog is unreachable");
+            }
+            PollerEvent.PassFinished done = pass.run();
+            if (done.deferredDrops() > 0) {
+                deferredOnce.countDown();
+            }
+            if (!catalog.rows.containsKey("held")) {
+                dropped.countDown();
+            }
+            return done;
+        };
+        // The idle sweep is 200 ms here, so after the failed pass the next one comes from it (or
+        // from the wake below) within the bound; the table is freed only after the failure.
+        try (ControlPlanePoller poller = new ControlPlanePoller(
+                new PollerSchedule(Duration.ofMillis(200), Duration.ofMillis(50)),
+                passThatThrowsOnce, TimeSource.SYSTEM, "test-poller").start()) {
+            assertThat(deferredOnce.await(10, TimeUnit.SECONDS)).as("[D8] startup recovery deferred the held drop").isTrue();
+            assertThat(threw.await(10, TimeUnit.SECONDS)).as("[D8] the next pass ran and threw").isTrue();
+            catalog.held = t -> false;
+            poller.wake();
+            assertThat(dropped.await(10, TimeUnit.SECONDS))
+                    .as("[D8] a pass that throws is followed by later passes: the deferred drop is retried "
+                            + "once the table is free")
+                    .isTrue();
+            assertThat(calls.get()).as("[D8] passes after the one that threw").isGreaterThanOrEqualTo(3);
+        }
+    }
+
     private static Supplier<PollerEvent.PassFinished> counting(Semaphore passes, int deferred) {
         return () -> {
             passes.release();

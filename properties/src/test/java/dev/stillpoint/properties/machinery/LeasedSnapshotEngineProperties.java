@@ -196,6 +196,49 @@ class LeasedSnapshotEngineProperties {
         assertThat(port.openWindows.get()).isZero();
     }
 
+    // D9, S2: the snapshot's description keeps every index in its build state (ACTIVE, CREATING) and
+    // leaves out a DELETING global index together with the attribute definition only it used; the
+    // running counts are cleared. Checked on the real LeasedSnapshotEngine, which every snapshot-capable
+    // adapter shares, over a fake read port.
+    // Mutant run by hand: LeasedSnapshotEngine.open without dropDeletingIndexes() (the description
+    // keeping DELETING indexes) -> fails on "[D9] the snapshot's description leaves out the DELETING
+    // global index and keeps the others in their build state".
+    @Example
+    void d9_snapshotDescriptionLeavesOutDeletingIndexes() {
+        dev.stillpoint.domain.table.TableDescription stored = new dev.stillpoint.domain.table.CreateTableRequest(ACCOUNT,
+                TABLE, dev.stillpoint.domain.key.KeySchema.hashOnly("pk"),
+                List.of(new dev.stillpoint.domain.key.AttributeDefinition("pk", dev.stillpoint.domain.key.ScalarType.S),
+                        new dev.stillpoint.domain.key.AttributeDefinition("a", dev.stillpoint.domain.key.ScalarType.S),
+                        new dev.stillpoint.domain.key.AttributeDefinition("d", dev.stillpoint.domain.key.ScalarType.N),
+                        new dev.stillpoint.domain.key.AttributeDefinition("c", dev.stillpoint.domain.key.ScalarType.B)),
+                List.of(gsi("by_a", "a"), gsi("by_d", "d"), gsi("by_c", "c")), List.of(), java.util.Optional.empty())
+                .describe("id-" + TABLE, "arn:stillpoint:" + ACCOUNT + ":table/" + TABLE,
+                        java.time.Instant.parse("2026-01-01T00:00:00Z"))
+                .withStatus(dev.stillpoint.domain.table.TableStatus.ACTIVE)
+                .withIndexStatus("by_a", dev.stillpoint.domain.table.IndexStatus.ACTIVE)
+                .withIndexStatus("by_d", dev.stillpoint.domain.table.IndexStatus.ACTIVE)
+                .withIndexStatus("by_d", dev.stillpoint.domain.table.IndexStatus.DELETING);
+        InMemoryReadPort port = new InMemoryReadPort(stored, 3);
+        LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, new PermitLedger(PermitPool.withCapacity(1)),
+                () -> { }, PageBudget.DEFAULT, ReadObserver.NONE, Cleaner.create());
+        try (TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE)) {
+            var description = snapshot.description();
+            assertThat(description.globalSecondaryIndexes().stream().map(g -> g.name() + " " + g.status()).toList())
+                    .as("[D9] the snapshot's description leaves out the DELETING global index and keeps the others "
+                            + "in their build state")
+                    .containsExactly("by_a ACTIVE", "by_c CREATING");
+            assertThat(description.attributeDefinitions().stream().map(d -> d.name()).toList())
+                    .as("[D9] the definition only the DELETING index used goes with it; the others stay")
+                    .containsExactly("pk", "a", "c");
+            assertThat(description.itemCount()).as("[S2] running counts cleared").isZero();
+        }
+    }
+
+    private static dev.stillpoint.domain.table.GlobalSecondaryIndex gsi(String name, String attribute) {
+        return dev.stillpoint.domain.table.GlobalSecondaryIndex.creating(name,
+                dev.stillpoint.domain.key.KeySchema.hashOnly(attribute), dev.stillpoint.domain.table.Projection.all());
+    }
+
     @Provide
     Arbitrary<List<Action>> actions() {
         Arbitrary<Action> open = Combinators.combine(

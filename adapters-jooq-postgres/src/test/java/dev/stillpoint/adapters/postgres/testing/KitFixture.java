@@ -61,6 +61,44 @@ public final class KitFixture implements ConformanceFixture {
         };
     }
 
+    /** PostgreSQL's own catalog of the data database: every table, partitioned table and index outside the system schemas. */
+    @Override
+    public java.util.Set<String> relationsInCatalog() {
+        try (java.sql.Connection c = databases.dataSession(layout);
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT n.nspname || '.' || c.relname FROM pg_class c "
+                     + "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                     + "WHERE c.relkind IN ('r', 'p', 'i', 'I') "
+                     + "AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')")) {
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            return names;
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("listing pg_class of the data database", e);
+        }
+    }
+
+    @Override
+    public void writeAttributeDefinitions(String accountId, String tableName,
+                java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+        try (java.sql.Connection c = databases.catalogDatabase(layout).connect()) {
+            String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+            try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
+                    + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
+                u.setString(1, json);
+                u.setString(2, accountId);
+                u.setString(3, tableName);
+                if (u.executeUpdate() != 1) {
+                    throw new IllegalStateException("catalog row of " + tableName + " not updated");
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("rewriting the catalog row of " + tableName, e);
+        }
+    }
+
     @Override
     public Expectations expectations() {
         return new Expectations(true, 38,

@@ -30,6 +30,22 @@ import java.util.Optional;
  *   <li>the pauses moved outside the read window (the read transaction begun after
  *       AFTER_DEFINITION): K2 fails on "W2 is not in the items".</li>
  * </ul>
+ * Issue 15's mutants, each made by hand, the named kit checks run, the change restored:
+ * <ul>
+ *   <li>keyset pages never counting bytes (the {@code bytes += json.length()} line of KeysetPages
+ *       removed): s7_pagesAreBoundedByRowsAndBytes fails on "[S7] at PageBudget[rows=1000, bytes=2000]:
+ *       pages are bounded by rows AND bytes (a page holds at most 1000 items and at most the byte budget
+ *       plus one item)";</li>
+ *   <li>rowid pages (unorderable keys) starting a fresh read transaction on every page (RowidPages
+ *       rolling back and beginning the read before each page query): k1_oneInstantOnAnUnorderableTable
+ *       fails on "[K1] UNORDERABLE: every item deleted after the open is present", "... no item inserted
+ *       after the open is present", "... every item at its pre-open version v = 1" and "... exactly the
+ *       700 items of the instant";</li>
+ *   <li>DeleteTable dropping only the base relation (SqliteCatalog's drop loop over
+ *       {@code List.of(loaded.base())}): all four DeleteTable checks (synchronous, scheduled, held,
+ *       after a restart) fail on "[D5] DeleteTable leaves no relation (... drop, SQLite (file, WAL)):
+ *       table '...' is gone but the backend's catalog still lists [... __gsi__0, ... __lsi__1 ...]".</li>
+ * </ul>
  * The slot mutants (kept after the short page, after an error, by the in-memory copy) are
  * SqliteSnapshotTest's.
  */
@@ -72,6 +88,41 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
                         storage.close();
                     }
                 };
+            }
+
+            @Override
+            public java.util.Set<String> relationsInCatalog() {
+                // SQLite's own catalog: every table and index of the file.
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE);
+                     java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT type || ' ' || name FROM sqlite_master")) {
+                    java.util.Set<String> names = new java.util.TreeSet<>();
+                    while (rs.next()) {
+                        names.add(rs.getString(1));
+                    }
+                    return names;
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("listing sqlite_master", e);
+                }
+            }
+
+            @Override
+            public void writeAttributeDefinitions(String accountId, String tableName,
+                        java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
+                    String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+                    try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
+                            + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
+                        u.setString(1, json);
+                        u.setString(2, accountId);
+                        u.setString(3, tableName);
+                        if (u.executeUpdate() != 1) {
+                            throw new IllegalStateException("catalog row of " + tableName + " not updated");
+                        }
+                    }
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("rewriting the catalog row of " + tableName, e);
+                }
             }
 
             @Override

@@ -92,6 +92,35 @@ class MongoConformanceProperties implements SnapshotConformanceKit, RequestRules
             }
 
             @Override
+            public java.util.Set<String> relationsInCatalog() {
+                // MongoDB's own catalog: listCollections of the data and catalog databases.
+                try (com.mongodb.client.MongoClient client = com.mongodb.client.MongoClients.create(scratch.uri())) {
+                    java.util.Set<String> names = new java.util.TreeSet<>();
+                    for (String database : java.util.List.of(scratch.data(), scratch.catalog())) {
+                        client.getDatabase(database).listCollectionNames().forEach(n -> names.add(database + "." + n));
+                    }
+                    return names;
+                }
+            }
+
+            @Override
+            public void writeAttributeDefinitions(String accountId, String tableName,
+                    java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+                try (com.mongodb.client.MongoClient client = com.mongodb.client.MongoClients.create(scratch.uri())) {
+                    var tables = client.getDatabase(scratch.catalog())
+                            .getCollection(CatalogDocuments.TABLES, org.bson.BsonDocument.class);
+                    var filter = com.mongodb.client.model.Filters.and(
+                            com.mongodb.client.model.Filters.eq("account_id", accountId),
+                            com.mongodb.client.model.Filters.eq("table_name", tableName));
+                    String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+                    if (tables.updateOne(filter, com.mongodb.client.model.Updates.set("attribute_definitions", json))
+                            .getMatchedCount() != 1) {
+                        throw new IllegalStateException("no catalog document for " + tableName);
+                    }
+                }
+            }
+
+            @Override
             public Expectations expectations() {
                 return new Expectations(false, ItemDocuments.NUMBER_DIGITS, Optional.empty());
             }

@@ -138,6 +138,17 @@ class KitRejectsBrokenAdaptersTest {
             }
 
             @Override
+            public java.util.Set<String> relationsInCatalog() {
+                return reference.relationsInCatalog();
+            }
+
+            @Override
+            public void writeAttributeDefinitions(String accountId, String tableName,
+                                                  java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+                reference.writeAttributeDefinitions(accountId, tableName, definitions);
+            }
+
+            @Override
             public KitEngine start(KitSettings settings) {
                 KitEngine engine = reference.start(settings);
                 return new KitEngine() {

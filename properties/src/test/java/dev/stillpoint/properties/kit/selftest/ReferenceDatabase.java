@@ -3,6 +3,8 @@ package dev.stillpoint.properties.kit.selftest;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateGsiRequest;
@@ -103,6 +105,28 @@ final class ReferenceDatabase {
         row.state = new TableState.Active();
         commits++;
         return true;
+    }
+
+    /** The reference's "catalog of relations": one per table, one per GSI and LSI of a table, while its row exists. */
+    synchronized java.util.Set<String> relations() {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        rows.forEach((id, row) -> {
+            out.add(id);
+            row.description.globalSecondaryIndexes().forEach(g -> out.add(id + "#gsi:" + g.name()));
+            row.description.localSecondaryIndexes().forEach(l -> out.add(id + "#lsi:" + l.name()));
+        });
+        return out;
+    }
+
+    /** Rewrites the table's attribute definitions, as a hand-edited catalog would. */
+    synchronized void writeDefinitions(String account, String table, List<AttributeDefinition> definitions) {
+        Row row = rows.get(id(account, table));
+        TableDescription d = row.description;
+        row.description = new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(),
+                d.creationTime(), d.keySchema(),
+                definitions,
+                d.globalSecondaryIndexes(), d.localSecondaryIndexes(), d.vectorIndexes(), d.streamSpecification(),
+                d.timeToLive(), d.restoreSummary(), d.throughputModeSummary(), d.itemCount(), d.tableSizeBytes());
     }
 
     synchronized List<PendingTransition> pendingTransitions() {

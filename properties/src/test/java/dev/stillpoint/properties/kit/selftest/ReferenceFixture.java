@@ -36,6 +36,17 @@ public final class ReferenceFixture implements ConformanceFixture {
     }
 
     @Override
+    public java.util.Set<String> relationsInCatalog() {
+        return db.relations();
+    }
+
+    @Override
+    public void writeAttributeDefinitions(String accountId, String tableName,
+                                          java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
+        db.writeDefinitions(accountId, tableName, definitions);
+    }
+
+    @Override
     public Expectations expectations() {
         int declared = flaw == Flaw.ACCEPTS_38_DIGIT_NUMBERS_DECLARING_34 ? 34 : storedDigits;
         return new Expectations(true, declared, Optional.empty());
