@@ -102,7 +102,9 @@ public final class CatalogJson {
         } catch (RuntimeException e) {
             String stored = json == null ? "nothing" : json.length() > 80 ? "'" + json.substring(0, 80) + "...'" : "'" + json + "'";
             throw new StorageException(ErrorReason.INTERNAL, "catalog damage: the stored " + field + " (" + stored
-                    + ") cannot be read" + (e instanceof StorageException s ? ": " + s.getMessage() : ""), e);
+                    + ") cannot be read" + (e instanceof StorageException s
+                    // The parser speaks of items, its usual input; here it read a catalog field.
+                    ? ": " + s.getMessage().replace("invalid item JSON", "invalid JSON") : ""), e);
         }
     }
 }

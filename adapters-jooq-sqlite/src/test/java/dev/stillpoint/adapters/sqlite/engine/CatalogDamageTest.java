@@ -30,14 +30,14 @@ class CatalogDamageTest {
     void r6_damagedFieldsAreNamedAsCatalogDamageOfTheirTable() throws Exception {
         Path file = TestDatabases.newFile("damage");
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file))) {
-            for (String table : new String[] {"defs_damaged", "status_damaged"}) {
+            for (String table : new String[] {"defs_damaged", "stream_damaged"}) {
                 storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, table)
                         .partitionKey("pk", ScalarType.S).build());
                 TableWaiter.awaitActive(storage.tables(), ACCOUNT, table, Duration.ofSeconds(30));
             }
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
                 damage(c, "attribute_definitions_json", "this is not json", "defs_damaged");
-                damage(c, "status", "SLEEPING", "status_damaged");
+                damage(c, "stream_spec_json", "{\"enabled\":{\"S\":\"yes\"}}", "stream_damaged");
             }
             StorageException defs = catchThrowableOfType(
                     () -> storage.tables().describeTable(ACCOUNT, "defs_damaged"), StorageException.class);
@@ -46,12 +46,12 @@ class CatalogDamageTest {
                     .as("[R6] names the table, says catalog damage, names the field and shows the stored text")
                     .startsWith("table 'defs_damaged': catalog damage: the stored attribute definitions ('this is not json')")
                     .doesNotContain("item JSON").doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.");
-            StorageException status = catchThrowableOfType(
-                    () -> storage.tables().describeTable(ACCOUNT, "status_damaged"), StorageException.class);
-            assertThat(status.getMessage())
-                    .as("[R6] an unreadable status is catalog damage of its table, without the enum's class name")
-                    .startsWith("table 'status_damaged': catalog damage:")
-                    .doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.|No enum constant");
+            StorageException stream = catchThrowableOfType(
+                    () -> storage.tables().describeTable(ACCOUNT, "stream_damaged"), StorageException.class);
+            assertThat(stream.getMessage())
+                    .as("[R6] a field of the wrong shape is catalog damage of its table, without a Java class name")
+                    .startsWith("table 'stream_damaged': catalog damage: the stored stream specification")
+                    .doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.|Cast");
         }
     }
 
