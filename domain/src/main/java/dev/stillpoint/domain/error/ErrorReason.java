@@ -7,9 +7,9 @@ package dev.stillpoint.domain.error;
 public enum ErrorReason {
     /** The table does not exist (or is still CREATING) for this account. */
     TABLE_NOT_FOUND("ResourceNotFoundException", 400, false),
-    /** The table is in use: being created or deleted, or held by a reader. */
+    /** The table is in use: its name is taken, or it is still CREATING or already DELETING. */
     RESOURCE_IN_USE("ResourceInUseException", 400, false),
-    /** A bound was reached, such as the snapshot permits [D7] or the index count. */
+    /** A bound was reached: every snapshot permit is out [D7, Q2]. */
     LIMIT_EXCEEDED("LimitExceededException", 400, false),
     /** The backend cannot do what was asked. */
     UNSUPPORTED("UnsupportedOperationException", 400, false),
