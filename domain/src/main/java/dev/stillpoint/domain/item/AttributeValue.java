@@ -17,26 +17,50 @@ public sealed interface AttributeValue
         permits AttributeValue.S, AttributeValue.N, AttributeValue.B, AttributeValue.Bool, AttributeValue.Null,
                 AttributeValue.L, AttributeValue.M, AttributeValue.SS, AttributeValue.NS, AttributeValue.BS {
 
-    /** The DynamoDB type name: S, N, B, BOOL, NULL, L, M, SS, NS or BS. */
+    /**
+     * The DynamoDB type name: S, N, B, BOOL, NULL, L, M, SS, NS or BS.
+     *
+     * @return the type name
+     */
     String typeName();
 
-    /** A string value. */
+    /**
+     * A string value.
+     *
+     * @param value the string
+     * @return the S value
+     */
     static S s(String value) {
         return new S(value);
     }
 
-    /** A number value, validated and normalised [D3]. */
+    /**
+     * A number value, validated and normalised [D3].
+     *
+     * @param input the number's text as the client gave it
+     * @return the N value with the canonical text
+     */
     static N n(String input) {
         return N.of(input);
     }
 
-    /** A binary value (the bytes are copied). */
+    /**
+     * A binary value (the bytes are copied).
+     *
+     * @param bytes the bytes
+     * @return the B value
+     */
     static B b(byte[] bytes) {
         return new B(bytes);
     }
 
     /** A string. */
     record S(String value) implements AttributeValue {
+        /**
+         * Refuses a missing string.
+         *
+         * @param value the string
+         */
         public S {
             Checks.requireNonNull(value, "S value");
         }
@@ -52,22 +76,41 @@ public sealed interface AttributeValue
      * constructor keeps any text, because an invalid number read back from storage is yielded raw [S4].
      */
     record N(String text) implements AttributeValue {
+        /**
+         * Refuses a missing text; any text is kept as given.
+         *
+         * @param text the number's text
+         */
         public N {
             Checks.requireNonNull(text, "N text");
         }
 
-        /** A number from client input: validated and normalised, or a validation error naming the input. */
+        /**
+         * A number from client input: validated and normalised, or a validation error naming the input.
+         *
+         * @param input the number's text as the client gave it
+         * @return the N value with the canonical text
+         */
         public static N of(String input) {
             return new N(DynamoNumber.normalise(input));
         }
 
-        /** A number read back from storage [S4]: normalised when valid, otherwise kept raw. */
+        /**
+         * A number read back from storage [S4]: normalised when valid, otherwise kept raw.
+         *
+         * @param text the number's text as stored
+         * @return the N value, canonical when valid
+         */
         public static N fromStored(String text) {
             Checks.requireNonNull(text, "N text");
             return new N(DynamoNumber.tryNormalise(text).orElse(text));
         }
 
-        /** Whether the text is a valid number (not necessarily canonical). */
+        /**
+         * Whether the text is a valid number (not necessarily canonical).
+         *
+         * @return true when the text is a valid number
+         */
         public boolean isValid() {
             return DynamoNumber.isValid(text);
         }
@@ -80,18 +123,31 @@ public sealed interface AttributeValue
 
     /** A binary value; compared, hashed and printed (base64) by content. */
     record B(byte[] bytes) implements AttributeValue {
+        /**
+         * Refuses missing bytes and copies them.
+         *
+         * @param bytes the bytes
+         */
         public B {
             Checks.requireNonNull(bytes, "B bytes");
             bytes = bytes.clone();
         }
 
-        /** A copy of the bytes. */
+        /**
+         * A copy of the bytes.
+         *
+         * @return a copy of the bytes
+         */
         @Override
         public byte[] bytes() {
             return bytes.clone();
         }
 
-        /** The number of bytes, without copying. */
+        /**
+         * The number of bytes, without copying.
+         *
+         * @return the length in bytes
+         */
         public int length() {
             return bytes.length;
         }
@@ -143,6 +199,11 @@ public sealed interface AttributeValue
 
     /** A list of values. */
     record L(List<AttributeValue> values) implements AttributeValue {
+        /**
+         * Refuses a missing list or a null element.
+         *
+         * @param values the elements, in order
+         */
         public L {
             Checks.requireNonNull(values, "L values");
             for (int i = 0; i < values.size(); i++) {
@@ -161,6 +222,11 @@ public sealed interface AttributeValue
 
     /** A map from attribute names to values. */
     record M(Map<String, AttributeValue> values) implements AttributeValue {
+        /**
+         * Copies {@code values}, refusing a missing map, name or value.
+         *
+         * @param values the values by attribute name
+         */
         public M {
             values = Checks.copyMap(values, "M");
         }
@@ -173,6 +239,11 @@ public sealed interface AttributeValue
 
     /** A string set. */
     record SS(Set<String> values) implements AttributeValue {
+        /**
+         * Copies {@code values}, refusing a missing set or member.
+         *
+         * @param values the member strings
+         */
         public SS {
             values = Checks.copySet(values, "SS");
         }
@@ -185,6 +256,11 @@ public sealed interface AttributeValue
 
     /** A number set, holding member texts as stored (see {@link N}). */
     record NS(Set<String> values) implements AttributeValue {
+        /**
+         * Copies {@code values}, refusing a missing set or member.
+         *
+         * @param values the member texts
+         */
         public NS {
             values = Checks.copySet(values, "NS");
         }
@@ -200,6 +276,11 @@ public sealed interface AttributeValue
      * should, and compare member contents.
      */
     record BS(List<byte[]> values) implements AttributeValue {
+        /**
+         * Copies {@code values} and each member, refusing a missing list or member.
+         *
+         * @param values the member byte arrays
+         */
         public BS {
             Checks.requireNonNull(values, "BS values");
             List<byte[]> copy = new ArrayList<>(values.size());
@@ -213,7 +294,11 @@ public sealed interface AttributeValue
             values = Collections.unmodifiableList(copy);
         }
 
-        /** Copies of the members. */
+        /**
+         * Copies of the members.
+         *
+         * @return copies of the members
+         */
         @Override
         public List<byte[]> values() {
             List<byte[]> copy = new ArrayList<>(values.size());
@@ -223,12 +308,20 @@ public sealed interface AttributeValue
             return Collections.unmodifiableList(copy);
         }
 
-        /** The number of members. */
+        /**
+         * The number of members.
+         *
+         * @return the number of members
+         */
         public int size() {
             return values.size();
         }
 
-        /** The total byte length of the members, without copying. */
+        /**
+         * The total byte length of the members, without copying.
+         *
+         * @return the sum of the members' lengths in bytes
+         */
         public long totalLength() {
             long total = 0;
             for (byte[] member : values) {

@@ -28,7 +28,12 @@ public final class DynamoNumber {
     private DynamoNumber() {
     }
 
-    /** The canonical text of {@code input}, or a validation error naming it. */
+    /**
+     * The canonical text of {@code input}, or a validation error naming it.
+     *
+     * @param input the number's text as the client gave it
+     * @return the canonical text
+     */
     public static String normalise(String input) {
         Parsed parsed = parse(input);
         if (parsed.error != null) {
@@ -38,17 +43,32 @@ public final class DynamoNumber {
         return parsed.canonical;
     }
 
-    /** The numeric value of a valid number text (canonical or not); invalid text is a validation error. */
+    /**
+     * The numeric value of a valid number text (canonical or not); invalid text is a validation error.
+     *
+     * @param canonicalOrInput a valid number text
+     * @return its numeric value
+     */
     public static BigDecimal value(String canonicalOrInput) {
         return new BigDecimal(normalise(canonicalOrInput));
     }
 
-    /** Whether {@link #normalise} would accept {@code input}. */
+    /**
+     * Whether {@link #normalise} would accept {@code input}.
+     *
+     * @param input the text to check
+     * @return true when {@code input} is a valid number
+     */
     public static boolean isValid(String input) {
         return parse(input).error == null;
     }
 
-    /** The canonical text, or empty when {@code input} is not a valid number (for readers of stored data). */
+    /**
+     * The canonical text, or empty when {@code input} is not a valid number (for readers of stored data).
+     *
+     * @param input the text read back from storage
+     * @return the canonical text, or empty
+     */
     public static Optional<String> tryNormalise(String input) {
         return Optional.ofNullable(parse(input).canonical);
     }

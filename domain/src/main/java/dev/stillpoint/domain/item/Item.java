@@ -6,33 +6,63 @@ import java.util.Optional;
 
 /** An item: attribute names mapped to values, immutable, in the caller's attribute order. */
 public record Item(Map<String, AttributeValue> attributes) {
+    /**
+     * Copies {@code attributes}, refusing a missing map, name or value.
+     *
+     * @param attributes the values by attribute name
+     */
     public Item {
         attributes = Checks.copyMap(attributes, "item");
     }
 
-    /** An item holding a copy of {@code attributes}. */
+    /**
+     * An item holding a copy of {@code attributes}.
+     *
+     * @param attributes the values by attribute name
+     * @return the item
+     */
     public static Item of(Map<String, AttributeValue> attributes) {
         return new Item(attributes);
     }
 
-    /** The value of {@code name}, or {@code null} when the item has no such attribute. */
+    /**
+     * The value of {@code name}, or {@code null} when the item has no such attribute.
+     *
+     * @param name the attribute name
+     * @return the value, or {@code null}
+     */
     public AttributeValue get(String name) {
         return attributes.get(name);
     }
 
-    /** The value of {@code name}, if the item has it. */
+    /**
+     * The value of {@code name}, if the item has it.
+     *
+     * @param name the attribute name
+     * @return the value, or empty
+     */
     public Optional<AttributeValue> find(String name) {
         return Optional.ofNullable(attributes.get(name));
     }
 
-    /** A copy of this item with {@code name} set to {@code value}. */
+    /**
+     * A copy of this item with {@code name} set to {@code value}.
+     *
+     * @param name the attribute name
+     * @param value its new value
+     * @return the new item; this one is unchanged
+     */
     public Item with(String name, AttributeValue value) {
         Map<String, AttributeValue> copy = new LinkedHashMap<>(attributes);
         copy.put(name, value);
         return new Item(copy);
     }
 
-    /** The item's size as DynamoDB counts it against the 400 KB limit [D3a]: names plus values. */
+    /**
+     * The item's size as DynamoDB counts it against the 400 KB limit [D3a]: names plus values.
+     *
+     * @return the size in bytes
+     */
     public long sizeInBytes() {
         long size = 0;
         for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
@@ -44,6 +74,9 @@ public record Item(Map<String, AttributeValue> attributes) {
     /**
      * The size of one value by DynamoDB's rules: S its UTF-8 bytes, B its length, BOOL and NULL 1,
      * L and M 3 plus their elements (and M's names), sets the sum of their members.
+     *
+     * @param value an attribute value
+     * @return its size in bytes
      */
     public static long sizeOf(AttributeValue value) {
         if (value instanceof AttributeValue.S s) {
@@ -116,7 +149,12 @@ public record Item(Map<String, AttributeValue> attributes) {
         return (Math.max(significant, 1) + 1) / 2 + 1;
     }
 
-    /** The UTF-8 length of {@code text}; an unpaired surrogate counts three bytes. */
+    /**
+     * The UTF-8 length of {@code text}; an unpaired surrogate counts three bytes.
+     *
+     * @param text the string
+     * @return its length in UTF-8 bytes
+     */
     public static long utf8Length(String text) {
         long length = 0;
         int n = text.length();

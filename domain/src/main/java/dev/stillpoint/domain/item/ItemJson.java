@@ -74,6 +74,9 @@ public final class ItemJson {
     /**
      * The canonical DynamoDB JSON text of {@code item}; a validation error if it nests L and M more
      * than {@value #MAX_NESTING} levels deep (such text could not be read back).
+     *
+     * @param item the item to encode
+     * @return the item as DynamoDB JSON
      */
     public static String encode(Item item) {
         Checks.requireNonNull(item, "item");
@@ -291,6 +294,9 @@ public final class ItemJson {
     /**
      * The item in {@code json}, strictly parsed; anything but one DynamoDB JSON item is a validation
      * error naming the position. Numbers are taken as stored [S4] and never refused.
+     *
+     * @param json the DynamoDB JSON text of one item
+     * @return the item
      */
     public static Item decode(String json) {
         if (json == null) {

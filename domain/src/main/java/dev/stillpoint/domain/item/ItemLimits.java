@@ -28,6 +28,12 @@ public final class ItemLimits {
      * normalised: the same parts as the schema (a sort value exactly when the schema has a sort key),
      * each of its declared type and within its size limit, as {@link #validateForPut} checks them.
      * Any failure is a validation error naming the table, the schema or the value.
+     *
+     * @param tableName the table's name, for the message
+     * @param key the key to check
+     * @param schema the table's key schema
+     * @param definitions the table's attribute definitions
+     * @return the key with its numbers normalised
      */
     public static Key validateKey(String tableName, Key key, KeySchema schema,
                                   Collection<AttributeDefinition> definitions) {
@@ -49,6 +55,11 @@ public final class ItemLimits {
      * members included): every key attribute present, of its declared type, not an empty S or B, within
      * its size limit; every number valid; the item within {@link #MAX_ITEM_BYTES}. Any failure is a
      * validation error naming the attribute and the value.
+     *
+     * @param item the item to check
+     * @param schema the table's key schema
+     * @param definitions the table's attribute definitions
+     * @return the item with every number normalised
      */
     public static Item validateForPut(Item item, KeySchema schema, Collection<AttributeDefinition> definitions) {
         Checks.requireNonNull(item, "item");

@@ -6,23 +6,46 @@ import java.util.Optional;
 
 /** The primary key values of one item: the partition value and, for a composite key, the sort value. */
 public record Key(AttributeValue partition, Optional<AttributeValue> sort) {
+    /**
+     * Refuses a missing partition value.
+     *
+     * @param partition the partition key's value
+     * @param sort the sort key's value, empty for a hash-only key
+     */
     public Key {
         Checks.requireNonNull(partition, "key partition value");
         sort = sort == null ? Optional.empty() : sort;
     }
 
-    /** A hash-only key. */
+    /**
+     * A hash-only key.
+     *
+     * @param partition the partition key's value
+     * @return the key
+     */
     public static Key of(AttributeValue partition) {
         return new Key(partition, Optional.empty());
     }
 
-    /** A composite key. */
+    /**
+     * A composite key.
+     *
+     * @param partition the partition key's value
+     * @param sort the sort key's value
+     * @return the key
+     */
     public static Key of(AttributeValue partition, AttributeValue sort) {
         Checks.requireNonNull(sort, "key sort value");
         return new Key(partition, Optional.of(sort));
     }
 
-    /** The key of {@code item} under {@code schema}; a missing key attribute is a validation error naming it. */
+    /**
+     * The key of {@code item} under {@code schema}; a missing key attribute is a validation error naming it.
+     *
+     * @param item the item
+     * @param schema the key schema of the table or index
+     * @return the item's key
+     */
     public static Key of(Item item, KeySchema schema) {
         Checks.requireNonNull(item, "item");
         Checks.requireNonNull(schema, "key schema");

@@ -12,12 +12,22 @@ public final class Names {
     private Names() {
     }
 
-    /** {@code name} if it is a valid table name, else a validation error naming it. */
+    /**
+     * {@code name} if it is a valid table name, else a validation error naming it.
+     *
+     * @param name the table name to check
+     * @return {@code name}, unchanged
+     */
     public static String requireTableName(String name) {
         return require("table", name);
     }
 
-    /** {@code name} if it is a valid index name, else a validation error naming it. */
+    /**
+     * {@code name} if it is a valid index name, else a validation error naming it.
+     *
+     * @param name the index name to check
+     * @return {@code name}, unchanged
+     */
     public static String requireIndexName(String name) {
         return require("index", name);
     }

@@ -17,6 +17,11 @@ public final class Utf8Text {
     /**
      * {@code text} if it is well-formed UTF-16 (every surrogate paired); otherwise a validation error
      * naming {@code what}, the surrogate and its position, and {@code backend}'s reason.
+     *
+     * @param text the string to check
+     * @param what what the string is, for the message
+     * @param backend the backend's name, for the reason it gives
+     * @return {@code text}, unchanged
      */
     public static String requireWellFormed(String text, String what, String backend) {
         for (int i = 0; i < text.length(); i++) {
@@ -32,7 +37,13 @@ public final class Utf8Text {
         return text;
     }
 
-    /** {@code key} if each of its S values is well-formed; otherwise the validation error above. */
+    /**
+     * {@code key} if each of its S values is well-formed; otherwise the validation error above.
+     *
+     * @param key the key to check
+     * @param backend the backend's name, for the message
+     * @return {@code key}, unchanged
+     */
     public static Key requireWellFormed(Key key, String backend) {
         if (key.partition() instanceof AttributeValue.S s) {
             requireWellFormed(s.value(), "key", backend);

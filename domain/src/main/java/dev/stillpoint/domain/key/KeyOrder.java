@@ -36,7 +36,11 @@ public final class KeyOrder {
 
     /** The outcome of {@link #resolve}: a table's keys either have an order or they do not. */
     public sealed interface Resolution permits Orderable, Unorderable {
-        /** The order, when there is one. */
+        /**
+         * The order, when there is one.
+         *
+         * @return the order, or empty for an unorderable table
+         */
         default Optional<KeyOrder> ordered() {
             return this instanceof Orderable orderable ? Optional.of(orderable.order()) : Optional.empty();
         }
@@ -44,6 +48,11 @@ public final class KeyOrder {
 
     /** Every key attribute has an S, N or B definition: items can be streamed in this order. */
     public record Orderable(KeyOrder order) implements Resolution {
+        /**
+         * Refuses a missing order.
+         *
+         * @param order the order of the table's keys
+         */
         public Orderable {
             if (order == null) {
                 throw StorageException.validation("an orderable resolution needs its key order");
@@ -53,6 +62,11 @@ public final class KeyOrder {
 
     /** A key attribute has no usable definition: the table streams unordered and complete [D1]. */
     public record Unorderable(String reason) implements Resolution {
+        /**
+         * Refuses a missing reason.
+         *
+         * @param reason why the keys have no order, naming the attribute
+         */
         public Unorderable {
             if (reason == null || reason.isEmpty()) {
                 throw StorageException.validation("an unorderable resolution needs a reason");
@@ -63,6 +77,10 @@ public final class KeyOrder {
     /**
      * The order of {@code schema}'s keys [D1]: orderable only when every key attribute has exactly
      * one type among {@code definitions}; otherwise unorderable, the reason naming the attribute.
+     *
+     * @param schema the key schema of the table or index
+     * @param definitions the table's attribute definitions
+     * @return the order, or why there is none
      */
     public static Resolution resolve(KeySchema schema, Collection<AttributeDefinition> definitions) {
         if (schema == null) {
@@ -107,22 +125,40 @@ public final class KeyOrder {
         return new Lookup(found, null);
     }
 
-    /** The key schema this order is for. */
+    /**
+     * The key schema this order is for.
+     *
+     * @return the key schema whose attributes this order compares
+     */
     public KeySchema schema() {
         return schema;
     }
 
-    /** The declared type of the partition key. */
+    /**
+     * The declared type of the partition key.
+     *
+     * @return the partition key's scalar type
+     */
     public ScalarType partitionType() {
         return partitionType;
     }
 
-    /** The declared type of the sort key, for a composite key. */
+    /**
+     * The declared type of the sort key, for a composite key.
+     *
+     * @return the sort key's scalar type, empty for a hash-only key
+     */
     public Optional<ScalarType> sortType() {
         return sortType;
     }
 
-    /** Orders two keys: partition values first, then sort values. */
+    /**
+     * Orders two keys: partition values first, then sort values.
+     *
+     * @param a the first key
+     * @param b the second key
+     * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
+     */
     public int compare(Key a, Key b) {
         requireKey(a);
         requireKey(b);
@@ -133,17 +169,31 @@ public final class KeyOrder {
         return compareValues(sortType.get(), a.sort().get(), b.sort().get());
     }
 
-    /** Orders two items by their keys; an item without a key attribute is a validation error naming it. */
+    /**
+     * Orders two items by their keys; an item without a key attribute is a validation error naming it.
+     *
+     * @param a the first item
+     * @param b the second item
+     * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
+     */
     public int compareItems(Item a, Item b) {
         return compare(Key.of(a, schema), Key.of(b, schema));
     }
 
-    /** {@link #compareItems} as a comparator. */
+    /**
+     * {@link #compareItems} as a comparator.
+     *
+     * @return a comparator of items by key in this order
+     */
     public Comparator<Item> itemComparator() {
         return this::compareItems;
     }
 
-    /** {@link #compare} as a comparator. */
+    /**
+     * {@link #compare} as a comparator.
+     *
+     * @return a comparator of keys in this order
+     */
     public Comparator<Key> keyComparator() {
         return this::compare;
     }
@@ -151,6 +201,11 @@ public final class KeyOrder {
     /**
      * Orders two key values of {@code type}: S by UTF-8 bytes, B by unsigned bytes, N by numeric value
      * (invalid texts last, see the class comment). A value of another type is a validation error naming it.
+     *
+     * @param type the declared type of the key attribute
+     * @param a the first value
+     * @param b the second value
+     * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
      */
     public static int compareValues(ScalarType type, AttributeValue a, AttributeValue b) {
         if (type == null) {
@@ -169,6 +224,10 @@ public final class KeyOrder {
      * Orders strings by their UTF-8 bytes, unsigned; this is code point order, which
      * {@link String#compareTo} (UTF-16 order) breaks for characters beyond U+FFFF. An unpaired
      * surrogate sorts at its own code point, as its three-byte generalised UTF-8 form would.
+     *
+     * @param a the first string
+     * @param b the second string
+     * @return negative, zero or positive as {@code a}'s UTF-8 bytes sort before, with or after {@code b}'s
      */
     public static int compareUtf8(String a, String b) {
         int i = 0;
@@ -185,7 +244,13 @@ public final class KeyOrder {
         return Boolean.compare(i < a.length(), j < b.length());
     }
 
-    /** Orders byte arrays lexicographically as unsigned bytes; a prefix comes first. */
+    /**
+     * Orders byte arrays lexicographically as unsigned bytes; a prefix comes first.
+     *
+     * @param a the first byte array
+     * @param b the second byte array
+     * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
+     */
     public static int compareUnsigned(byte[] a, byte[] b) {
         return Arrays.compareUnsigned(a, b);
     }

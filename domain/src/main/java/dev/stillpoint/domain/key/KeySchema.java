@@ -5,6 +5,12 @@ import java.util.Optional;
 
 /** The key of a table or index: a partition (hash) attribute and an optional sort (range) attribute. */
 public record KeySchema(String partitionKey, Optional<String> sortKey) {
+    /**
+     * Checks both key names and refuses a sort key equal to the partition key.
+     *
+     * @param partitionKey the name of the partition (hash) attribute
+     * @param sortKey the name of the sort (range) attribute, empty for a hash-only key
+     */
     public KeySchema {
         if (partitionKey == null || partitionKey.isEmpty()) {
             throw StorageException.validation("key schema needs a partition key attribute name, got: " + partitionKey);
@@ -18,10 +24,23 @@ public record KeySchema(String partitionKey, Optional<String> sortKey) {
         }
     }
 
+    /**
+     * A hash-only key schema.
+     *
+     * @param partitionKey the name of the partition attribute
+     * @return the schema with {@code partitionKey} and no sort key
+     */
     public static KeySchema hashOnly(String partitionKey) {
         return new KeySchema(partitionKey, Optional.empty());
     }
 
+    /**
+     * A composite key schema.
+     *
+     * @param partitionKey the name of the partition attribute
+     * @param sortKey the name of the sort attribute
+     * @return the schema with both keys
+     */
     public static KeySchema composite(String partitionKey, String sortKey) {
         return new KeySchema(partitionKey, Optional.of(sortKey));
     }

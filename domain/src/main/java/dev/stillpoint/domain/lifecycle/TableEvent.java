@@ -6,11 +6,30 @@ import java.time.Instant;
 /** What can happen to a table instance [D4, D5]; time always arrives inside the event. */
 public sealed interface TableEvent {
 
-    /** The event's kind, so transitions can switch exhaustively over it. */
+    /**
+     * The event's kind, so transitions can switch exhaustively over it.
+     *
+     * @return the kind of this event
+     */
     Kind kind();
 
     /** The kinds of table event. */
-    enum Kind { CREATE_REQUESTED, ACTIVATION_CHECK, DELETE_REQUESTED, PROBED, DROP_FINISHED, CALLER_GAVE_UP, POLLER_PASS }
+    enum Kind {
+        /** CreateTable was asked for. */
+        CREATE_REQUESTED,
+        /** The poller looks at a CREATING table. */
+        ACTIVATION_CHECK,
+        /** DeleteTable was asked for. */
+        DELETE_REQUESTED,
+        /** The lock probe answered. */
+        PROBED,
+        /** The drop of the data relations ended. */
+        DROP_FINISHED,
+        /** The DeleteTable caller stopped waiting. */
+        CALLER_GAVE_UP,
+        /** A poller pass reaches a DELETING table. */
+        POLLER_PASS
+    }
 
     /** CreateTable with the control-plane delay in force. */
     record CreateRequested(Instant now, Duration controlPlaneDelay) implements TableEvent {

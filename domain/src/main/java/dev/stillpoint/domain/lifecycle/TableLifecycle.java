@@ -42,7 +42,13 @@ public final class TableLifecycle {
     private TableLifecycle() {
     }
 
-    /** The answer of the lifecycle to {@code event} in {@code state}. */
+    /**
+     * The answer of the lifecycle to {@code event} in {@code state}.
+     *
+     * @param state the table's current state
+     * @param event what happened to the table
+     * @return the next state and its effects, or a refusal leaving {@code state} as it was
+     */
     public static Transition<TableState, TableEffect, TableRefusal> apply(TableState state, TableEvent event) {
         return switch (event.kind()) {
             case CREATE_REQUESTED -> create(state, (CreateRequested) event);

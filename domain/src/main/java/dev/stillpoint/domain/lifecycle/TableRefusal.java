@@ -29,7 +29,11 @@ public enum TableRefusal {
         this.reason = reason;
     }
 
-    /** The error a caller sees when this refusal reaches the API. */
+    /**
+     * The error a caller sees when this refusal reaches the API.
+     *
+     * @return the error reason
+     */
     public ErrorReason reason() {
         return reason;
     }

@@ -8,11 +8,30 @@ import java.time.Instant;
  */
 public sealed interface TableState {
 
-    /** The state's kind, so transitions can switch exhaustively over it. */
+    /**
+     * The state's kind, so transitions can switch exhaustively over it.
+     *
+     * @return the kind of this state
+     */
     Kind kind();
 
     /** The kinds of table state. */
-    enum Kind { ABSENT, CREATING, ACTIVE, PROBING, DROPPING, DELETING, GONE }
+    enum Kind {
+        /** No catalog row yet. */
+        ABSENT,
+        /** Created; waiting out the control-plane delay. */
+        CREATING,
+        /** Serving reads and writes. */
+        ACTIVE,
+        /** A drop attempt is probing for lock holders. */
+        PROBING,
+        /** A drop attempt is dropping the data relations. */
+        DROPPING,
+        /** Reported DELETING; waiting for the poller. */
+        DELETING,
+        /** Catalog row and data relations removed. */
+        GONE
+    }
 
     /** No catalog row yet: the only state a CreateTable is accepted in. */
     record Absent() implements TableState {
@@ -50,7 +69,12 @@ public sealed interface TableState {
     }
 
     /** Who is running a drop attempt: the DeleteTable request itself, or the poller later. */
-    enum DropPath { SYNCHRONOUS, POLLER }
+    enum DropPath {
+        /** The DeleteTable request runs the drop itself. */
+        SYNCHRONOUS,
+        /** The poller runs the drop in a later pass. */
+        POLLER
+    }
 
     /**
      * Why a DELETING table is waiting. Only {@link #DEFERRED} keeps the poller in its

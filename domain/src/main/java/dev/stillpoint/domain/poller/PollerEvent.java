@@ -6,11 +6,26 @@ import java.util.Optional;
 /** What happens to the poller [D8]; time arrives inside the event. */
 public sealed interface PollerEvent {
 
-    /** The event's kind, so transitions can switch exhaustively over it. */
+    /**
+     * The event's kind, so transitions can switch exhaustively over it.
+     *
+     * @return the kind of this event
+     */
     Kind kind();
 
     /** The kinds of poller event. */
-    enum Kind { STARTED, WOKEN, TIMER_FIRED, PASS_FINISHED, STOP_REQUESTED }
+    enum Kind {
+        /** The engine started. */
+        STARTED,
+        /** A wake signal arrived. */
+        WOKEN,
+        /** The wait's timer ran out. */
+        TIMER_FIRED,
+        /** A pass finished. */
+        PASS_FINISHED,
+        /** The engine is shutting down. */
+        STOP_REQUESTED
+    }
 
     /** The engine started: run startup recovery. */
     record Started(Instant now) implements PollerEvent {

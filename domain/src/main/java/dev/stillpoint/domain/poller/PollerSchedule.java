@@ -23,6 +23,12 @@ public record PollerSchedule(Duration idleInterval, Duration activeInterval) {
     /** The production cadence: a 60 s idle sweep and a 1 s active loop. */
     public static final PollerSchedule DEFAULT = new PollerSchedule(Duration.ofSeconds(60), Duration.ofSeconds(1));
 
+    /**
+     * Refuses an interval that is not positive.
+     *
+     * @param idleInterval the wait between sweeps while nothing is deferred
+     * @param activeInterval the wait between passes while a drop is deferred
+     */
     public PollerSchedule {
         if (idleInterval.isNegative() || idleInterval.isZero() || activeInterval.isNegative() || activeInterval.isZero()) {
             throw new IllegalArgumentException("poller intervals must be positive: idle " + idleInterval
@@ -30,12 +36,22 @@ public record PollerSchedule(Duration idleInterval, Duration activeInterval) {
         }
     }
 
-    /** The initial state. */
+    /**
+     * The initial state.
+     *
+     * @return the state a poller starts in, before startup recovery
+     */
     public static PollerState starting() {
         return new PollerState.Starting();
     }
 
-    /** The answer of the schedule to {@code event} in {@code state}. */
+    /**
+     * The answer of the schedule to {@code event} in {@code state}.
+     *
+     * @param state the poller's current state
+     * @param event what happened to the poller
+     * @return the next state and its effects, or a refusal leaving {@code state} as it was
+     */
     public Transition<PollerState, PollerEffect, PollerRefusal> apply(PollerState state, PollerEvent event) {
         if (event.kind() == PollerEvent.Kind.STOP_REQUESTED) {
             return state.kind() == PollerState.Kind.STOPPED

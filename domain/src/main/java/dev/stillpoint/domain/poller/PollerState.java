@@ -8,11 +8,28 @@ import java.time.Instant;
  */
 public sealed interface PollerState {
 
-    /** The state's kind, so transitions can switch exhaustively over it. */
+    /**
+     * The state's kind, so transitions can switch exhaustively over it.
+     *
+     * @return the kind of this state
+     */
     Kind kind();
 
     /** The kinds of poller state. */
-    enum Kind { STARTING, IDLE, ACTIVE, RUNNING, RUNNING_WOKEN, STOPPED }
+    enum Kind {
+        /** Not yet started: startup recovery comes first. */
+        STARTING,
+        /** Waiting for a wake or the long sweep. */
+        IDLE,
+        /** Waiting for a wake or the short timer, with a drop deferred. */
+        ACTIVE,
+        /** Running a pass. */
+        RUNNING,
+        /** Running a pass, with a wake that arrived meanwhile. */
+        RUNNING_WOKEN,
+        /** Shut down. */
+        STOPPED
+    }
 
     /** Not yet started: startup recovery comes first. */
     record Starting() implements PollerState {

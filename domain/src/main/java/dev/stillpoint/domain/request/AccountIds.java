@@ -14,7 +14,12 @@ public final class AccountIds {
     private AccountIds() {
     }
 
-    /** {@code accountId} if it has the accepted form; otherwise a validation error naming it. */
+    /**
+     * {@code accountId} if it has the accepted form; otherwise a validation error naming it.
+     *
+     * @param accountId the account id to check
+     * @return {@code accountId}, unchanged
+     */
     public static String require(String accountId) {
         if (accountId == null || accountId.isEmpty()) {
             throw StorageException.validation("account id must be 1-" + MAX_LENGTH + " characters of [A-Za-z0-9_-], got "

@@ -16,12 +16,24 @@ public final class AttributeNames {
     private AttributeNames() {
     }
 
-    /** {@code name} if it is a valid key attribute name; {@code role} says whose key it is (for the message). */
+    /**
+     * {@code name} if it is a valid key attribute name; {@code role} says whose key it is (for the message).
+     *
+     * @param name the attribute name to check
+     * @param role whose key it is, for the message
+     * @return {@code name}, unchanged
+     */
     public static String requireKeyName(String name, String role) {
         return require(name, role, MAX_KEY_NAME_BYTES);
     }
 
-    /** {@code name} if it is a valid attribute name; {@code where} says where it was found. */
+    /**
+     * {@code name} if it is a valid attribute name; {@code where} says where it was found.
+     *
+     * @param name the attribute name to check
+     * @param where where the name was found, for the message
+     * @return {@code name}, unchanged
+     */
     public static String requireName(String name, String where) {
         return require(name, where, MAX_NAME_BYTES);
     }

@@ -26,7 +26,13 @@ public final class ItemRules {
     private ItemRules() {
     }
 
-    /** Checks {@code item} for a put into {@code table} and says where it goes; a validation error otherwise. */
+    /**
+     * Checks {@code item} for a put into {@code table} and says where it goes; a validation error otherwise.
+     *
+     * @param table the table's definition as the unit of work read it
+     * @param item the item to put
+     * @return the item's primary key, the item and its key in each index that holds it
+     */
     public static ItemWrite forPut(TableDescription table, Item item) {
         if (item == null) {
             throw StorageException.validation("item to put into table '" + table.tableName() + "' is required, got null");
@@ -49,7 +55,13 @@ public final class ItemRules {
         return new ItemWrite(Key.of(valid, table.keySchema()), valid, indexKeys);
     }
 
-    /** Checks a key given to GetItem or DeleteItem on {@code table} and returns it with numbers normalised. */
+    /**
+     * Checks a key given to GetItem or DeleteItem on {@code table} and returns it with numbers normalised.
+     *
+     * @param table the table's definition as the unit of work read it
+     * @param key the key the caller gave
+     * @return the key, checked, with numbers normalised
+     */
     public static Key forKey(TableDescription table, Key key) {
         Key valid = ItemLimits.validateKey(table.tableName(), key, table.keySchema(), table.attributeDefinitions());
         requireWellFormed(valid.partition(), table.keySchema().partitionKey());
@@ -61,6 +73,11 @@ public final class ItemRules {
      * The key of a stored item under index {@code indexName} of {@code table}, for a backfill: empty
      * when the item lacks a key attribute of the index or holds it with another type or empty (such an
      * item stays out of the index, as DynamoDB leaves it out of a GSI it builds).
+     *
+     * @param table the table's definition
+     * @param indexName the index being backfilled
+     * @param item a stored item of the table
+     * @return the item's key in the index, or empty when the item stays out of it
      */
     public static Optional<Key> entryKeyForBackfill(TableDescription table, String indexName, Item item) {
         KeySchema schema = table.globalSecondaryIndexes().stream().filter(g -> g.name().equals(indexName))

@@ -16,12 +16,23 @@ import java.util.Optional;
  */
 public record ItemWrite(Key key, Item item, Map<String, Key> indexKeys) {
 
-    /** Copies {@code indexKeys}. */
+    /**
+     * Copies {@code indexKeys}.
+     *
+     * @param key the item's primary key
+     * @param item the item as it is to be stored
+     * @param indexKeys the item's key in each index that holds it, by index name
+     */
     public ItemWrite {
         indexKeys = Map.copyOf(indexKeys);
     }
 
-    /** The item's key under {@code indexName}, empty when the item is not in that index. */
+    /**
+     * The item's key under {@code indexName}, empty when the item is not in that index.
+     *
+     * @param indexName the name of a global or local index of the table
+     * @return the item's key in that index, or empty
+     */
     public Optional<Key> indexKey(String indexName) {
         return Optional.ofNullable(indexKeys.get(indexName));
     }

@@ -21,13 +21,23 @@ public final class TableRules {
     private TableRules() {
     }
 
-    /** Checks the account id and table name every table-addressed operation carries [R1, R2]. */
+    /**
+     * Checks the account id and table name every table-addressed operation carries [R1, R2].
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     */
     public static void requireAddress(String accountId, String tableName) {
         AccountIds.require(accountId);
         Names.requireTableName(tableName);
     }
 
-    /** Checks what {@link CreateTableRequest}'s own construction does not: the account id and key names. */
+    /**
+     * Checks what {@link CreateTableRequest}'s own construction does not: the account id and key names.
+     *
+     * @param request the CreateTable request
+     * @return {@code request}, unchanged
+     */
     public static CreateTableRequest requireCreatable(CreateTableRequest request) {
         if (request == null) {
             throw StorageException.validation("CreateTable request is required, got null");
@@ -46,7 +56,12 @@ public final class TableRules {
         return request;
     }
 
-    /** Checks an UpdateTable that adds a GSI: the index name and its key names [R1, R2]. */
+    /**
+     * Checks an UpdateTable that adds a GSI: the index name and its key names [R1, R2].
+     *
+     * @param request the UpdateTable request adding a GSI
+     * @return {@code request}, unchanged
+     */
     public static CreateGsiRequest requireCreatable(CreateGsiRequest request) {
         if (request == null) {
             throw StorageException.validation("UpdateTable request is required, got null");
@@ -63,6 +78,9 @@ public final class TableRules {
     /**
      * {@code table} if its items can be read and written: ACTIVE. A CREATING table is not found yet
      * and a DELETING one is in use, as DynamoDB answers.
+     *
+     * @param table the table's description as the unit of work read it
+     * @return {@code table}, unchanged
      */
     public static TableDescription requireItemsAvailable(TableDescription table) {
         if (table.status() == TableStatus.ACTIVE) {

@@ -13,7 +13,13 @@ public final class WellFormedText {
     private WellFormedText() {
     }
 
-    /** {@code text} if every surrogate in it is paired; otherwise a validation error naming {@code what}. */
+    /**
+     * {@code text} if every surrogate in it is paired; otherwise a validation error naming {@code what}.
+     *
+     * @param text the string to check
+     * @param what what the string is, for the message
+     * @return {@code text}, unchanged
+     */
     public static String require(String text, String what) {
         int bad = firstUnpairedSurrogate(text);
         if (bad >= 0) {
@@ -24,7 +30,12 @@ public final class WellFormedText {
         return text;
     }
 
-    /** The index of the first unpaired surrogate in {@code text}, or -1 when there is none. */
+    /**
+     * The index of the first unpaired surrogate in {@code text}, or -1 when there is none.
+     *
+     * @param text the string to search
+     * @return the UTF-16 index of the first unpaired surrogate, or -1
+     */
     public static int firstUnpairedSurrogate(String text) {
         int n = text.length();
         for (int i = 0; i < n; i++) {

@@ -29,7 +29,11 @@ public record IdleLimit(Duration duration) {
     /** The default limit. */
     public static final IdleLimit DEFAULT = new IdleLimit(DEFAULT_DURATION);
 
-    /** Refuses a missing limit or one outside {@link #MIN}..{@link #MAX} with a validation error naming it. */
+    /**
+     * Refuses a missing limit or one outside {@link #MIN}..{@link #MAX} with a validation error naming it.
+     *
+     * @param duration the limit; from {@link #MIN} to {@link #MAX}
+     */
     public IdleLimit {
         if (duration == null) {
             throw StorageException.validation(SETTING + " is required");
@@ -55,6 +59,10 @@ public record IdleLimit(Duration duration) {
      * The decision for a lease idle for {@code idleNanos} (since its last page fetch ended, or since
      * it was handed out), with a fetch in flight or not. A fetch in flight is never idle: look
      * again a whole limit later (its end resets the clock).
+     *
+     * @param idleNanos nanoseconds since the last page was fetched (or since the stream was handed out)
+     * @param fetchInFlight whether a page fetch is running now
+     * @return whether to reclaim the stream now, or when to look again
      */
     public Check check(long idleNanos, boolean fetchInFlight) {
         if (fetchInFlight) {
@@ -64,13 +72,22 @@ public record IdleLimit(Duration duration) {
         return left <= 0 ? new Check.Expire() : new Check.LookAgain(Duration.ofNanos(left));
     }
 
-    /** The message of the SnapshotExpired error a stream fails with once reclaimed for idling. */
+    /**
+     * The message of the SnapshotExpired error a stream fails with once reclaimed for idling.
+     *
+     * @param table the table whose snapshot stream expired
+     * @return the message, naming the table and the limit
+     */
     public String expiredMessage(String table) {
         return "the snapshot of table '" + table + "' expired: no page was fetched for " + text(duration)
                 + " (" + SETTING + " " + text(duration) + "), so its read and permit were reclaimed; open a new snapshot";
     }
 
-    /** The limit as people read it: {@code 60 s}, {@code 2.5 s}, {@code 250 ms}. */
+    /**
+     * The limit as people read it: {@code 60 s}, {@code 2.5 s}, {@code 250 ms}.
+     *
+     * @return the limit as text
+     */
     public String text() {
         return text(duration);
     }

@@ -6,11 +6,28 @@ package dev.stillpoint.domain.snapshot;
  */
 public sealed interface LeaseState {
 
-    /** The state's kind, so transitions can switch exhaustively over it. */
+    /**
+     * The state's kind, so transitions can switch exhaustively over it.
+     *
+     * @return the kind of this state
+     */
     Kind kind();
 
     /** The kinds of lease state. */
-    enum Kind { REQUESTED, PERMITTED, DEFINED, PINNED, STREAMING, RELEASED }
+    enum Kind {
+        /** Asked for; no permit yet. */
+        REQUESTED,
+        /** Holds a permit. */
+        PERMITTED,
+        /** The table's definition has been read. */
+        DEFINED,
+        /** The snapshot's instant is fixed. */
+        PINNED,
+        /** Handed to the caller; items flow. */
+        STREAMING,
+        /** Over for good. */
+        RELEASED
+    }
 
     /** Asked for; no permit yet. */
     record Requested() implements LeaseState {

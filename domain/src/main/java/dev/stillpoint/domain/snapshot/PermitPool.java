@@ -15,6 +15,12 @@ import java.util.stream.Collectors;
  */
 public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
 
+    /**
+     * Refuses a capacity below one, a negative count, or more permits held than the capacity; copies {@code held}.
+     *
+     * @param capacity the most permits out at once
+     * @param held permits out, by holder kind
+     */
     public PermitPool {
         if (capacity < 1) {
             throw StorageException.validation("permit capacity must be at least 1, got " + capacity);
@@ -35,10 +41,20 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
     }
 
     /** The events of the pool. */
-    public enum Event { ACQUIRE, RELEASE }
+    public enum Event {
+        /** A holder asks for a permit. */
+        ACQUIRE,
+        /** A holder gives its permit back. */
+        RELEASE
+    }
 
     /** The pool's only effect: what happened to the permit asked about. */
-    public enum Effect { GRANTED, RETURNED }
+    public enum Effect {
+        /** The permit was handed out. */
+        GRANTED,
+        /** The permit came back to the pool. */
+        RETURNED
+    }
 
     /** Why the pool refused. */
     public enum Refusal {
@@ -48,12 +64,22 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
         NOTHING_HELD
     }
 
-    /** An empty pool with {@code capacity} permits. */
+    /**
+     * An empty pool with {@code capacity} permits.
+     *
+     * @param capacity the most permits out at once
+     * @return the pool with no permit out
+     */
     public static PermitPool withCapacity(int capacity) {
         return new PermitPool(capacity, Map.of());
     }
 
-    /** Half the connection pool, at least one: the rest stays free for requests [D7]. */
+    /**
+     * Half the connection pool, at least one: the rest stays free for requests [D7].
+     *
+     * @param connectionPoolSize the size of the backend's connection pool
+     * @return the pool sized for snapshot readers
+     */
     public static PermitPool halfOf(int connectionPoolSize) {
         if (connectionPoolSize < 1) {
             throw StorageException.validation("connection pool size must be at least 1, got " + connectionPoolSize);
@@ -61,12 +87,22 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
         return withCapacity(Math.max(1, connectionPoolSize / 2));
     }
 
-    /** Permits out, over all holder kinds. */
+    /**
+     * Permits out, over all holder kinds.
+     *
+     * @return the number of permits out
+     */
     public int inUse() {
         return inUse(held);
     }
 
-    /** The answer of the pool to {@code event} by a holder of {@code kind}. */
+    /**
+     * The answer of the pool to {@code event} by a holder of {@code kind}.
+     *
+     * @param event whether a permit is asked for or given back
+     * @param kind the kind of holder asking
+     * @return the pool after the event and what happened to the permit, or a refusal
+     */
     public Transition<PermitPool, Effect, Refusal> apply(Event event, HolderKind kind) {
         int mine = held.getOrDefault(kind, 0);
         return switch (event) {
@@ -79,7 +115,11 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
         };
     }
 
-    /** Names who holds the permits, so the refusal blames the right readers [Q2]. */
+    /**
+     * Names who holds the permits, so the refusal blames the right readers [Q2].
+     *
+     * @return the message of the LimitExceeded refusal, naming the holders
+     */
     public String exhaustedMessage() {
         String holders = held.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())

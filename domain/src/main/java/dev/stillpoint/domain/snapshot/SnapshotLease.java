@@ -17,12 +17,22 @@ public final class SnapshotLease {
     private SnapshotLease() {
     }
 
-    /** The initial state of every lease. */
+    /**
+     * The initial state of every lease.
+     *
+     * @return the requested state
+     */
     public static LeaseState requested() {
         return new LeaseState.Requested();
     }
 
-    /** The answer of the lease to {@code event} in {@code state}. */
+    /**
+     * The answer of the lease to {@code event} in {@code state}.
+     *
+     * @param state the lease's current state
+     * @param event what happened to the lease
+     * @return the next state and its effects, or a refusal leaving {@code state} as it was
+     */
     public static Transition<LeaseState, LeaseEffect, LeaseRefusal> apply(LeaseState state, LeaseEvent event) {
         return switch (state.kind()) {
             case REQUESTED -> switch (event) {
@@ -56,7 +66,12 @@ public final class SnapshotLease {
         };
     }
 
-    /** Whether a lease in this state holds a permit. */
+    /**
+     * Whether a lease in this state holds a permit.
+     *
+     * @param state a lease state
+     * @return true from permitted until released
+     */
     public static boolean holdsPermit(LeaseState state) {
         return switch (state.kind()) {
             case PERMITTED, DEFINED, PINNED, STREAMING -> true;

@@ -16,7 +16,14 @@ public final class CatalogDamage {
     private CatalogDamage() {
     }
 
-    /** {@code read}'s result; a failure becomes an Internal error saying the catalog entry of {@code table} is damaged. */
+    /**
+     * {@code read}'s result; a failure becomes an Internal error saying the catalog entry of {@code table} is damaged.
+     *
+     * @param <T> the type of what is read
+     * @param table the table whose catalog entry is read
+     * @param read the read of the entry
+     * @return what {@code read} returned
+     */
     public static <T> T reading(String table, Supplier<T> read) {
         try {
             return read.get();

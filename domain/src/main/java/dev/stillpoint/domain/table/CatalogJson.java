@@ -23,13 +23,24 @@ public final class CatalogJson {
     private CatalogJson() {
     }
 
+    /**
+     * The attribute definitions as the catalog stores them: one JSON object from name to type.
+     *
+     * @param definitions the table's attribute definitions
+     * @return the stored JSON text
+     */
     public static String definitions(List<AttributeDefinition> definitions) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         definitions.forEach(d -> m.put(d.name(), new AttributeValue.S(d.type().name())));
         return ItemJson.encode(Item.of(m));
     }
 
-    /** Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]). */
+    /**
+     * Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]).
+     *
+     * @param json the stored JSON text
+     * @return the definitions with a usable type
+     */
     public static List<AttributeDefinition> definitions(String json) {
         return parsed("attribute definitions", json, () -> {
             List<AttributeDefinition> out = new ArrayList<>();
@@ -43,6 +54,12 @@ public final class CatalogJson {
         });
     }
 
+    /**
+     * A projection as the catalog stores it.
+     *
+     * @param p the projection
+     * @return the stored JSON text
+     */
     public static String projection(Projection p) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         m.put("type", new AttributeValue.S(p.type().name()));
@@ -51,6 +68,12 @@ public final class CatalogJson {
         return ItemJson.encode(Item.of(m));
     }
 
+    /**
+     * A projection as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text
+     * @return the projection
+     */
     public static Projection projection(String json) {
         return parsed("projection", json, () -> {
             Item item = ItemJson.decode(json);
@@ -61,6 +84,12 @@ public final class CatalogJson {
         });
     }
 
+    /**
+     * A stream setting as the catalog stores it; {@code null} when the table has none.
+     *
+     * @param spec the stream setting, if any
+     * @return the stored JSON text, or {@code null}
+     */
     public static String stream(Optional<StreamSpecification> spec) {
         return spec.map(s -> {
             Map<String, AttributeValue> m = new LinkedHashMap<>();
@@ -70,6 +99,12 @@ public final class CatalogJson {
         }).orElse(null);
     }
 
+    /**
+     * A stream setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text, or {@code null}
+     * @return the stream setting, or empty when none is stored
+     */
     public static Optional<StreamSpecification> stream(String json) {
         if (json == null) {
             return Optional.empty();
@@ -81,6 +116,12 @@ public final class CatalogJson {
         });
     }
 
+    /**
+     * A time-to-live setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text, or {@code null}
+     * @return the time-to-live setting, or empty when none is stored
+     */
     public static Optional<TimeToLive> ttl(String json) {
         if (json == null) {
             return Optional.empty();

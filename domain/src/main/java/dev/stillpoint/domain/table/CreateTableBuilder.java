@@ -37,28 +37,58 @@ public final class CreateTableBuilder {
         this.tableName = tableName;
     }
 
-    /** The table's partition (hash) key and its type. */
+    /**
+     * The table's partition (hash) key and its type.
+     *
+     * @param name the attribute name
+     * @param type its scalar type
+     * @return this builder
+     */
     public CreateTableBuilder partitionKey(String name, ScalarType type) {
         this.partitionKey = name;
         definitions.put(name, type);
         return this;
     }
 
-    /** The table's sort (range) key and its type. */
+    /**
+     * The table's sort (range) key and its type.
+     *
+     * @param name the attribute name
+     * @param type its scalar type
+     * @return this builder
+     */
     public CreateTableBuilder sortKey(String name, ScalarType type) {
         this.sortKey = Optional.of(name);
         definitions.put(name, type);
         return this;
     }
 
-    /** A GSI keyed by {@code partitionKey} alone. */
+    /**
+     * A GSI keyed by {@code partitionKey} alone.
+     *
+     * @param name the index name
+     * @param partitionKey the index's partition attribute
+     * @param type its scalar type
+     * @param projection the attributes the index holds
+     * @return this builder
+     */
     public CreateTableBuilder globalIndex(String name, String partitionKey, ScalarType type, Projection projection) {
         definitions.put(partitionKey, type);
         gsis.add(GlobalSecondaryIndex.creating(name, KeySchema.hashOnly(partitionKey), projection));
         return this;
     }
 
-    /** A GSI keyed by {@code partitionKey} and {@code sortKey}. */
+    /**
+     * A GSI keyed by {@code partitionKey} and {@code sortKey}.
+     *
+     * @param name the index name
+     * @param partitionKey the index's partition attribute
+     * @param partitionType its scalar type
+     * @param sortKey the index's sort attribute
+     * @param sortType its scalar type
+     * @param projection the attributes the index holds
+     * @return this builder
+     */
     public CreateTableBuilder globalIndex(String name, String partitionKey, ScalarType partitionType,
                                           String sortKey, ScalarType sortType, Projection projection) {
         definitions.put(partitionKey, partitionType);
@@ -67,20 +97,37 @@ public final class CreateTableBuilder {
         return this;
     }
 
-    /** An LSI: the table's partition key with another sort key (the table must have a sort key). */
+    /**
+     * An LSI: the table's partition key with another sort key (the table must have a sort key).
+     *
+     * @param name the index name
+     * @param sortKey the index's sort attribute
+     * @param type its scalar type
+     * @param projection the attributes the index holds
+     * @return this builder
+     */
     public CreateTableBuilder localIndex(String name, String sortKey, ScalarType type, Projection projection) {
         definitions.put(sortKey, type);
         lsis.add(LocalSecondaryIndex.of(name, KeySchema.composite(partitionKey, sortKey), projection));
         return this;
     }
 
-    /** A stream of the given view type ({@code NEW_AND_OLD_IMAGES} and the like). */
+    /**
+     * A stream of the given view type ({@code NEW_AND_OLD_IMAGES} and the like).
+     *
+     * @param viewType what each stream record shows
+     * @return this builder
+     */
     public CreateTableBuilder stream(String viewType) {
         this.stream = Optional.of(StreamSpecification.enabled(viewType));
         return this;
     }
 
-    /** The request, checked in full (a validation error names what is wrong). */
+    /**
+     * The request, checked in full (a validation error names what is wrong).
+     *
+     * @return the CreateTable request
+     */
     public CreateTableRequest build() {
         KeySchema schema = partitionKey == null ? null
                 : sortKey.map(s -> KeySchema.composite(partitionKey, s)).orElse(KeySchema.hashOnly(partitionKey));

@@ -29,6 +29,17 @@ public record CreateTableRequest(
         List<LocalSecondaryIndex> lsis,
         Optional<StreamSpecification> stream) {
 
+    /**
+     * Checks the request in full; a validation error names the first thing wrong. Copies the lists.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param keySchema the table's key
+     * @param attributeDefinitions the types of the key attributes of the table and its indexes
+     * @param gsis the global secondary indexes to create with the table
+     * @param lsis the local secondary indexes to create with the table
+     * @param stream the change stream's setting, if given
+     */
     public CreateTableRequest {
         TableChecks.requiredText(accountId, "account id");
         Names.requireTableName(tableName);
@@ -67,7 +78,13 @@ public record CreateTableRequest(
         }
     }
 
-    /** A builder for a request on {@code tableName} of {@code accountId}: keys and indexes by name. */
+    /**
+     * A builder for a request on {@code tableName} of {@code accountId}: keys and indexes by name.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return a builder with no key yet
+     */
     public static CreateTableBuilder builder(String accountId, String tableName) {
         return new CreateTableBuilder(accountId, tableName);
     }
@@ -75,6 +92,11 @@ public record CreateTableRequest(
     /**
      * The description of the new table this request creates: CREATING, empty, with the indexes as
      * requested and no vector index, time to live, restore or throughput summary yet.
+     *
+     * @param tableId the new table's unique id
+     * @param tableArn the new table's ARN
+     * @param creationTime when the table was created
+     * @return the CREATING table's description
      */
     public TableDescription describe(String tableId, String tableArn, Instant creationTime) {
         return new TableDescription(accountId, tableName, tableId, tableArn, TableStatus.CREATING, creationTime,

@@ -14,6 +14,15 @@ public record LocalSecondaryIndex(
         long itemCount,
         long sizeBytes) {
 
+    /**
+     * Checks the name and refuses a missing key schema or projection, or a negative count.
+     *
+     * @param name the index name
+     * @param keySchema the table's partition key with the index's sort key
+     * @param projection the attributes the index holds
+     * @param itemCount the item count of the last statistics pass
+     * @param sizeBytes the size in bytes of the last statistics pass
+     */
     public LocalSecondaryIndex {
         Names.requireIndexName(name);
         TableChecks.required(keySchema, "key schema of local secondary index '" + name + "'");
@@ -22,12 +31,23 @@ public record LocalSecondaryIndex(
         TableChecks.nonNegative(sizeBytes, "size of local secondary index '" + name + "'");
     }
 
-    /** A new, empty index. */
+    /**
+     * A new, empty index.
+     *
+     * @param name the index name
+     * @param keySchema the table's partition key with the index's sort key
+     * @param projection the attributes the index holds
+     * @return the new index
+     */
     public static LocalSecondaryIndex of(String name, KeySchema keySchema, Projection projection) {
         return new LocalSecondaryIndex(name, keySchema, projection, 0, 0);
     }
 
-    /** This index with its running counts zeroed, as a snapshot reports it [S2]. */
+    /**
+     * This index with its running counts zeroed, as a snapshot reports it [S2].
+     *
+     * @return the index with zero item count and size
+     */
     public LocalSecondaryIndex withoutCounts() {
         return new LocalSecondaryIndex(name, keySchema, projection, 0, 0);
     }

@@ -8,6 +8,12 @@ import java.util.List;
  * {@link ProjectionType#INCLUDE}, as DynamoDB requires.
  */
 public record Projection(ProjectionType type, List<String> nonKeyAttributes) {
+    /**
+     * Refuses a missing type or non-key attributes for any type but INCLUDE; copies the names.
+     *
+     * @param type which attributes the index copies
+     * @param nonKeyAttributes the non-key attributes an INCLUDE projection names
+     */
     public Projection {
         TableChecks.required(type, "projection type");
         nonKeyAttributes = TableChecks.copy(nonKeyAttributes, "projection non-key attribute");
@@ -25,17 +31,30 @@ public record Projection(ProjectionType type, List<String> nonKeyAttributes) {
         }
     }
 
-    /** Every attribute of the base item. */
+    /**
+     * Every attribute of the base item.
+     *
+     * @return the ALL projection
+     */
     public static Projection all() {
         return new Projection(ProjectionType.ALL, List.of());
     }
 
-    /** The table and index keys only. */
+    /**
+     * The table and index keys only.
+     *
+     * @return the KEYS_ONLY projection
+     */
     public static Projection keysOnly() {
         return new Projection(ProjectionType.KEYS_ONLY, List.of());
     }
 
-    /** The keys and the named attributes. */
+    /**
+     * The keys and the named attributes.
+     *
+     * @param nonKeyAttributes the non-key attributes to copy into the index
+     * @return the INCLUDE projection
+     */
     public static Projection include(List<String> nonKeyAttributes) {
         return new Projection(ProjectionType.INCLUDE, nonKeyAttributes);
     }

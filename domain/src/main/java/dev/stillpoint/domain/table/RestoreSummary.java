@@ -13,6 +13,14 @@ public record RestoreSummary(
         Instant restoreDateTime,
         boolean restoreInProgress) {
 
+    /**
+     * Normalises missing ARNs to empty and refuses a missing restore time.
+     *
+     * @param sourceBackupArn the backup the table was restored from, if any
+     * @param sourceTableArn the table the backup was taken of, if known
+     * @param restoreDateTime when the restore happened
+     * @param restoreInProgress whether the restore is still running
+     */
     public RestoreSummary {
         sourceBackupArn = TableChecks.orEmpty(sourceBackupArn);
         sourceTableArn = TableChecks.orEmpty(sourceTableArn);

@@ -14,6 +14,12 @@ public record StreamSpecification(boolean enabled, Optional<String> viewType) {
     /** The view types DynamoDB defines. */
     public static final Set<String> VIEW_TYPES = Set.of("KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES");
 
+    /**
+     * Refuses an enabled stream without a view type, or a view type DynamoDB does not define.
+     *
+     * @param enabled whether the stream is on
+     * @param viewType what each stream record shows; required when the stream is enabled
+     */
     public StreamSpecification {
         viewType = TableChecks.orEmpty(viewType);
         if (enabled && viewType.isEmpty()) {
@@ -26,12 +32,21 @@ public record StreamSpecification(boolean enabled, Optional<String> viewType) {
         });
     }
 
-    /** A stream that is on, showing {@code viewType}. */
+    /**
+     * A stream that is on, showing {@code viewType}.
+     *
+     * @param viewType what each stream record shows, one of {@link #VIEW_TYPES}
+     * @return the stream's setting
+     */
     public static StreamSpecification enabled(String viewType) {
         return new StreamSpecification(true, Optional.of(viewType));
     }
 
-    /** No stream. */
+    /**
+     * No stream.
+     *
+     * @return the setting of a table without a stream
+     */
     public static StreamSpecification disabled() {
         return new StreamSpecification(false, Optional.empty());
     }

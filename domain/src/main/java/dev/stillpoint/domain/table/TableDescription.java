@@ -50,6 +50,27 @@ public record TableDescription(
     /** DynamoDB's per-table limit of local secondary indexes. */
     public static final int MAX_LOCAL_SECONDARY_INDEXES = 5;
 
+    /**
+     * Checks what every description must satisfy: names, no index name twice, no attribute defined twice.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param tableId the table's unique id
+     * @param tableArn the table's ARN
+     * @param status the table's reported status [D4]
+     * @param creationTime when the table was created
+     * @param keySchema the table's key
+     * @param attributeDefinitions the types of the key attributes of the table and its indexes
+     * @param globalSecondaryIndexes the table's global secondary indexes
+     * @param localSecondaryIndexes the table's local secondary indexes
+     * @param vectorIndexes the table's vector indexes
+     * @param streamSpecification the change stream's setting, if any
+     * @param timeToLive the time-to-live setting, if any
+     * @param restoreSummary where a restored table came from, if it was restored
+     * @param throughputModeSummary the throughput mode, when the API layer set it
+     * @param itemCount the item count of the last statistics pass
+     * @param tableSizeBytes the table's size in bytes of the last statistics pass
+     */
     public TableDescription {
         TableChecks.requiredText(accountId, "account id");
         Names.requireTableName(tableName);
@@ -73,12 +94,22 @@ public record TableDescription(
                 globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes).toList());
     }
 
-    /** The global secondary index named {@code name}, if the table has one. */
+    /**
+     * The global secondary index named {@code name}, if the table has one.
+     *
+     * @param name the index name
+     * @return the index, or empty
+     */
     public Optional<GlobalSecondaryIndex> gsi(String name) {
         return globalSecondaryIndexes.stream().filter(g -> g.name().equals(name)).findFirst();
     }
 
-    /** The definition of {@code attributeName}, if there is one. */
+    /**
+     * The definition of {@code attributeName}, if there is one.
+     *
+     * @param attributeName the attribute name
+     * @return its definition, or empty
+     */
     public Optional<AttributeDefinition> definition(String attributeName) {
         return attributeDefinitions.stream().filter(d -> d.name().equals(attributeName)).findFirst();
     }
@@ -89,6 +120,7 @@ public record TableDescription(
      * that the index counts are within the limits: what a new table must satisfy.
      *
      * @throws StorageException VALIDATION naming the first attribute or index that breaks a rule
+     * @return this description, unchanged
      */
     public TableDescription requireKeyAttributesDefined() {
         Map<String, ScalarType> defined = TableChecks.definitionsByName(attributeDefinitions);
@@ -107,7 +139,12 @@ public record TableDescription(
         return this;
     }
 
-    /** This description with the table in {@code newStatus}. */
+    /**
+     * This description with the table in {@code newStatus}.
+     *
+     * @param newStatus the table's new status
+     * @return the new description
+     */
     public TableDescription withStatus(TableStatus newStatus) {
         return new TableDescription(accountId, tableName, tableId, tableArn, newStatus, creationTime, keySchema,
                 attributeDefinitions, globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes,
@@ -120,6 +157,8 @@ public record TableDescription(
      *
      * @throws StorageException VALIDATION when an index of that name exists or the table already
      *     has {@value #MAX_GLOBAL_SECONDARY_INDEXES} global indexes
+     * @param index the index to add
+     * @return the description with the index added
      */
     public TableDescription withGlobalSecondaryIndex(GlobalSecondaryIndex index) {
         TableChecks.required(index, "global secondary index");
@@ -139,6 +178,8 @@ public record TableDescription(
      * @throws StorageException RESOURCE_IN_USE when the table is not ACTIVE; VALIDATION when the
      *     name is taken, the limit is reached, a new definition contradicts the table's type for
      *     that attribute or is used by no key, or a key attribute of the index is defined nowhere
+     * @param request the UpdateTable request adding a GSI
+     * @return the description with the index and its new definitions added
      */
     public TableDescription applyCreateGsi(CreateGsiRequest request) {
         TableChecks.required(request, "create global secondary index request");
@@ -177,6 +218,9 @@ public record TableDescription(
      *
      * @throws StorageException VALIDATION when the table has no such index, or when it names a
      *     local index, which has no status of its own
+     * @param indexName the name of a global or vector index of the table
+     * @param newStatus the index's new status
+     * @return the new description
      */
     public TableDescription withIndexStatus(String indexName, IndexStatus newStatus) {
         TableChecks.required(newStatus, "status of index '" + indexName + "'");
@@ -206,6 +250,8 @@ public record TableDescription(
      * dropped. The attribute definitions only a dropped global index used go with it, so the
      * result is still a valid CreateTable definition. Order is kept; applying it twice changes
      * nothing more.
+     *
+     * @return the description without its DELETING indexes
      */
     public TableDescription dropDeletingIndexes() {
         List<VectorIndex> vectors = vectorIndexes.stream()
@@ -220,6 +266,7 @@ public record TableDescription(
      * index or a remaining global index stays, and so does any definition no dropped index used.
      *
      * @param gsiNamesWithRelation the names of the global indexes whose data relation exists
+     * @return the description without those global indexes
      */
     public TableDescription withoutGsisMissingRelations(Set<String> gsiNamesWithRelation) {
         TableChecks.required(gsiNamesWithRelation, "names of global secondary indexes with a data relation");
@@ -229,6 +276,8 @@ public record TableDescription(
     /**
      * The description a snapshot carries [S2]: this one with the running counts of the table and
      * of every index zeroed and the throughput-mode summary cleared; the restore summary is kept.
+     *
+     * @return the snapshot's description
      */
     public TableDescription snapshotView() {
         return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,

@@ -7,6 +7,12 @@ import java.time.Instant;
  * a snapshot clears it, since a restored table gets its own [S2].
  */
 public record ThroughputModeSummary(String mode, Instant lastUpdate) {
+    /**
+     * Refuses a missing or empty mode or a missing update time.
+     *
+     * @param mode the billing or throughput mode's name
+     * @param lastUpdate when the mode last changed
+     */
     public ThroughputModeSummary {
         TableChecks.requiredText(mode, "throughput mode");
         TableChecks.required(lastUpdate, "throughput mode last update time");

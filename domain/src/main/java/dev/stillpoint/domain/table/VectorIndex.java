@@ -9,6 +9,15 @@ import dev.stillpoint.domain.item.Names;
  * @param metric the distance metric's name as the server spells it (for example {@code COSINE})
  */
 public record VectorIndex(String name, String attributeName, int dimensions, String metric, IndexStatus status) {
+    /**
+     * Checks the name and refuses a missing attribute, metric or status, or fewer than one dimension.
+     *
+     * @param name the index name
+     * @param attributeName the attribute holding the vectors
+     * @param dimensions the length of every vector
+     * @param metric the distance metric's name as the server spells it (for example {@code COSINE})
+     * @param status the index's reported status
+     */
     public VectorIndex {
         Names.requireIndexName(name);
         TableChecks.requiredText(attributeName, "attribute name of vector index '" + name + "'");
@@ -20,7 +29,12 @@ public record VectorIndex(String name, String attributeName, int dimensions, Str
         TableChecks.required(status, "status of vector index '" + name + "'");
     }
 
-    /** This index in {@code newStatus}. */
+    /**
+     * This index in {@code newStatus}.
+     *
+     * @param newStatus the index's new status
+     * @return the index in that status
+     */
     public VectorIndex withStatus(IndexStatus newStatus) {
         return new VectorIndex(name, attributeName, dimensions, metric, newStatus);
     }

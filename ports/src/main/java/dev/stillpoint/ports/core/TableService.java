@@ -30,7 +30,14 @@ public final class TableService implements TableOperations {
     private final TableCreator creation;
     private final TableDeletion deletion;
 
-    /** The service over one backend's catalog, item store, creation path and drop port (through {@code deletion}). */
+    /**
+     * The service over one backend's catalog, item store, creation path and drop port (through {@code deletion}).
+     *
+     * @param catalog the backend's table catalog
+     * @param items the backend's item store
+     * @param creation the CreateTable path
+     * @param deletion the DeleteTable path over the backend's drop port
+     */
     public TableService(TableCatalog catalog, ItemStore items, TableCreator creation, TableDeletion deletion) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.items = Objects.requireNonNull(items, "items");

@@ -24,6 +24,12 @@ public final class TableWaiter {
     /**
      * The table's description once it is ACTIVE. A table that is DELETING is ResourceInUse at once, a
      * missing one TableNotFound; still CREATING after {@code timeout} is Transient, naming the wait.
+     *
+     * @param tables the table operations to poll
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param timeout the longest to wait for ACTIVE
+     * @return the ACTIVE table's description
      */
     public static TableDescription awaitActive(TableOperations tables, String accountId, String tableName,
                                                Duration timeout) {

@@ -18,10 +18,18 @@ public interface ItemStream extends Iterator<StoredItem>, AutoCloseable {
     @Override
     void close();
 
-    /** Whether the lease is released (drained, failed, closed or reclaimed). */
+    /**
+     * Whether the lease is released (drained, failed, closed or reclaimed).
+     *
+     * @return true once the lease is released
+     */
     boolean isReleased();
 
-    /** The items as a sequential {@link Stream} that closes this stream when closed. */
+    /**
+     * The items as a sequential {@link Stream} that closes this stream when closed.
+     *
+     * @return the remaining items as a stream
+     */
     default Stream<StoredItem> stream() {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(this, Spliterator.ORDERED | Spliterator.NONNULL), false)
                 .onClose(this::close);

@@ -9,6 +9,12 @@ package dev.stillpoint.ports.in;
  */
 public interface SnapshotEngine {
 
-    /** The table's description and a stream of every item, from one instant. */
+    /**
+     * The table's description and a stream of every item, from one instant.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the snapshot; close it to return its permit
+     */
     TableSnapshot openTableSnapshot(String accountId, String tableName);
 }

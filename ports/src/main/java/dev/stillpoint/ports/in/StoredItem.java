@@ -9,15 +9,25 @@ import java.util.Optional;
  */
 public interface StoredItem {
 
-    /** The item in DynamoDB JSON (attribute name to typed value), exactly as stored. */
+    /**
+     * The item in DynamoDB JSON (attribute name to typed value), exactly as stored.
+     *
+     * @return the stored DynamoDB JSON text
+     */
     String json();
 
-    /** The item decoded into attribute values. */
+    /**
+     * The item decoded into attribute values.
+     *
+     * @return the item's attributes
+     */
     Item item();
 
     /**
      * The key the backend stores this item under, where it keeps one apart from {@link #json()};
      * empty where the item is its own key (the default) [E1].
+     *
+     * @return the stored key, or empty
      */
     default Optional<StoredKey> storedKey() {
         return Optional.empty();

@@ -14,31 +14,77 @@ import java.util.Optional;
  */
 public interface TableOperations {
 
-    /** Creates the table CREATING; it turns ACTIVE once the control-plane delay passed [D4]. */
+    /**
+     * Creates the table CREATING; it turns ACTIVE once the control-plane delay passed [D4].
+     *
+     * @param request the CreateTable request
+     * @return the table's description, CREATING
+     */
     TableDescription createTable(CreateTableRequest request);
 
-    /** The table's description, whatever its state; TableNotFound when it has no row. */
+    /**
+     * The table's description, whatever its state; TableNotFound when it has no row.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the description
+     */
     TableDescription describeTable(String accountId, String tableName);
 
-    /** Every table name of the account, DELETING ones included, in name order. */
+    /**
+     * Every table name of the account, DELETING ones included, in name order.
+     *
+     * @param accountId the account whose tables to list
+     * @return the table names
+     */
     List<String> listTables(String accountId);
 
-    /** Adds a GSI, CREATING until its backfill from the base items is done. */
+    /**
+     * Adds a GSI, CREATING until its backfill from the base items is done.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param request the UpdateTable request adding the GSI
+     * @return the table's description with the new index
+     */
     TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request);
 
     /**
      * Deletes the table [D5]: gone at once when nothing holds it and the delay is under a second;
      * otherwise DELETING with its row kept until the poller drops it. A DELETING table's
      * description comes back unchanged.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the table's description, DELETING
      */
     TableDescription deleteTable(String accountId, String tableName);
 
-    /** Writes an item (validated, numbers normalised), maintaining every index. */
+    /**
+     * Writes an item (validated, numbers normalised), maintaining every index.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param item the item to write
+     */
     void putItem(String accountId, String tableName, Item item);
 
-    /** Reads an item by its primary key. */
+    /**
+     * Reads an item by its primary key.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param key the item's primary key
+     * @return the item, or empty when there is none
+     */
     Optional<Item> getItem(String accountId, String tableName, Key key);
 
-    /** Deletes an item by its primary key, maintaining every index; a missing item is not an error. */
+    /**
+     * Deletes an item by its primary key, maintaining every index; a missing item is not an error.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param key the item's primary key
+     */
     void deleteItem(String accountId, String tableName, Key key);
 }

@@ -29,13 +29,24 @@ public final class ControlPlanePass {
     private final TableDeletion deletion;
     private final TimeSource time;
 
+    /**
+     * A pass over {@code catalog}'s pending rows.
+     *
+     * @param catalog the backend's control-plane store
+     * @param deletion the drop path for DELETING tables
+     * @param time the clock deciding what is due
+     */
     public ControlPlanePass(ControlPlaneStore catalog, TableDeletion deletion, TimeSource time) {
         this.catalog = catalog;
         this.deletion = deletion;
         this.time = time;
     }
 
-    /** Runs the pass and reports it as the poller's {@code PassFinished} event. */
+    /**
+     * Runs the pass and reports it as the poller's {@code PassFinished} event.
+     *
+     * @return the pass's event: drops deferred and the next due time
+     */
     public PollerEvent.PassFinished run() {
         int deferred = 0;
         Optional<Instant> nextDue = Optional.empty();

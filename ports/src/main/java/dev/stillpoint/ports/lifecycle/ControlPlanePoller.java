@@ -36,6 +36,14 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
     private volatile boolean stopRequested;
     private PollerState state = PollerSchedule.starting();
 
+    /**
+     * A poller running {@code pass} on {@code schedule} in a daemon thread, not yet started.
+     *
+     * @param schedule the idle and active cadence [D8]
+     * @param pass runs one pass and reports it
+     * @param time the clock for wake times
+     * @param name the thread's name
+     */
     public ControlPlanePoller(PollerSchedule schedule, Supplier<PollerEvent.PassFinished> pass, TimeSource time, String name) {
         this.schedule = schedule;
         this.pass = pass;
@@ -44,7 +52,11 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Starts the thread; its first act is the startup-recovery pass. */
+    /**
+     * Starts the thread; its first act is the startup-recovery pass.
+     *
+     * @return this poller
+     */
     public ControlPlanePoller start() {
         thread.start();
         return this;
@@ -58,12 +70,20 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
         }
     }
 
-    /** Passes run so far (for tests and diagnostics). */
+    /**
+     * Passes run so far (for tests and diagnostics).
+     *
+     * @return the number of passes finished
+     */
     public long passesRun() {
         return passes.get();
     }
 
-    /** The schedule's state, for diagnostics. */
+    /**
+     * The schedule's state, for diagnostics.
+     *
+     * @return the poller's current state
+     */
     public synchronized PollerState state() {
         return state;
     }

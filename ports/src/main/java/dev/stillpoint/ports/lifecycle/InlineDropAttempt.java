@@ -15,7 +15,11 @@ import java.time.Duration;
  */
 public abstract class InlineDropAttempt implements DropAttempt {
 
-    /** The table's name, for messages. */
+    /**
+     * The table's name, for messages.
+     *
+     * @return the name of the table being dropped
+     */
     protected abstract String tableName();
 
     /** Drops every data relation of the table, base first; a failure throws its mapped error. */

@@ -26,7 +26,13 @@ public final class StatisticsRefresh {
     private final Duration interval;
     private Instant nextDue = Instant.MIN;
 
-    /** A refresh of {@code statistics} every {@code interval}, timed by {@code time}. */
+    /**
+     * A refresh of {@code statistics} every {@code interval}, timed by {@code time}.
+     *
+     * @param statistics the backend's recount of item counts and sizes
+     * @param time the clock deciding when a refresh is due
+     * @param interval the time between refreshes
+     */
     public StatisticsRefresh(TableStatistics statistics, TimeSource time, Duration interval) {
         this.statistics = Objects.requireNonNull(statistics, "statistics");
         this.time = Objects.requireNonNull(time, "time");

@@ -26,6 +26,13 @@ public final class TableCreation implements TableCreator {
     private final TimeSource time;
     private final WakeSignal wake;
 
+    /**
+     * CreateTable over {@code catalog}, waking the poller for each new table.
+     *
+     * @param catalog the backend's control-plane store
+     * @param time the clock for activation times
+     * @param wake woken when a table is created, so the poller schedules its activation
+     */
     public TableCreation(ControlPlaneStore catalog, TimeSource time, WakeSignal wake) {
         this.catalog = catalog;
         this.time = time;

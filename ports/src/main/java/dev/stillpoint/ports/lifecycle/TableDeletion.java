@@ -34,6 +34,14 @@ public final class TableDeletion {
     private final WakeSignal wake;
     private final Supplier<Duration> controlPlaneDelay;
 
+    /**
+     * DeleteTable and drop retries over {@code drops}.
+     *
+     * @param drops the backend's drop port
+     * @param time the clock for due times
+     * @param wake woken after a commit that leaves work for the poller
+     * @param controlPlaneDelay the configured control-plane delay, read at each DeleteTable
+     */
     public TableDeletion(TableDropPort drops, TimeSource time, WakeSignal wake, Supplier<Duration> controlPlaneDelay) {
         this.drops = drops;
         this.time = time;
@@ -42,16 +50,39 @@ public final class TableDeletion {
     }
 
     /** How one drop attempt ended, for the poller's count of deferred drops. */
-    public enum Result { DROPPED, DEFERRED, SCHEDULED, FAILED, NOT_DUE }
+    public enum Result {
+        /** The table's relations and row are gone. */
+        DROPPED,
+        /** A holder or a lock-wait failure deferred the drop; the poller retries about a second later. */
+        DEFERRED,
+        /** The table was marked DELETING for a later pass. */
+        SCHEDULED,
+        /** The drop failed for another reason; the idle sweep retries it. */
+        FAILED,
+        /** The table's due time has not come yet. */
+        NOT_DUE
+    }
 
-    /** DeleteTable: the description with status DELETING, whether the table is gone or deferred. */
+    /**
+     * DeleteTable: the description with status DELETING, whether the table is gone or deferred.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the table's description, DELETING
+     */
     public TableDescription deleteTable(String accountId, String tableName) {
         Duration delay = controlPlaneDelay.get();
         Run run = attempt(accountId, tableName, new TableEvent.DeleteRequested(time.now(), delay));
         return run.description.withStatus(TableStatus.DELETING);
     }
 
-    /** The poller's attempt on a DELETING table: skipped without waiting when held [D8]. */
+    /**
+     * The poller's attempt on a DELETING table: skipped without waiting when held [D8].
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return how the attempt ended
+     */
     public Result retryDrop(String accountId, String tableName) {
         return attempt(accountId, tableName, new TableEvent.PollerPass(time.now())).result;
     }

@@ -10,21 +10,45 @@ import java.util.Optional;
 /** The catalog as the control plane needs it: rows, their states, and the delay setting. */
 public interface ControlPlaneStore {
 
-    /** The configured control-plane delay (default 0.25 s [D8]). */
+    /**
+     * The configured control-plane delay (default 0.25 s [D8]).
+     *
+     * @return the delay before a CREATING table turns ACTIVE or a DELETING one is dropped
+     */
     Duration controlPlaneDelay();
 
-    /** The table's row, if it has one. */
+    /**
+     * The table's row, if it has one.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the row, or empty
+     */
     Optional<TableRecord> find(String accountId, String tableName);
 
     /**
      * Writes the row CREATING (to activate at {@code activateAt}) and creates its data relations.
      * ResourceInUse when a row of that name appeared meanwhile.
+     *
+     * @param request the checked CreateTable request
+     * @param activateAt when the table turns ACTIVE
+     * @return the CREATING table's description
      */
     TableDescription insertCreating(CreateTableRequest request, Instant activateAt);
 
-    /** Sets a CREATING row ACTIVE; false when it is no longer CREATING. */
+    /**
+     * Sets a CREATING row ACTIVE; false when it is no longer CREATING.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return true when the row was CREATING and is now ACTIVE
+     */
     boolean markActive(String accountId, String tableName);
 
-    /** Every CREATING and DELETING row. */
+    /**
+     * Every CREATING and DELETING row.
+     *
+     * @return the rows the poller has to look at
+     */
     List<PendingTransition> pendingTransitions();
 }

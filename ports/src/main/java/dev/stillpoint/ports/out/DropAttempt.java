@@ -10,12 +10,18 @@ import java.time.Duration;
  */
 public interface DropAttempt extends AutoCloseable {
 
-    /** The table's row as this attempt holds it. */
+    /**
+     * The table's row as this attempt holds it.
+     *
+     * @return the catalog row, as read at the start of the attempt
+     */
     TableRecord record();
 
     /**
      * Whether another session holds any lock on any relation the drop would touch (one list for
      * probe and drop) [P6]. Runs in this attempt's own unit of work, never on a second pooled connection.
+     *
+     * @return true when another session holds a lock the drop would wait for
      */
     boolean probeHolders();
 
@@ -23,13 +29,20 @@ public interface DropAttempt extends AutoCloseable {
      * Deletes pending queue rows, then drops the base relation, then each index relation, with
      * every lock wait inside one {@code budget} [P7]. On failure the adapter leaves the relations
      * as they were (the rollback comes as {@link #rollBackDrops()}).
+     *
+     * @param budget the longest the drop may wait for locks, in all [P7]
+     * @return dropped, a lock-wait failure, or another failure
      */
     DropResult dropRelations(Duration budget);
 
     /** Undoes whatever the drop attempt did; the relations and the row stay. */
     void rollBackDrops();
 
-    /** Writes the row as DELETING with this due time and retry class. */
+    /**
+     * Writes the row as DELETING with this due time and retry class.
+     *
+     * @param deleting the DELETING state to record: the due time and retry class
+     */
     void markDeleting(TableState.Deleting deleting);
 
     /** Removes the row; takes effect only with the commit, after every drop's lock was taken. */

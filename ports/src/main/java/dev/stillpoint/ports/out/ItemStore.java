@@ -20,12 +20,29 @@ public interface ItemStore {
      * Writes {@code rules(definition)}: the item under its primary key, replacing any earlier version,
      * and exactly the index entries {@link ItemWrite#indexKeys()} names (the earlier version's entries
      * removed), all or nothing where the backend has transactions.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param rules the item rules, applied to the definition read in the same unit of work
      */
     void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules);
 
-    /** Removes the item under {@code rules(definition)} and its index entries; a missing item is no error. */
+    /**
+     * Removes the item under {@code rules(definition)} and its index entries; a missing item is no error.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param rules the key rules, applied to the definition read in the same unit of work
+     */
     void delete(String accountId, String tableName, Function<TableDescription, Key> rules);
 
-    /** The item under {@code rules(definition)}, as stored. */
+    /**
+     * The item under {@code rules(definition)}, as stored.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param rules the key rules, applied to the definition read in the same unit of work
+     * @return the item, or empty when there is none under that key
+     */
     Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules);
 }

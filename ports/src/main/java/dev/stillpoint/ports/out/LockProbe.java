@@ -8,6 +8,12 @@ import java.util.List;
  */
 public interface LockProbe {
 
-    /** Every lock another session holds on any relation of the table; TableNotFound without a row. */
+    /**
+     * Every lock another session holds on any relation of the table; TableNotFound without a row.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return the holds, empty when nothing holds the table
+     */
     List<RelationHold> holders(String accountId, String tableName);
 }

@@ -10,6 +10,12 @@ import java.util.List;
  * @param last  true when the source saw its end: no page follows
  */
 public record Page(List<StoredItem> items, boolean last) {
+    /**
+     * Copies {@code items}.
+     *
+     * @param items the items, in stream order
+     * @param last true when the source saw its end: no page follows
+     */
     public Page {
         items = List.copyOf(items);
     }

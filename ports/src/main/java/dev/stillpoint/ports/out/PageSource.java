@@ -6,7 +6,12 @@ package dev.stillpoint.ports.out;
  */
 public interface PageSource extends AutoCloseable {
 
-    /** The next page within the budget; a failure is a {@code StorageException} and ends the stream. */
+    /**
+     * The next page within the budget; a failure is a {@code StorageException} and ends the stream.
+     *
+     * @param budget how much the page may hold [S7]
+     * @return the page; its {@code last} flag says whether another follows
+     */
     Page nextPage(PageBudget budget);
 
     /** Ends the read transaction, session or copy and gives its connection back. */

@@ -6,7 +6,11 @@ package dev.stillpoint.ports.out;
  */
 public interface ReadObserver {
 
-    /** Called at each pause point, inside the read window; may block. */
+    /**
+     * Called at each pause point, inside the read window; may block.
+     *
+     * @param point the pause point reached
+     */
     default void atPause(PausePoint point) {
     }
 
@@ -17,6 +21,8 @@ public interface ReadObserver {
     /**
      * Called once per page a snapshot stream fetched, before its items are handed out, so a test can
      * check every page against the budget [S7] on any backend. Called by the shared lease, not by adapters.
+     *
+     * @param page the page fetched
      */
     default void pageRead(Page page) {
     }

@@ -6,6 +6,13 @@ package dev.stillpoint.ports.out;
  */
 public interface SnapshotReadPort {
 
-    /** Begins a read window on the table; may refuse (TableNotFound, Unsupported, ...). */
+    /**
+     * Begins a read window on the table; may refuse (TableNotFound, Unsupported, ...).
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param observer test hooks called at the pause points; {@link ReadObserver#NONE} in production
+     * @return the open read window
+     */
     ReadWindow begin(String accountId, String tableName, ReadObserver observer);
 }

@@ -10,6 +10,11 @@ import dev.stillpoint.domain.table.TableDescription;
 @FunctionalInterface
 public interface TableCreator {
 
-    /** Creates the table; ResourceInUse when the name is taken in any state. */
+    /**
+     * Creates the table; ResourceInUse when the name is taken in any state.
+     *
+     * @param request the checked CreateTable request
+     * @return the CREATING table's description
+     */
     TableDescription createTable(CreateTableRequest request);
 }

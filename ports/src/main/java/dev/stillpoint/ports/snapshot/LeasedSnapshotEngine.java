@@ -40,7 +40,16 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     private final Cleaner cleaner;
     private final IdleWatch idle;
 
-    /** An engine whose streams have the default idle limit (60 s) [L1]. */
+    /**
+     * An engine whose streams have the default idle limit (60 s) [L1].
+     *
+     * @param reads the adapter's read windows
+     * @param permits the engine's permit pool [D7]
+     * @param wake woken by every release [P8]
+     * @param budget rows and bytes per page [S7]
+     * @param observer test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner reclaims a stream dropped without close [S5]
+     */
     public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake,
                                 PageBudget budget, ReadObserver observer, Cleaner cleaner) {
         this(reads, permits, wake, budget, observer, cleaner, IdleLimit.DEFAULT);
@@ -68,7 +77,11 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         this.idle = new IdleWatch(idleLimit);
     }
 
-    /** The idle limit of this engine's streams [L1]. */
+    /**
+     * The idle limit of this engine's streams [L1].
+     *
+     * @return how long a stream may go without a page fetch before it is reclaimed
+     */
     public IdleLimit idleLimit() {
         return idle.limit();
     }

@@ -14,11 +14,20 @@ public final class PermitLedger {
 
     private PermitPool pool;
 
+    /**
+     * A ledger starting from {@code pool}.
+     *
+     * @param pool the permit pool, usually empty, whose capacity bounds the long readers [D7]
+     */
     public PermitLedger(PermitPool pool) {
         this.pool = pool;
     }
 
-    /** Takes a permit for a holder of {@code kind}, or throws LimitExceeded without waiting. */
+    /**
+     * Takes a permit for a holder of {@code kind}, or throws LimitExceeded without waiting.
+     *
+     * @param kind the kind of holder asking
+     */
     public synchronized void acquire(HolderKind kind) {
         Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = pool.apply(PermitPool.Event.ACQUIRE, kind);
         if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
@@ -27,7 +36,11 @@ public final class PermitLedger {
         pool = t.nextOr(pool);
     }
 
-    /** Gives back a permit held by a holder of {@code kind}; a release without one is an internal error. */
+    /**
+     * Gives back a permit held by a holder of {@code kind}; a release without one is an internal error.
+     *
+     * @param kind the kind of holder giving the permit back
+     */
     public synchronized void release(HolderKind kind) {
         Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = pool.apply(PermitPool.Event.RELEASE, kind);
         if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
@@ -36,12 +49,20 @@ public final class PermitLedger {
         pool = t.nextOr(pool);
     }
 
-    /** Permits out now. */
+    /**
+     * Permits out now.
+     *
+     * @return the number of permits out
+     */
     public synchronized int inUse() {
         return pool.inUse();
     }
 
-    /** The most permits out at once. */
+    /**
+     * The most permits out at once.
+     *
+     * @return the pool's capacity
+     */
     public synchronized int capacity() {
         return pool.capacity();
     }

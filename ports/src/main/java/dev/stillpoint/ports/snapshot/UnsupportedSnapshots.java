@@ -15,7 +15,12 @@ public final class UnsupportedSnapshots implements SnapshotEngine {
     private final String backend;
     private final String why;
 
-    /** An engine refusing every open on {@code backend}, for the reason {@code why}. */
+    /**
+     * An engine refusing every open on {@code backend}, for the reason {@code why}.
+     *
+     * @param backend the backend's name, for the Unsupported error
+     * @param why why the backend cannot open a snapshot
+     */
     public UnsupportedSnapshots(String backend, String why) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.why = Objects.requireNonNull(why, "why");
