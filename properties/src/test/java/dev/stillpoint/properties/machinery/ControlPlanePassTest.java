@@ -149,6 +149,44 @@ class ControlPlanePassTest {
         }
     }
 
+    // S1, S4: the stream hands out the port's items themselves, each once, and an open passes both
+    // pause points, in order, inside its read window [K2].
+    @Test
+    void s1_theStreamDeliversThePortsItemsAfterBothPauses() {
+        InMemoryReadPort port = new InMemoryReadPort(Descriptions.active("acct", "things"), 7);
+        List<dev.stillpoint.ports.out.PausePoint> pauses = new ArrayList<>();
+        ReadObserver observer = new ReadObserver() {
+            @Override
+            public void atPause(dev.stillpoint.ports.out.PausePoint point) {
+                pauses.add(point);
+            }
+        };
+        LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, new PermitLedger(PermitPool.withCapacity(1)),
+                () -> { }, new PageBudget(3, 1 << 20), observer, Cleaner.create());
+        List<dev.stillpoint.ports.in.StoredItem> items = new ArrayList<>();
+        try (TableSnapshot snapshot = engine.openTableSnapshot("acct", "things")) {
+            while (snapshot.items().hasNext()) {
+                items.add(snapshot.items().next());
+            }
+        }
+        org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+        soft.assertThat(pauses).as("[K2] both pause points, in order").containsExactly(
+                dev.stillpoint.ports.out.PausePoint.AFTER_DEFINITION, dev.stillpoint.ports.out.PausePoint.BEFORE_ITEMS);
+        soft.assertThat(items).as("[S4] the port's items, none null").hasSize(7).doesNotContainNull();
+        soft.assertThat(items.stream().filter(java.util.Objects::nonNull).map(i -> i.json()).distinct().count())
+                .as("[S4] the port's items, none twice").isEqualTo(7);
+        soft.assertAll();
+    }
+
+    // S7: a page is full at its row budget or once it holds the byte budget, not one item later.
+    @Test
+    void s7_aPageIsFullAtEitherBound() {
+        PageBudget budget = new PageBudget(3, 100);
+        assertThat(budget.full(2, 99)).as("[S7] under both bounds").isFalse();
+        assertThat(budget.full(3, 0)).as("[S7] full at the row budget").isTrue();
+        assertThat(budget.full(1, 100)).as("[S7] full at the byte budget").isTrue();
+    }
+
     // D5: the drop answers the adapters build carry their outcome and detail.
     @Test
     void d5_dropResultsCarryTheirOutcome() {
