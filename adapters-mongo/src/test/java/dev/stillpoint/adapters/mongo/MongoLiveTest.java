@@ -276,6 +276,23 @@ class MongoLiveTest {
         return Item.of(Map.of("pk", new AttributeValue.S(pk), "g", new AttributeValue.S(g)));
     }
 
+    // [L5] The marker identifies the instant: ten snapshots with a write between each have ten cluster
+    // times; two with nothing written between them may share one (the same committed writes).
+    // Not run on the build machines (no MongoDB server is obtainable there); runs with the live suite.
+    @Test
+    void l5_snapshotsWithWritesBetweenThemHaveDistinctMarkers() {
+        MongoStorage storage = storage(scratch().config());
+        TableDescription table = activeTable(storage, "marker", false);
+        java.util.Set<String> markers = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < 10; i++) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), Item.of(Map.of("pk", AttributeValue.s("k" + i))));
+            try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName())) {
+                markers.add(snapshot.info().marker());
+            }
+        }
+        assertThat(markers).as("[L5] ten snapshots with a write between each have ten markers").hasSize(10);
+    }
+
     private static TableDescription activeTable(MongoStorage storage, String prefix, boolean withGsi) {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         List<AttributeDefinition> definitions = new ArrayList<>(List.of(new AttributeDefinition("pk", ScalarType.S)));

@@ -42,6 +42,8 @@ final class GeneratedItemChecks {
     /** Items per run: each is one put and one get on the live database. */
     static final int ITEMS = 150;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GeneratedItemChecks.class);
+
     private GeneratedItemChecks() {
     }
 
@@ -95,12 +97,14 @@ final class GeneratedItemChecks {
                 }
             }
             KitSupport.bestEffortDelete(tables, table);
+            LOG.info("[R5] {}: {} of {} generated items accepted, {} differences", fixture.backendName(), accepted, i,
+                    differences.size());
             if (!differences.isEmpty()) {
                 throw new AssertionError("[R5] " + fixture.backendName() + " differs from the request rules on "
                         + differences.size() + " generated item(s) (" + accepted + " accepted as the rules said): "
                         + String.join("; ", differences));
             }
-            if (accepted < ITEMS / 10 || accepted > ITEMS - ITEMS / 10) {
+            if (accepted < ITEMS / 10 || accepted > ITEMS - 5) {
                 throw new AssertionError("[R5] the generator should mix accepted and refused items; " + accepted
                         + " of " + ITEMS + " were accepted");
             }
@@ -127,14 +131,27 @@ final class GeneratedItemChecks {
 
     /** Strings over an alphabet that holds what backends have got wrong: NUL, U+0001, astral pairs, a lone surrogate. */
     static Arbitrary<String> strings(int maxLength) {
-        Arbitrary<String> pieces = Arbitraries.of("a", "b", "Z", "0", "\u0000", "\u0001", "?", "\u00e9", "\u4e2d",
-                "\uD83D\uDE00", "\uD800", "\uDC00", " ", "\"", "\\");
-        return pieces.list().ofMaxSize(maxLength).map(l -> String.join("", l));
+        return strings(0, maxLength);
+    }
+
+    /** Names: never empty (an empty one is refused, which {@link #items()} lets happen through values). */
+    static Arbitrary<String> names(int maxLength) {
+        return strings(1, maxLength);
+    }
+
+    static Arbitrary<String> strings(int minLength, int maxLength) {
+        // Lone surrogates rarely, so most items are accepted and read back (where the faults hide) and
+        // some are refused [R4].
+        Arbitrary<String> pieces = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(40, Arbitraries.of("a", "b", "Z", "0", "\u0000", "\u0001", "?", "\u00e9",
+                        "\u4e2d", "\uD83D\uDE00", " ", "\"", "\\")),
+                net.jqwik.api.Tuple.of(1, Arbitraries.of("\uD800", "\uDC00")));
+        return pieces.list().ofMinSize(minLength).ofMaxSize(maxLength).map(l -> String.join("", l));
     }
 
     static Arbitrary<String> numbers() {
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, Arbitraries.bigDecimals().between(new java.math.BigDecimal("-1E20"),
+                net.jqwik.api.Tuple.of(12, Arbitraries.bigDecimals().between(new java.math.BigDecimal("-1E20"),
                         new java.math.BigDecimal("1E20")).ofScale(6).map(java.math.BigDecimal::toPlainString)),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of("1E125", "9.9E125", "1E-130", "-0", "0.000", "1E126", "1E-131",
                         "abc", "1e", "", " 1", "1" + "0".repeat(33), "NaN")));
@@ -146,10 +163,10 @@ final class GeneratedItemChecks {
                 numbers().map(AttributeValue.N::new),
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(4).map(AttributeValue::b),
                 Arbitraries.of(true, false).map(AttributeValue.Bool::new),
-                strings(4).set().ofMinSize(1).ofMaxSize(3).map(s -> (AttributeValue) new AttributeValue.SS(s))));
+                names(4).set().ofMinSize(1).ofMaxSize(3).map(s -> (AttributeValue) new AttributeValue.SS(s))));
         if (depth > 0) {
             choices.add(values(depth - 1).list().ofMaxSize(3).map(AttributeValue.L::new));
-            choices.add(Combinators.combine(strings(4), values(depth - 1)).as((k, v) -> (AttributeValue)
+            choices.add(Combinators.combine(names(4), values(depth - 1)).as((k, v) -> (AttributeValue)
                     new AttributeValue.M(Map.of(k, v))));
         }
         return Arbitraries.oneOf(choices);
@@ -157,14 +174,15 @@ final class GeneratedItemChecks {
 
     static Arbitrary<Item> items() {
         Arbitrary<AttributeValue> pk = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, strings(6).map(AttributeValue.S::new)),
+                net.jqwik.api.Tuple.of(16, names(6).map(AttributeValue.S::new)),
+                net.jqwik.api.Tuple.of(1, strings(0, 0).map(AttributeValue.S::new)),
                 net.jqwik.api.Tuple.of(1, numbers().map(AttributeValue.N::new)));
         Arbitrary<Optional<AttributeValue>> g = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, numbers().map(n -> Optional.of((AttributeValue) new AttributeValue.N(n)))),
-                net.jqwik.api.Tuple.of(1, strings(3).map(s -> Optional.of((AttributeValue) new AttributeValue.S(s)))),
+                net.jqwik.api.Tuple.of(6, numbers().map(n -> Optional.of((AttributeValue) new AttributeValue.N(n)))),
+                net.jqwik.api.Tuple.of(1, names(3).map(s -> Optional.of((AttributeValue) new AttributeValue.S(s)))),
                 net.jqwik.api.Tuple.of(3, Arbitraries.just(Optional.empty())));
         Arbitrary<Map<String, AttributeValue>> others = Arbitraries.maps(
-                Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(9, strings(5)),
+                Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(20, names(5)), net.jqwik.api.Tuple.of(1, strings(0, 0)),
                         net.jqwik.api.Tuple.of(1, Arbitraries.just("n".repeat(300)))),
                 values(2)).ofMaxSize(3);
         return Combinators.combine(pk, g, others).as((p, gv, rest) -> {
