@@ -171,15 +171,26 @@ class PostgresFaultTest {
                 });
                 assertThat(storage.longReaderSlots().inUse()).as("the failed open holds no permit").isEqualTo(1);
 
-                t0 = System.nanoTime();
-                Throwable describe = catchThrowable(() -> storage.tables().describeTable(ACCOUNT, name));
-                Duration describeFailed = Duration.ofNanos(System.nanoTime() - t0);
-                assertThat(describeFailed).isLessThan(BOUND);
-                assertThat(describe).isInstanceOfSatisfying(StorageException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
-                    assertThat(e.getMessage()).contains("unreachable").contains("localhost:" + port)
-                            .doesNotContain(PASSWORD);
-                });
+                // Each connection the stop killed while it sat idle in a pool answers "connection lost" once
+                // (the poller's passes may leave more than one idle); once they are used up, the pool's own
+                // timed-out borrow names the address. Every answer is Transient and fast.
+                Throwable describe = null;
+                Duration describeFailed = Duration.ZERO;
+                for (int attempt = 0; attempt < 12; attempt++) {
+                    t0 = System.nanoTime();
+                    describe = catchThrowable(() -> storage.tables().describeTable(ACCOUNT, name));
+                    describeFailed = Duration.ofNanos(System.nanoTime() - t0);
+                    assertThat(describeFailed).as("describe fails within 3x the timeout").isLessThan(BOUND);
+                    assertThat(describe).isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                        assertThat(e.getMessage()).contains("unreachable").doesNotContain(PASSWORD);
+                    });
+                    if (describe.getMessage().contains("localhost:" + port)) {
+                        break;
+                    }
+                }
+                assertThat(describe.getMessage()).as("[L3] once the dead pooled connections are used up, the error"
+                        + " names the address").contains("localhost:" + port);
                 System.out.printf("L3 %s: server down: stream failed in %d ms, open in %d ms, describe in %d ms"
                         + " (timeout %d ms); describe said: %s%n", layout, streamFailed.toMillis(), openFailed.toMillis(),
                         describeFailed.toMillis(), TIMEOUT.toMillis(), describe.getMessage());
