@@ -139,7 +139,8 @@ final class CatalogDocuments {
         try {
             return new Loaded(table, indexes, new TableRecord(describe(table, indexes), state(table)));
         } catch (RuntimeException e) {
-            if (e instanceof StorageException s && s.reason() != dev.stillpoint.domain.error.ErrorReason.VALIDATION) {
+            if (e instanceof StorageException s && s.reason() != dev.stillpoint.domain.error.ErrorReason.VALIDATION
+                    && !s.getMessage().contains("catalog damage")) {
                 throw s;
             }
             BsonValue id = table.get("_id");
