@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.stillpoint.ports.in.ItemStream;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +65,18 @@ class ArchitectureTest {
                 .should().implement(TableOperations.class)
                 .orShould().implement(SnapshotEngine.class)
                 .orShould().implement(ItemStream.class)
+                .check(PRODUCTION);
+    }
+
+    /**
+     * One storage interface: every backend's facade ({@code SqliteStorage}, {@code PostgresStorage},
+     * {@code MongoStorage}, {@code CassandraStorage}) implements {@link Storage}, which only hands out
+     * the core's services, so the rule above still holds.
+     */
+    @Test
+    void everyBackendFacadeIsAStorage() {
+        classes().that().resideInAPackage("dev.stillpoint.adapters..").and().haveSimpleNameEndingWith("Storage")
+                .should().implement(Storage.class)
                 .check(PRODUCTION);
     }
 

@@ -186,9 +186,9 @@ class ExportCommandTest {
         ExportCommand export = (ExportCommand) parsed.subcommand().commandSpec().userObject();
 
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db))) {
-            int slots = storage.longReaderSlots().capacity();
+            int slots = storage.snapshotPermits().capacity();
             for (int i = 0; i < slots; i++) {
-                storage.longReaderSlots().acquire(HolderKind.BACKUP);
+                storage.snapshotPermits().acquire(HolderKind.BACKUP);
             }
             int code = export.exportWith(storage.snapshots());
 
@@ -201,10 +201,10 @@ class ExportCommandTest {
             }
 
             // One slot back: the same command on the same engine exports.
-            storage.longReaderSlots().release(HolderKind.BACKUP);
+            storage.snapshotPermits().release(HolderKind.BACKUP);
             assertThat(export.exportWith(storage.snapshots())).isZero();
             assertThat(out.resolve("manifest.json")).exists();
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(slots - 1); // the export gave its slot back
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(slots - 1); // the export gave its slot back
         }
     }
 

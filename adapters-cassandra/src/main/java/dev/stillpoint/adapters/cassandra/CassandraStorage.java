@@ -8,6 +8,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.WakeSignal;
@@ -22,9 +23,10 @@ import java.util.Set;
  * Stillpoint on Cassandra: one object that connects (DataStax java-driver-core), applies the
  * catalog's schema steps, and offers the driving ports. There is no control-plane poller: a table
  * is ACTIVE when CreateTable returns and gone when DeleteTable returns [C2], so nothing is ever due
- * later. Snapshots are refused [C1]. Close it to close the session.
+ * later, and so none of the core's {@code ControlPlane}. Snapshots are refused [C1], so there are no
+ * snapshot permits either. Close it to close the session.
  */
-public final class CassandraStorage implements AutoCloseable {
+public final class CassandraStorage implements Storage {
 
     private final CassandraConfig config;
     private final CqlSession session;
@@ -41,7 +43,9 @@ public final class CassandraStorage implements AutoCloseable {
         CatalogSchema.apply(cql, config);
         this.catalog = new CatalogStore(cql, config);
         this.storage = new CassandraTables(cql, catalog, config);
-        // Zero delay and no poller: DeleteTable is always synchronous on Cassandra [C2].
+        // No ControlPlane: nothing is ever due later (no ControlPlaneStore, no poller). CreateTable is
+        // the adapter's own LWT (ACTIVE at once); DeleteTable has a zero delay and an inline drop port,
+        // so it is always synchronous and needs no wake [C2].
         TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
                 WakeSignal.NONE, () -> Duration.ZERO);
         this.tables = new TableService(storage, storage, storage, deletion);
@@ -91,11 +95,13 @@ public final class CassandraStorage implements AutoCloseable {
     }
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    @Override
     public TableOperations tables() {
         return tables;
     }
 
     /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */
+    @Override
     public SnapshotEngine snapshots() {
         return snapshots;
     }

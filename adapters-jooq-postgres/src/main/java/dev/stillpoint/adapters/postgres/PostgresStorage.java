@@ -10,14 +10,12 @@ import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.core.TableService;
+import dev.stillpoint.ports.core.ControlPlane;
+import dev.stillpoint.ports.core.ControlPlanePorts;
+import dev.stillpoint.ports.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.ControlPlanePass;
-import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
-import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
@@ -25,22 +23,21 @@ import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Stillpoint on PostgreSQL: one object that opens the pools, migrates the catalog, runs the
  * control-plane poller, and offers the driving ports. Close it to stop the poller and close every
  * connection.
  */
-public final class PostgresStorage implements AutoCloseable {
-
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PostgresStorage.class);
+public final class PostgresStorage implements Storage {
 
     private final Pools pools;
     private final PostgresCatalog catalog;
     private final TableOperations tables;
     private final LeasedSnapshotEngine snapshots;
     private final PermitLedger permits;
-    private final ControlPlanePoller poller;
+    private final ControlPlane controlPlane;
 
     private PostgresStorage(PostgresConfig config) {
         pools = new Pools(config);
@@ -51,30 +48,18 @@ public final class PostgresStorage implements AutoCloseable {
             // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
             throw PgFailures.map("migrating the PostgreSQL catalog at " + Pools.address(config.catalog().jdbcUrl()), e);
         }
-        ControlPlanePoller[] wake = new ControlPlanePoller[1];
-        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), () -> wake[0].wake());
-        TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
-        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
+        // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
+        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), controlPlane);
         PostgresTables storage = new PostgresTables(catalog);
-        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
-        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
-        poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
-            try {
-                catalog.sweepOrphans();
-            } catch (RuntimeException e) {
-                LOG.warn("orphan sweep: {}", e.getMessage());
-            }
-            statistics.runIfDue();
-            return pass.run();
-        }, config.time(), "stillpoint-pg-control-plane");
-        wake[0] = poller;
-        tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
+        tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                storage, storage, storage, List.of(new PassChore("orphan sweep", catalog::sweepOrphans))));
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
-        snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, poller, config.pageBudget(),
+        snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
                 config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
-        poller.start();
+        controlPlane.start();
     }
 
     /** Opens the pools, migrates the catalog and starts the control-plane poller (startup recovery first). */
@@ -83,11 +68,13 @@ public final class PostgresStorage implements AutoCloseable {
     }
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    @Override
     public TableOperations tables() {
         return tables;
     }
 
     /** Consistent table snapshots [P1-P5, S1-S7]. */
+    @Override
     public SnapshotEngine snapshots() {
         return snapshots;
     }
@@ -98,7 +85,7 @@ public final class PostgresStorage implements AutoCloseable {
     }
 
     /** The permits open snapshots hold: half the data pool [D7]. */
-    public PermitLedger longReaderSlots() {
+    public PermitLedger snapshotPermits() {
         return permits;
     }
 
@@ -110,12 +97,12 @@ public final class PostgresStorage implements AutoCloseable {
 
     /** The poller's state, for diagnostics (IDLE, ACTIVE while a drop is deferred, ...). */
     public PollerState pollerState() {
-        return poller.state();
+        return controlPlane.pollerState();
     }
 
     /** Poller passes run so far, for diagnostics. */
     public long pollerPasses() {
-        return poller.passesRun();
+        return controlPlane.pollerPasses();
     }
 
     /**
@@ -138,7 +125,7 @@ public final class PostgresStorage implements AutoCloseable {
 
     @Override
     public void close() {
-        poller.close();
+        controlPlane.close();
         snapshots.close();
         catalog.close();
         pools.close();

@@ -149,7 +149,7 @@ class PostgresFaultTest {
             inFlight.items().next();
             TableSnapshot acrossRestart = storage.snapshots().openTableSnapshot(ACCOUNT, name);
             acrossRestart.items().next();
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(2);
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(2);
 
             own.close();   // pg_ctl stop -m fast: every backend is terminated
             try {
@@ -158,7 +158,7 @@ class PostgresFaultTest {
                 Duration streamFailed = Duration.ofNanos(System.nanoTime() - t0);
                 assertTyped(midStream, "a stream whose server stopped");
                 assertThat(inFlight.items().isReleased()).isTrue();
-                assertThat(storage.longReaderSlots().inUse()).as("its permit back").isEqualTo(1);
+                assertThat(storage.snapshotPermits().inUse()).as("its permit back").isEqualTo(1);
 
                 t0 = System.nanoTime();
                 Throwable open = catchThrowable(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
@@ -169,7 +169,7 @@ class PostgresFaultTest {
                     // The first call may meet a pooled connection the stop closed: "connection lost", at once.
                     assertThat(e.getMessage()).contains("unreachable").doesNotContain(PASSWORD);
                 });
-                assertThat(storage.longReaderSlots().inUse()).as("the failed open holds no permit").isEqualTo(1);
+                assertThat(storage.snapshotPermits().inUse()).as("the failed open holds no permit").isEqualTo(1);
 
                 // Each connection the stop killed while it sat idle in a pool answers "connection lost" once
                 // (the poller's passes may leave more than one idle); once they are used up, the pool's own
@@ -200,7 +200,7 @@ class PostgresFaultTest {
             // Opened before the stop, read after the start: its connection died with the old server.
             Throwable afterRestart = drain(acrossRestart);
             assertTyped(afterRestart, "a stream across a restart");
-            assertThat(storage.longReaderSlots().inUse()).as("every permit back").isZero();
+            assertThat(storage.snapshotPermits().inUse()).as("every permit back").isZero();
             awaitTrue(() -> storage.borrowedConnections() == 0, Duration.ofSeconds(10), "pools back to idle");
 
             // Service resumes (the first borrow after the start may meet a dead pooled connection: retry).
@@ -217,7 +217,7 @@ class PostgresFaultTest {
                 }
                 assertThat(n).isEqualTo(30);
             }
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
             awaitTrue(() -> storage.borrowedConnections() == 0, Duration.ofSeconds(10), "pools idle at the end");
         }
     }
@@ -263,7 +263,7 @@ class PostgresFaultTest {
             assertTyped(ended, "a stream whose backend was terminated");
             System.out.printf("S6 %s: terminated backend -> %s%n", layout, ended);
             assertThat(s.items().isReleased()).isTrue();
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
             awaitTrue(() -> storage.borrowedConnections() == 0, Duration.ofSeconds(10), "connection back to the pool");
             try (TableSnapshot again = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
                 assertThat(again.items().stream().count()).isEqualTo(30);

@@ -69,7 +69,7 @@ class PostgresLeaseIdleTest {
             TableSnapshot abandoned = storage.snapshots().openTableSnapshot(ACCOUNT, name);
             abandoned.items().next();
             long lastFetch = System.nanoTime();
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(1);
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(1);
             assertThat(snapshotSessions(layout)).as("the snapshot's transaction is open").isEqualTo(1);
 
             TableDescription answered = storage.tables().deleteTable(ACCOUNT, name);
@@ -85,7 +85,7 @@ class PostgresLeaseIdleTest {
                     .isLessThan(LIMIT.plusSeconds(3));
             assertThat(gone).isPositive();
             assertThat(Sessions.relationsOf(databases, layout, d.tableId())).isEmpty();
-            assertThat(storage.longReaderSlots().inUse()).as("permit back").isZero();
+            assertThat(storage.snapshotPermits().inUse()).as("permit back").isZero();
             assertThat(snapshotSessions(layout)).as("no transaction left open").isZero();
 
             assertThat(abandoned.items().isReleased()).isTrue();

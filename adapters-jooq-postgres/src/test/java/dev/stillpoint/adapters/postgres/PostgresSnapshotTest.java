@@ -198,7 +198,7 @@ class PostgresSnapshotTest {
                     assertThat(s.items().hasNext()).isTrue();
                     held.add(s);
                 }
-                assertThat(storage.longReaderSlots().inUse()).isEqualTo(5);
+                assertThat(storage.snapshotPermits().inUse()).isEqualTo(5);
                 long start = System.nanoTime();
                 StorageException sixth = catchThrowableOfType(StorageException.class,
                         () -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
@@ -221,7 +221,7 @@ class PostgresSnapshotTest {
             } finally {
                 held.forEach(TableSnapshot::close);
             }
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
         }
     }
 
@@ -253,7 +253,7 @@ class PostgresSnapshotTest {
                 assertThat(counter.roundTrips() - before).isGreaterThanOrEqualTo(5);
                 assertThat(s.items().isReleased()).isTrue();
             }
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
         }
     }
 
@@ -277,7 +277,7 @@ class PostgresSnapshotTest {
                     () -> opening.get(30, TimeUnit.SECONDS)).getCause();
             assertThat(failure).isInstanceOf(StorageException.class);
             assertThat(((StorageException) failure).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
         }
     }
 
@@ -421,7 +421,7 @@ class PostgresSnapshotTest {
                 assertThat(read).isLessThan(11);
                 assertThat(s.items().isReleased()).isTrue();
                 assertThat(s.items().hasNext()).isFalse();
-                assertThat(storage.longReaderSlots().inUse()).isZero();
+                assertThat(storage.snapshotPermits().inUse()).isZero();
             }
         }
     }

@@ -15,8 +15,9 @@ import java.util.Optional;
  *
  * @param file               the database file; empty for an in-memory database (one connection)
  * @param readConnections    pooled read connections of a file database; snapshots may hold half [D7, Q2]
- * @param snapshotSlots      long-reader slots (snapshots and backups); for a file database at most
- *                           half the read connections, so requests always find a connection
+ * @param snapshotPermits    permits for long readers (snapshots and backups), the same setting as
+ *                           MongoDB's; for a file database at most half the read connections, so
+ *                           requests always find a connection
  * @param pageBudget         rows and bytes per snapshot page [S7]
  * @param busyTimeout        how long a statement waits for SQLite's write lock
  * @param controlPlaneDelay  overrides the catalog's {@code control_plane_delay_ms} when present
@@ -27,7 +28,7 @@ import java.util.Optional;
  *                           ends its read and frees its slot (the stream then fails SnapshotExpired)
  *                           [L1]; default 60 s, from 100 ms to one day
  */
-public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotSlots, PageBudget pageBudget,
+public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotPermits, PageBudget pageBudget,
                            Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
                            ReadObserver observer, TimeSource time, Duration snapshotIdleLimit) {
 
@@ -35,11 +36,11 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
         if (readConnections < 1) {
             throw StorageException.validation("readConnections must be at least 1, got " + readConnections);
         }
-        if (snapshotSlots < 1) {
-            throw StorageException.validation("snapshotSlots must be at least 1, got " + snapshotSlots);
+        if (snapshotPermits < 1) {
+            throw StorageException.validation("snapshotPermits must be at least 1, got " + snapshotPermits);
         }
-        if (file.isPresent() && snapshotSlots > Math.max(1, readConnections / 2)) {
-            throw StorageException.validation("snapshotSlots " + snapshotSlots + " exceeds half of the "
+        if (file.isPresent() && snapshotPermits > Math.max(1, readConnections / 2)) {
+            throw StorageException.validation("snapshotPermits " + snapshotPermits + " exceeds half of the "
                     + readConnections + " read connections");
         }
         new IdleLimit(snapshotIdleLimit);
@@ -50,7 +51,7 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
         });
     }
 
-    /** A file database with ten read connections (five snapshot slots) and production defaults. */
+    /** A file database with ten read connections (five snapshot permits) and production defaults. */
     public static SqliteConfig file(Path file) {
         return new SqliteConfig(Optional.of(file), 10, 5, PageBudget.DEFAULT, Duration.ofSeconds(5),
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION);
@@ -63,33 +64,39 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
     }
 
     public SqliteConfig withPageBudget(PageBudget budget) {
-        return new SqliteConfig(file, readConnections, snapshotSlots, budget, busyTimeout, controlPlaneDelay,
+        return new SqliteConfig(file, readConnections, snapshotPermits, budget, busyTimeout, controlPlaneDelay,
                 pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withObserver(ReadObserver hooks) {
-        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
                 pollerSchedule, hooks, time, snapshotIdleLimit);
     }
 
     public SqliteConfig withControlPlaneDelay(Duration delay) {
-        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, Optional.of(delay),
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, Optional.of(delay),
                 pollerSchedule, observer, time, snapshotIdleLimit);
     }
 
-    public SqliteConfig withPool(int connections, int slots) {
-        return new SqliteConfig(file, connections, slots, pageBudget, busyTimeout, controlPlaneDelay,
+    /** With {@code connections} pooled read connections and {@code permits} snapshot permits (at most half of them). */
+    public SqliteConfig withPool(int connections, int permits) {
+        return new SqliteConfig(file, connections, permits, pageBudget, busyTimeout, controlPlaneDelay,
                 pollerSchedule, observer, time, snapshotIdleLimit);
+    }
+
+    /** With {@code permits} snapshot permits, as {@code MongoConfig.withSnapshotPermits}; at most half the read connections. */
+    public SqliteConfig withSnapshotPermits(int permits) {
+        return withPool(readConnections, permits);
     }
 
     public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
-        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
                 schedule, observer, time, snapshotIdleLimit);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public SqliteConfig withSnapshotIdleLimit(Duration limit) {
-        return new SqliteConfig(file, readConnections, snapshotSlots, pageBudget, busyTimeout, controlPlaneDelay,
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
                 pollerSchedule, observer, time, limit);
     }
 }

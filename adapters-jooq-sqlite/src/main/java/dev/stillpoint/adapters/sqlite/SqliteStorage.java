@@ -11,19 +11,17 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.core.ControlPlane;
+import dev.stillpoint.ports.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.core.TableService;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.ControlPlanePass;
-import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
-import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Stillpoint on SQLite, the embedded default: one object that opens (and migrates) the database,
@@ -31,14 +29,14 @@ import java.nio.file.Path;
  * reads an existing database and changes nothing. Close it to stop the poller and
  * close every connection.
  */
-public final class SqliteStorage implements AutoCloseable {
+public final class SqliteStorage implements Storage {
 
     private final Connections connections;
     private final SqliteCatalog catalog;
     private final TableOperations tables;
     private final LeasedSnapshotEngine snapshots;
-    private final PermitLedger slots;
-    private final ControlPlanePoller poller;
+    private final PermitLedger permits;
+    private final ControlPlane controlPlane;
 
     private final boolean readOnly;
 
@@ -59,23 +57,15 @@ public final class SqliteStorage implements AutoCloseable {
             }
         }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
-        ControlPlanePoller[] wake = new ControlPlanePoller[1];
-        TableDeletion deletion = new TableDeletion(catalog, config.time(), () -> wake[0].wake(), catalog::controlPlaneDelay);
-        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
-        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
-        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
-        poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
-            statistics.runIfDue();
-            return pass.run();
-        }, config.time(), "stillpoint-sqlite-control-plane");
-        wake[0] = poller;
-        tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
-        slots = new PermitLedger(PermitPool.withCapacity(config.snapshotSlots()));
-        snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), slots, poller,
+        tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                storage, storage, storage, List.of()));
+        permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
+        snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
         if (!readOnly) {
-            poller.start();
+            controlPlane.start();
         }
     }
 
@@ -106,11 +96,13 @@ public final class SqliteStorage implements AutoCloseable {
     }
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    @Override
     public TableOperations tables() {
         return tables;
     }
 
     /** Consistent table snapshots [Q1-Q4]. */
+    @Override
     public SnapshotEngine snapshots() {
         return snapshots;
     }
@@ -120,9 +112,9 @@ public final class SqliteStorage implements AutoCloseable {
         return catalog;
     }
 
-    /** The long-reader slots snapshots share with backups [Q2]. */
-    public PermitLedger longReaderSlots() {
-        return slots;
+    /** The permits open snapshots hold, shared with backups [Q2]: {@code snapshotPermits} of the config. */
+    public PermitLedger snapshotPermits() {
+        return permits;
     }
 
     /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
@@ -133,7 +125,7 @@ public final class SqliteStorage implements AutoCloseable {
 
     @Override
     public void close() {
-        poller.close();
+        controlPlane.close();
         snapshots.close();
         connections.close();
     }

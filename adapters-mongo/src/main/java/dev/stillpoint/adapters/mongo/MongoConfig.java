@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  *                          (or sharded cluster) member, a standalone answers Unsupported [M2]
  * @param catalogDatabase   the database of the catalog collections ({@code sp_tables}, {@code sp_indexes}, ...)
  * @param dataDatabase      the database of the data collections ({@code d_<id>...}); may equal the catalog's
- * @param maxSnapshots      snapshots open at once; the next open is LimitExceeded at once [D7]. Each holds a
- *                          session, a server cursor and the server's snapshot history, not a pooled connection
+ * @param snapshotPermits   snapshots open at once (the same setting as SQLite's); the next open is
+ *                          LimitExceeded at once [D7]. Each holds a session, a server cursor and the
+ *                          server's snapshot history, not a pooled connection
  * @param pageBudget        rows and bytes per page, and the cursor's batch size [S7]
  * @param controlPlaneDelay how long a new table stays CREATING [D4]
  * @param pollerSchedule    the control-plane poller's cadence [D8]
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
  *                          its session and returns its permit (the stream then fails SnapshotExpired) [L1];
  *                          default 60 s, from 100 ms to one day
  */
-public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int maxSnapshots,
+public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int snapshotPermits,
                           PageBudget pageBudget, Duration controlPlaneDelay, PollerSchedule pollerSchedule,
                           ReadObserver observer, List<CommandListener> commandListeners, TimeSource time,
                           Duration snapshotIdleLimit) {
@@ -51,8 +52,8 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
         }
         requireDatabase(catalogDatabase, "catalog");
         requireDatabase(dataDatabase, "data");
-        if (maxSnapshots < 1) {
-            throw StorageException.validation("maxSnapshots must be at least 1, got " + maxSnapshots);
+        if (snapshotPermits < 1) {
+            throw StorageException.validation("snapshotPermits must be at least 1, got " + snapshotPermits);
         }
         if (controlPlaneDelay == null || controlPlaneDelay.isNegative()) {
             throw StorageException.validation("control-plane delay must not be negative, got " + controlPlaneDelay);
@@ -76,40 +77,41 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
     }
 
     public MongoConfig withDatabases(String catalog, String data) {
-        return new MongoConfig(connectionString, catalog, data, maxSnapshots, pageBudget, controlPlaneDelay,
+        return new MongoConfig(connectionString, catalog, data, snapshotPermits, pageBudget, controlPlaneDelay,
                 pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
-    public MongoConfig withMaxSnapshots(int max) {
+    /** With {@code max} snapshots open at once, as {@code SqliteConfig.withSnapshotPermits}. */
+    public MongoConfig withSnapshotPermits(int max) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, max, pageBudget, controlPlaneDelay,
                 pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withPageBudget(PageBudget budget) {
-        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, budget, controlPlaneDelay,
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, budget, controlPlaneDelay,
                 pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withControlPlaneDelay(Duration delay) {
-        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget, delay,
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget, delay,
                 pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withObserver(ReadObserver hooks) {
-        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
                 controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit);
     }
 
     public MongoConfig withCommandListener(CommandListener listener) {
         List<CommandListener> all = new ArrayList<>(commandListeners);
         all.add(listener);
-        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
                 controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public MongoConfig withSnapshotIdleLimit(Duration limit) {
-        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, maxSnapshots, pageBudget,
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
                 controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit);
     }
 

@@ -4,6 +4,7 @@ import com.mongodb.client.MongoClient;
 import dev.stillpoint.adapters.mongo.engine.MongoEngine;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.List;
  * set member or a mongos; a standalone server answers them Unsupported [M2]. Close it to stop the
  * poller and close the client.
  */
-public final class MongoStorage implements AutoCloseable {
+public final class MongoStorage implements Storage {
 
     private final MongoEngine engine;
 
@@ -28,18 +29,20 @@ public final class MongoStorage implements AutoCloseable {
     }
 
     /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
+    @Override
     public TableOperations tables() {
         return engine.tables();
     }
 
     /** Consistent table snapshots in a snapshot session [M1-M4]. */
+    @Override
     public SnapshotEngine snapshots() {
         return engine.snapshots();
     }
 
     /** The snapshot permits [D7]. */
     public PermitLedger snapshotPermits() {
-        return engine.permits();
+        return engine.snapshotPermits();
     }
 
     /** Whether item writes run in transactions (a replica set member or mongos). */
@@ -65,7 +68,10 @@ public final class MongoStorage implements AutoCloseable {
         return engine.sweepOrphans();
     }
 
-    /** The driver client this storage uses. */
+    /**
+     * The driver client this storage uses, for operators and tests that look at the databases directly
+     * (e.g. a data collection's documents); Stillpoint's own calls never need it.
+     */
     public MongoClient client() {
         return engine.client();
     }

@@ -53,7 +53,7 @@ class SqliteLeaseIdleTest {
             TableSnapshot abandoned = storage.snapshots().openTableSnapshot(ACCOUNT, "orders");
             abandoned.items().next();
             long lastFetch = System.nanoTime();
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(1);
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(1);
             // Writes while it is held: the WAL cannot be checkpointed past the snapshot.
             for (int i = 0; i < 20; i++) {
                 storage.tables().putItem(ACCOUNT, "other", item("w", Integer.toString(i), "x".repeat(200)));
@@ -62,7 +62,7 @@ class SqliteLeaseIdleTest {
             assertThat(storage.tables().deleteTable(ACCOUNT, "orders").status()).isEqualTo(TableStatus.DELETING);
 
             long end = System.nanoTime() + LIMIT.plusSeconds(30).toNanos();
-            while (storage.longReaderSlots().inUse() != 0) {
+            while (storage.snapshotPermits().inUse() != 0) {
                 assertThat(System.nanoTime() - end).as("slot back within the limit + 30 s").isNegative();
                 new CountDownLatch(1).await(5, TimeUnit.MILLISECONDS);
             }

@@ -57,7 +57,7 @@ class SqliteReadOnlyTest {
 
     private static SqliteConfig readOnly(Path file) {
         SqliteConfig c = SqliteConfig.file(file).withPool(2, 1);
-        return new SqliteConfig(c.file(), c.readConnections(), c.snapshotSlots(), c.pageBudget(), c.busyTimeout(),
+        return new SqliteConfig(c.file(), c.readConnections(), c.snapshotPermits(), c.pageBudget(), c.busyTimeout(),
                 Optional.of(Duration.ZERO), c.pollerSchedule(), c.observer(), A_YEAR_LATER, c.snapshotIdleLimit());
     }
 

@@ -82,19 +82,19 @@ class SqliteSnapshotTest {
             while (!first.items().isReleased()) {
                 drained.add(first.items().next());
             }
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(1);
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(1);
             first.items().forEachRemaining(drained::add);
             assertThat(drained).hasSize(25);
             second.close();
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
             // Slots are shared with backups: a backup holding one leaves one for snapshots.
-            storage.longReaderSlots().acquire(HolderKind.BACKUP);
+            storage.snapshotPermits().acquire(HolderKind.BACKUP);
             try (TableSnapshot third = storage.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
                 assertThatThrownBy(() -> storage.snapshots().openTableSnapshot(ACCOUNT, "orders"))
                         .hasMessageContaining("1 held by backups").hasMessageContaining("1 held by table snapshots");
                 assertThat(third.items().hasNext()).isTrue();
             } finally {
-                storage.longReaderSlots().release(HolderKind.BACKUP);
+                storage.snapshotPermits().release(HolderKind.BACKUP);
             }
         }
     }
@@ -129,7 +129,7 @@ class SqliteSnapshotTest {
                 assertThat(thrown).hasMessageContaining("injected page failure");
                 assertThat(read).isEqualTo(5);
                 assertThat(s.items().isReleased()).isTrue();
-                assertThat(storage.longReaderSlots().inUse()).isZero();
+                assertThat(storage.snapshotPermits().inUse()).isZero();
                 assertThat(s.items().hasNext()).isFalse();
             }
         }
@@ -146,12 +146,12 @@ class SqliteSnapshotTest {
                 .withPageBudget(new PageBudget(4, 1 << 20)))) {
             load(storage, "orders", 10);
             TableSnapshot snapshot = storage.snapshots().openTableSnapshot(ACCOUNT, "orders");
-            assertThat(storage.longReaderSlots().inUse()).isEqualTo(1);
+            assertThat(storage.snapshotPermits().inUse()).isEqualTo(1);
             storage.tables().putItem(ACCOUNT, "orders", item("new", "1", "written while the copy is open"));
             List<StoredItem> items = new ArrayList<>();
             snapshot.items().forEachRemaining(items::add);
             assertThat(items).hasSize(10);
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
             snapshot.close();
             // Slots bound how many copies exist.
             TableSnapshot a = storage.snapshots().openTableSnapshot(ACCOUNT, "orders");
@@ -161,7 +161,7 @@ class SqliteSnapshotTest {
                             e -> assertThat(e.reason()).isEqualTo(ErrorReason.LIMIT_EXCEEDED));
             a.close();
             b.close();
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
         }
     }
 

@@ -78,7 +78,7 @@ class SqliteStorageTest {
                 assertThat(items).hasSize(25);
                 assertThat(items.get(0).item().get("pk")).isEqualTo(new AttributeValue.S("p0"));
             }
-            assertThat(storage.longReaderSlots().inUse()).isZero();
+            assertThat(storage.snapshotPermits().inUse()).isZero();
             assertThat(storage.tables().deleteTable(ACCOUNT, "orders").status()).isEqualTo(TableStatus.DELETING);
             assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, "orders"))
                     .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));

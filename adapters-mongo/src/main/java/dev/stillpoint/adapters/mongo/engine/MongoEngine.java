@@ -10,14 +10,11 @@ import dev.stillpoint.adapters.mongo.MongoConfig;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.core.ControlPlane;
+import dev.stillpoint.ports.core.ControlPlanePorts;
+import dev.stillpoint.ports.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.ControlPlanePass;
-import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
-import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
@@ -51,7 +48,7 @@ public final class MongoEngine implements AutoCloseable {
     private final TableOperations tables;
     private final PermitLedger permits;
     private final LeasedSnapshotEngine snapshots;
-    private final ControlPlanePoller poller;
+    private final ControlPlane controlPlane;
     private final OrphanSweep sweep;
 
     private MongoEngine(MongoConfig config, MongoClient client) {
@@ -67,29 +64,18 @@ public final class MongoEngine implements AutoCloseable {
         }
         applySchema();
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
-        // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
-        // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
-        TableDeletion deletion = new TableDeletion(new InlineDrops(catalog, work), config.time(),
-                dev.stillpoint.ports.out.WakeSignal.NONE, () -> Duration.ZERO);
-        ControlPlanePass pass = new ControlPlanePass(catalog, deletion, config.time());
         this.sweep = new OrphanSweep(work, catalog);
         this.storage = new MongoTables(work, catalog);
-        // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
-        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
-        this.poller = new ControlPlanePoller(config.pollerSchedule(), () -> {
-            try {
-                sweep.run();
-            } catch (StorageException e) {
-                LOG.warn("orphan sweep: {}", e.getMessage());
-            }
-            statistics.runIfDue();
-            return pass.run();
-        }, config.time(), "stillpoint-mongo-control-plane");
-        this.tables = new TableService(storage, storage, new TableCreation(catalog, config.time(), poller), deletion);
-        this.permits = new PermitLedger(PermitPool.withCapacity(config.maxSnapshots()));
-        this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, poller,
+        this.controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-mongo-control-plane");
+        // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
+        // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
+        // Every pass, the startup-recovery pass first, sweeps collections left without their table.
+        this.tables = controlPlane.wire(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
+                storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run))));
+        this.permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
+        this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
-        poller.start();
+        controlPlane.start();
     }
 
     /** Connects, applies the catalog's schema steps and starts the poller. */
@@ -145,16 +131,18 @@ public final class MongoEngine implements AutoCloseable {
         }
     }
 
+    /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
     public TableOperations tables() {
         return tables;
     }
 
+    /** Consistent table snapshots in a snapshot session [M1-M4]. */
     public SnapshotEngine snapshots() {
         return snapshots;
     }
 
     /** The snapshot permits [D7]. */
-    public PermitLedger permits() {
+    public PermitLedger snapshotPermits() {
         return permits;
     }
 
@@ -185,7 +173,7 @@ public final class MongoEngine implements AutoCloseable {
 
     @Override
     public void close() {
-        poller.close();
+        controlPlane.close();
         snapshots.close();
         client.close();
     }

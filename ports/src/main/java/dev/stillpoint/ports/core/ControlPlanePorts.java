@@ -1,0 +1,50 @@
+package dev.stillpoint.ports.core;
+
+import dev.stillpoint.ports.out.ControlPlaneStore;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableDropPort;
+import dev.stillpoint.ports.out.TableStatistics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The driven ports a backend hands its {@link ControlPlane}: everything the core needs to run
+ * CreateTable, DeleteTable, the control-plane pass and the table and item operations over it.
+ *
+ * @param store the catalog rows and their lifecycle states (CreateTable, activation, pending transitions)
+ * @param drops where DeleteTable's drop attempts begin
+ * @param deletionDelay the control-plane delay DeleteTable decides with; a backend whose drops never wait
+ *     behind a reader passes {@code () -> Duration.ZERO}, so DeleteTable is always synchronous [C2]
+ * @param catalog descriptions, table names and UpdateTable adding a GSI
+ * @param items put, get and delete of an item with its index entries
+ * @param statistics ItemCount and TableSizeBytes, recounted on the first pass and every few minutes after
+ * @param chores the backend's extra work on every pass, in order (may be empty)
+ */
+public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Supplier<Duration> deletionDelay,
+                                TableCatalog catalog, ItemStore items, TableStatistics statistics,
+                                List<PassChore> chores) {
+
+    /**
+     * Requires every part; the chores are copied.
+     *
+     * @param store         the catalog rows and their lifecycle states
+     * @param drops         where DeleteTable's drop attempts begin
+     * @param deletionDelay the control-plane delay DeleteTable decides with
+     * @param catalog       descriptions, table names and UpdateTable adding a GSI
+     * @param items         put, get and delete of an item with its index entries
+     * @param statistics    ItemCount and TableSizeBytes recounts
+     * @param chores        the backend's extra work on every pass, in order
+     */
+    public ControlPlanePorts {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(drops, "drops");
+        Objects.requireNonNull(deletionDelay, "deletionDelay");
+        Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(items, "items");
+        Objects.requireNonNull(statistics, "statistics");
+        chores = List.copyOf(chores);
+    }
+}

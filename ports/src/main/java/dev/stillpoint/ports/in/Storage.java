@@ -1,0 +1,32 @@
+package dev.stillpoint.ports.in;
+
+/**
+ * Stillpoint opened on one database: what every backend's facade ({@code SqliteStorage},
+ * {@code PostgresStorage}, {@code MongoStorage}, {@code CassandraStorage}) offers an embedding
+ * application, under the same names. Open it with the backend's {@code open(config)}; close it to stop
+ * its control-plane work, end the snapshot engine's timer and give back every connection.
+ */
+public interface Storage extends AutoCloseable {
+
+    /**
+     * Create, describe, list, add a GSI, delete; put, get, delete items.
+     *
+     * @return the core's one implementation of the table operations, over this backend
+     */
+    TableOperations tables();
+
+    /**
+     * Consistent table snapshots [S1-S7]; a backend without a read that fixes an instant answers every
+     * open Unsupported [C1].
+     *
+     * @return the snapshot engine of this backend
+     */
+    SnapshotEngine snapshots();
+
+    /**
+     * Stops the control-plane poller (if the backend runs one), the snapshot engine's idle timer, and
+     * closes every connection. Snapshot streams still open are released. Never throws a checked exception.
+     */
+    @Override
+    void close();
+}

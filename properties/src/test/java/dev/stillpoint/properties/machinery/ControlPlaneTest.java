@@ -1,0 +1,157 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.core.ControlPlane;
+import dev.stillpoint.ports.core.ControlPlanePorts;
+import dev.stillpoint.ports.core.PassChore;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableRecord;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one composition point [D8]: the control plane wires CreateTable, DeleteTable and the pass over
+ * a backend's ports with no forward reference, wakes its own poller, and runs the backend's chores on
+ * every pass without letting one stop it. The idle sweep is an hour, so a pass that comes soon was
+ * caused by the startup or a wake. Latches and deadlines, no sleeps.
+ */
+class ControlPlaneTest {
+
+    private static final PollerSchedule SCHEDULE = new PollerSchedule(Duration.ofHours(1), Duration.ofMillis(100));
+
+    // D4, D8: a CreateTable through the wired service wakes the control plane's own poller, whose pass
+    // activates the table; every pass runs the chores in order (a failing one is logged and the rest
+    // still run), then the statistics, then the transitions.
+    @Test
+    void d8_createTableIsActivatedByTheWiredPollerAndAFailingChoreNeverStopsThePass() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.delay = Duration.ZERO;
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger recounts = new AtomicInteger();
+        try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
+            TableOperations tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                    new RowsCatalog(catalog), NO_ITEMS, recounts::incrementAndGet, List.of(
+                            new PassChore("failing chore", () -> {
+                                ran.add("failing");
+                                throw StorageException.internal("the sweep's server went away", null);
+                            }),
+                            new PassChore("second chore", () -> ran.add("second")))));
+            controlPlane.start();
+            awaitTrue(() -> controlPlane.pollerPasses() >= 1, "startup pass");
+            assertThat(recounts.get()).as("statistics recounted on the first pass").isEqualTo(1);
+
+            assertThat(tables.createTable(Descriptions.request("acct", "fresh")).status()).isEqualTo(TableStatus.CREATING);
+            awaitTrue(() -> catalog.rows.get("fresh").state() instanceof TableState.Active, "activated by a woken pass");
+            assertThat(tables.describeTable("acct", "fresh").status()).isEqualTo(TableStatus.ACTIVE);
+            assertThat(ran).as("both chores on every pass, in order").startsWith("failing", "second", "failing", "second");
+        }
+    }
+
+    // D5, D8: DeleteTable through the wired service uses the backend's delay; a held table goes
+    // DELETING with the row kept, and the control plane's poller, woken by the deletion itself, drops
+    // it once free (no wake from anywhere else).
+    @Test
+    void d8_aDeferredDeleteTableWakesTheWiredPoller() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.held = t -> true;
+        catalog.rows.put("held", new TableRecord(Descriptions.active("acct", "held"), new TableState.Active()));
+        try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
+            TableOperations tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, () -> Duration.ZERO,
+                    new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of()));
+            controlPlane.start();
+            awaitTrue(() -> controlPlane.pollerPasses() >= 1, "startup pass");
+            assertThat(tables.deleteTable("acct", "held").status()).isEqualTo(TableStatus.DELETING);
+            assertThat(catalog.rows.get("held").state()).isInstanceOf(TableState.Deleting.class);
+            catalog.held = t -> false;
+            awaitTrue(() -> !catalog.rows.containsKey("held"), "dropped by the active poller once free");
+        }
+    }
+
+    // Wiring happens once, before the poller starts; nothing runs before it.
+    @Test
+    void wiredOnceAndStartedOnlyOnceWired() {
+        FakeCatalog catalog = new FakeCatalog();
+        ControlPlanePorts ports = new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of());
+        try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
+            assertThatThrownBy(controlPlane::start).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("once wired");
+            controlPlane.wake(); // before start: remembered, harmless
+            assertThat(controlPlane.pollerPasses()).isZero();
+            controlPlane.wire(ports);
+            assertThatThrownBy(() -> controlPlane.wire(ports)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already wired");
+        }
+    }
+
+    /** Descriptions straight from the fake catalog's rows; UpdateTable is not needed here. */
+    private record RowsCatalog(FakeCatalog rows) implements TableCatalog {
+        @Override
+        public Optional<TableDescription> describe(String accountId, String tableName) {
+            return Optional.ofNullable(rows.rows.get(tableName)).map(TableRecord::description);
+        }
+
+        @Override
+        public List<String> tableNames(String accountId) {
+            return List.copyOf(rows.rows.keySet());
+        }
+
+        @Override
+        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
+                                                        UnaryOperator<TableDescription> rules) {
+            throw new UnsupportedOperationException("not needed by these tests");
+        }
+    }
+
+    private static final ItemStore NO_ITEMS = new ItemStore() {
+        @Override
+        public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
+            throw new UnsupportedOperationException("not needed by these tests");
+        }
+
+        @Override
+        public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
+            throw new UnsupportedOperationException("not needed by these tests");
+        }
+
+        @Override
+        public Optional<Item> get(String accountId, String tableName,
+                                                             Function<TableDescription, Key> rules) {
+            throw new UnsupportedOperationException("not needed by these tests");
+        }
+    };
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Object tick = new Object();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("deadline for: " + what).isLessThan(deadline);
+            synchronized (tick) {
+                tick.wait(10);
+            }
+        }
+    }
+}
