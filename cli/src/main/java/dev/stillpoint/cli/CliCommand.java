@@ -28,7 +28,9 @@ abstract class CliCommand implements Callable<Integer> {
         } catch (StorageException e) {
             return fail(ExitCodes.of(e), message(e));
         } catch (RuntimeException e) {
-            return fail(ExitCodes.STORAGE_ERROR, "unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            // No Java class name in what a user reads [R6]; the stack goes to the log for whoever debugs it.
+            org.slf4j.LoggerFactory.getLogger(CliCommand.class).debug("unexpected failure", e);
+            return fail(ExitCodes.STORAGE_ERROR, "unexpected internal failure: " + e.getMessage());
         }
     }
 

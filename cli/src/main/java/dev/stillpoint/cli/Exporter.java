@@ -406,8 +406,14 @@ final class Exporter {
         }
     }
 
+    /** The I/O failure in words (the file system's, not a Java class name [R6]). */
     private static String reason(IOException e) {
-        String name = e.getClass().getSimpleName();
-        return e.getMessage() == null ? name : name + " " + e.getMessage();
+        String what = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+                : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
+                : "I/O error";
+        return e.getMessage() == null ? what : what + ": " + e.getMessage();
     }
 }

@@ -44,7 +44,9 @@ class ExportCheckBench {
             storage.tables().createTable(new CreateTableRequest(StorageCommand.DEFAULT_ACCOUNT, "bench",
                     KeySchema.composite("pk", "sk"), List.of(new AttributeDefinition("pk", ScalarType.S),
                     new AttributeDefinition("sk", ScalarType.N)), List.of(), List.of(), Optional.empty()));
-            relation = "d_" + storage.tables().describeTable(StorageCommand.DEFAULT_ACCOUNT, "bench").tableId();
+            // The read-only opening below runs no control plane: the table must be ACTIVE before this engine closes.
+            relation = "d_" + dev.stillpoint.ports.core.TableWaiter.awaitActive(storage.tables(),
+                    StorageCommand.DEFAULT_ACCOUNT, "bench", java.time.Duration.ofSeconds(30)).tableId();
         }
         long bytes = 0;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {

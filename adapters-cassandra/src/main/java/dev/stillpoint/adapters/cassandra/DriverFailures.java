@@ -135,10 +135,24 @@ final class DriverFailures {
         if (e instanceof AllNodesFailedException) {
             return new Classified(ErrorReason.TRANSIENT, "no node available");
         }
-        if (e instanceof NodeUnavailableException || e instanceof RequestThrottlingException
-                || e instanceof BusyConnectionException || e instanceof ClosedConnectionException
-                || e instanceof HeartbeatException || e instanceof ConnectionInitException) {
-            return new Classified(ErrorReason.TRANSIENT, "connection: " + e.getClass().getSimpleName());
+        // Client-side conditions have no server code name: name them in the same style, never by Java class [R6].
+        if (e instanceof NodeUnavailableException) {
+            return new Classified(ErrorReason.TRANSIENT, "NODE_UNAVAILABLE");
+        }
+        if (e instanceof RequestThrottlingException) {
+            return new Classified(ErrorReason.TRANSIENT, "REQUEST_THROTTLED");
+        }
+        if (e instanceof BusyConnectionException) {
+            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_BUSY");
+        }
+        if (e instanceof ClosedConnectionException) {
+            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_CLOSED");
+        }
+        if (e instanceof HeartbeatException) {
+            return new Classified(ErrorReason.TRANSIENT, "HEARTBEAT_FAILED");
+        }
+        if (e instanceof ConnectionInitException) {
+            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_INIT_FAILED");
         }
         if (e instanceof SyntaxError) {
             return new Classified(ErrorReason.VALIDATION, "SYNTAX_ERROR");
@@ -179,7 +193,7 @@ final class DriverFailures {
         if (e instanceof ServerError) {
             return new Classified(ErrorReason.INTERNAL, "SERVER_ERROR");
         }
-        return new Classified(ErrorReason.INTERNAL, e.getClass().getSimpleName());
+        return new Classified(ErrorReason.INTERNAL, "UNEXPECTED_CLIENT_FAILURE");
     }
 
     private static Throwable unwrap(Throwable e) {

@@ -84,7 +84,7 @@ class DriverFailuresTest {
         assertMapped(new AlreadyExistsException(null, "ks", "t"), ErrorReason.RESOURCE_IN_USE, "ALREADY_EXISTS");
         assertMapped(new ServerError(null, "java.lang.NullPointerException"), ErrorReason.INTERNAL, "SERVER_ERROR");
         assertMapped(new UnauthorizedException(null, "no permission"), ErrorReason.INTERNAL, "UNAUTHORIZED");
-        assertMapped(new IllegalStateException("Session is closed"), ErrorReason.INTERNAL, "IllegalStateException");
+        assertMapped(new IllegalStateException("Session is closed"), ErrorReason.INTERNAL, "UNEXPECTED_CLIENT_FAILURE");
         StorageException multiLine = DriverFailures.map("x", new InvalidQueryException(null, "first line\n\tat some.Frame(X.java:1)"));
         assertThat(multiLine.getMessage()).isEqualTo("x: INVALID: first line");
         StorageException same = StorageException.validation("already mapped");
