@@ -10,6 +10,10 @@ import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.domain.poller.PollerEvent;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
+import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.net.InetSocketAddress;
@@ -17,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -34,6 +39,7 @@ public final class CassandraStorage implements Storage {
     private final CatalogStore catalog;
     private final CassandraTables storage;
     private final TableOperations tables;
+    private final ControlPlanePoller statisticsPoller;
     private final SnapshotEngine snapshots = CassandraSnapshots.engine();
 
     private CassandraStorage(CassandraConfig config, CqlSession session) {
@@ -43,12 +49,20 @@ public final class CassandraStorage implements Storage {
         CatalogSchema.apply(cql, config);
         this.catalog = new CatalogStore(cql, config);
         this.storage = new CassandraTables(cql, catalog, config);
-        // No ControlPlane: nothing is ever due later (no ControlPlaneStore, no poller). CreateTable is
+        // No ControlPlane: nothing is ever due later (no ControlPlaneStore). CreateTable is
         // the adapter's own LWT (ACTIVE at once); DeleteTable has a zero delay and an inline drop port,
         // so it is always synchronous and needs no wake [C2].
         TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
                 WakeSignal.NONE, () -> Duration.ZERO);
         this.tables = new TableService(storage, storage, storage, deletion);
+        // A poller for the statistics alone: ItemCount and TableSizeBytes recounted on its first pass and
+        // every few minutes after, as on the other backends.
+        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
+        this.statisticsPoller = new ControlPlanePoller(PollerSchedule.DEFAULT, () -> {
+            statistics.runIfDue();
+            return new PollerEvent.PassFinished(config.time().now(), 0, Optional.empty());
+        }, config.time(), "stillpoint-cassandra-statistics");
+        statisticsPoller.start();
     }
 
     /**
@@ -118,6 +132,7 @@ public final class CassandraStorage implements Storage {
 
     @Override
     public void close() {
+        statisticsPoller.close();
         session.close();
     }
 

@@ -22,6 +22,7 @@ import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ import org.slf4j.LoggerFactory;
  * an item from different clients order their index writes correctly only as far as the clients'
  * clocks agree (Cassandra's own last-write-wins makes the same assumption).
  */
-final class CassandraTables implements TableCatalog, ItemStore, TableCreator {
+final class CassandraTables implements TableCatalog, ItemStore, TableCreator, TableStatistics {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraTables.class);
 
@@ -160,7 +161,35 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator {
 
     @Override
     public Optional<TableDescription> describe(String accountId, String tableName) {
-        return catalog.find(accountId, tableName).map(CatalogRow::description);
+        return catalog.find(accountId, tableName).map(row -> {
+            long[] counts = catalog.statistics(row.tableId());
+            return row.description().withCounts(counts[0], counts[1]);
+        });
+    }
+
+    /**
+     * Counts every ACTIVE table's items and their JSON bytes by reading its items table (paged by the
+     * driver). A full read of every token range: the statistics poller runs it every few minutes, so
+     * its cost is spread, and the counts are approximate as DynamoDB's are.
+     */
+    @Override
+    public void recount() {
+        for (CatalogRow row : catalog.all()) {
+            if (row.status() != TableStatus.ACTIVE) {
+                continue;
+            }
+            long items = 0;
+            long bytes = 0;
+            String doing = "counting the items of table '" + row.tableName() + "'";
+            for (Row r : whileTableExists(row.tableName(), doing, () -> cql.read(doing, "SELECT item FROM " + row.itemsTable()))) {
+                items++;
+                bytes += Item.utf8Length(r.getString("item"));
+            }
+            long[] before = catalog.statistics(row.tableId());
+            if (before[0] != items || before[1] != bytes) {
+                catalog.recordStatistics(row.tableId(), items, bytes);
+            }
+        }
     }
 
     @Override

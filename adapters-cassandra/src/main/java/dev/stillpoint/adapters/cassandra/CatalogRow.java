@@ -27,7 +27,7 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
         indexes = List.copyOf(indexes);
     }
 
-    /** The table's description as DescribeTable answers it: no counts are kept on Cassandra. */
+    /** The table's description from its row alone, counts 0: DescribeTable adds the counts from table_statistics. */
     TableDescription description() {
         List<GlobalSecondaryIndex> gsis = new ArrayList<>();
         List<LocalSecondaryIndex> lsis = new ArrayList<>();

@@ -36,7 +36,10 @@ final class CatalogSchema {
                                 + "PRIMARY KEY ((account_id), table_name))")),
                 new Step(2, "accounts: the data keyspace of each account", List.of(
                         "CREATE TABLE IF NOT EXISTS " + ks + ".accounts ("
-                                + "account_id text PRIMARY KEY, data_keyspace text, created_at timestamp)")));
+                                + "account_id text PRIMARY KEY, data_keyspace text, created_at timestamp)")),
+                new Step(3, "table_statistics: ItemCount and TableSizeBytes of each table, by table id", List.of(
+                        "CREATE TABLE IF NOT EXISTS " + ks + ".table_statistics ("
+                                + "table_id text PRIMARY KEY, item_count bigint, size_bytes bigint)")));
     }
 
     /** The newest version this adapter knows. */

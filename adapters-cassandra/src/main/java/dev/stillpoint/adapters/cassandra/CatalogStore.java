@@ -159,6 +159,34 @@ final class CatalogStore {
         return out;
     }
 
+    /** Every table's row, of every account (the catalog is small: one row per table). */
+    List<CatalogRow> all() {
+        List<CatalogRow> rows = new ArrayList<>();
+        for (Row row : cql.read("listing every table", "SELECT " + COLUMNS + " FROM " + tables)) {
+            rows.add(decode(row));
+        }
+        return rows;
+    }
+
+    /** The table's last counted items and bytes, {0, 0} before its first count. */
+    long[] statistics(String tableId) {
+        Row row = cql.read("reading the counts of table " + tableId, "SELECT item_count, size_bytes FROM "
+                + config.catalogKeyspace() + ".table_statistics WHERE table_id = ?", tableId).one();
+        return row == null ? new long[] {0, 0} : new long[] {row.getLong("item_count"), row.getLong("size_bytes")};
+    }
+
+    /** Records a table's counted items and bytes. */
+    void recordStatistics(String tableId, long items, long bytes) {
+        cql.run("recording the counts of table " + tableId, "UPDATE " + config.catalogKeyspace()
+                + ".table_statistics SET item_count = ?, size_bytes = ? WHERE table_id = ?", items, bytes, tableId);
+    }
+
+    /** Forgets a dropped table's counts. */
+    void forgetStatistics(String tableId) {
+        cql.run("forgetting the counts of table " + tableId, "DELETE FROM " + config.catalogKeyspace()
+                + ".table_statistics WHERE table_id = ?", tableId);
+    }
+
     /** Forgets the cached keyspaces (after they were dropped by a test). */
     void forgetKeyspaces() {
         keyspaces.clear();

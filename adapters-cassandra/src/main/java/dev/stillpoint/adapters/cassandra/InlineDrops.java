@@ -76,6 +76,7 @@ final class InlineDrops implements TableDropPort {
             if (!catalog.remove(row)) {
                 LOG.debug("the catalog row of '{}' was removed by a concurrent DeleteTable", row.tableName());
             }
+            catalog.forgetStatistics(row.tableId());
         }
     }
 }

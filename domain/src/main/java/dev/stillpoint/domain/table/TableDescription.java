@@ -152,6 +152,19 @@ public record TableDescription(
     }
 
     /**
+     * This description with the running counts a statistics pass found (approximate, as DynamoDB's).
+     *
+     * @param newItemCount      the table's item count
+     * @param newTableSizeBytes the bytes its stored items take
+     * @return the new description
+     */
+    public TableDescription withCounts(long newItemCount, long newTableSizeBytes) {
+        return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,
+                attributeDefinitions, globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes,
+                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, newItemCount, newTableSizeBytes);
+    }
+
+    /**
      * This description with {@code index} added after the existing global indexes, as given. The
      * UpdateTable path, which also checks and merges definitions, is {@link #applyCreateGsi}.
      *
