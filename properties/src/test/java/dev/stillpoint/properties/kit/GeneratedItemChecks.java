@@ -47,56 +47,82 @@ final class GeneratedItemChecks {
     private GeneratedItemChecks() {
     }
 
+    /** A generated table definition: the key's types, an optional sort key, the GSI key's type. */
+    record Definition(ScalarType pk, Optional<ScalarType> sk, ScalarType g) {
+
+        @Override
+        public String toString() {
+            return "(pk " + pk + sk.map(t -> ", sk " + t).orElse("") + ", GSI key g " + g + ")";
+        }
+
+        CreateTableRequest request(String table) {
+            List<AttributeDefinition> definitions = new ArrayList<>(List.of(new AttributeDefinition("pk", pk)));
+            sk.ifPresent(t -> definitions.add(new AttributeDefinition("sk", t)));
+            definitions.add(new AttributeDefinition("g", g));
+            KeySchema key = sk.isPresent() ? KeySchema.composite("pk", "sk") : KeySchema.hashOnly("pk");
+            return new CreateTableRequest(ACCOUNT, table, key, definitions,
+                    List.of(GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all())),
+                    List.of(), Optional.empty());
+        }
+    }
+
+    /** Table definitions per run: each is a live table, so a few, each with its share of the items. */
+    static final int DEFINITIONS = 3;
+
+    static Arbitrary<Definition> definitions() {
+        Arbitrary<ScalarType> types = Arbitraries.of(ScalarType.values());
+        return Combinators.combine(types, types.optional(0.5), types).as(Definition::new);
+    }
+
     static void r5(ConformanceFixture fixture) {
         try (KitEngine engine = RequestRuleChecks.start(fixture)) {
             TableOperations tables = engine.tables();
-            String table = KitSupport.uniqueName("r5");
-            tables.createTable(new CreateTableRequest(ACCOUNT, table, KeySchema.hashOnly("pk"),
-                    List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("g", ScalarType.N)),
-                    List.of(GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all())),
-                    List.of(), Optional.empty()));
-            TableDescription description = KitSupport.awaitStatus(tables, table, TableStatus.ACTIVE, ACTIVE_DEADLINE);
             List<String> differences = new ArrayList<>();
             int accepted = 0;
             int i = 0;
-            for (Item item : items().sampleStream().limit(ITEMS).toList()) {
-                i++;
-                Optional<ErrorReason> expected;
-                ItemWrite write = null;
-                try {
-                    write = ItemRules.forPut(description, item);
-                    expected = Optional.empty();
-                } catch (StorageException e) {
-                    expected = Optional.of(e.reason());
-                }
-                Optional<ErrorReason> actual;
-                String message = "";
-                try {
-                    tables.putItem(ACCOUNT, table, item);
-                    actual = Optional.empty();
-                } catch (StorageException e) {
-                    actual = Optional.of(e.reason());
-                    message = e.getMessage();
-                }
-                if (!expected.equals(actual)) {
-                    String said = message;
-                    differences.add("item " + i + " " + shown(item) + ": the rules say "
-                            + expected.map(Enum::name).orElse("accept") + ", the backend said "
-                            + actual.map(r -> r.name() + " (" + shortened(said) + ")").orElse("accepted"));
-                } else if (write != null) {
-                    accepted++;
-                    Optional<Item> read = tables.getItem(ACCOUNT, table, write.key());
-                    Item written = write.item();
-                    if (!read.equals(Optional.of(written))) {
-                        differences.add("item " + i + " " + shown(written) + " read back as "
-                                + read.map(GeneratedItemChecks::shown).orElse("nothing"));
+            for (Definition definition : definitions().sampleStream().limit(DEFINITIONS).toList()) {
+                String table = KitSupport.uniqueName("r5");
+                tables.createTable(definition.request(table));
+                TableDescription description = KitSupport.awaitStatus(tables, table, TableStatus.ACTIVE, ACTIVE_DEADLINE);
+                for (Item item : items(definition).sampleStream().limit(ITEMS / DEFINITIONS).toList()) {
+                    i++;
+                    Optional<ErrorReason> expected;
+                    ItemWrite write = null;
+                    try {
+                        write = ItemRules.forPut(description, item);
+                        expected = Optional.empty();
+                    } catch (StorageException e) {
+                        expected = Optional.of(e.reason());
+                    }
+                    Optional<ErrorReason> actual;
+                    String message = "";
+                    try {
+                        tables.putItem(ACCOUNT, table, item);
+                        actual = Optional.empty();
+                    } catch (StorageException e) {
+                        actual = Optional.of(e.reason());
+                        message = e.getMessage();
+                    }
+                    if (!expected.equals(actual)) {
+                        String said = message;
+                        differences.add(definition + " item " + i + " " + shown(item) + ": the rules say "
+                                + expected.map(Enum::name).orElse("accept") + ", the backend said "
+                                + actual.map(r -> r.name() + " (" + shortened(said) + ")").orElse("accepted"));
+                    } else if (write != null) {
+                        accepted++;
+                        Optional<Item> read = tables.getItem(ACCOUNT, table, write.key());
+                        Item written = write.item();
+                        if (!read.equals(Optional.of(written))) {
+                            differences.add(definition + " item " + i + " " + shown(written) + " read back as "
+                                    + read.map(GeneratedItemChecks::shown).orElse("nothing"));
+                        }
+                    }
+                    if (differences.size() >= 10) {
+                        break;
                     }
                 }
-                if (differences.size() >= 10) {
-                    break;
-                }
+                KitSupport.bestEffortDelete(tables, table);
             }
-            KitSupport.bestEffortDelete(tables, table);
             LOG.info("[R5] {}: {} of {} generated items accepted, {} differences", fixture.backendName(), accepted, i,
                     differences.size());
             if (!differences.isEmpty()) {
@@ -134,7 +160,7 @@ final class GeneratedItemChecks {
         return strings(0, maxLength);
     }
 
-    /** Names: never empty (an empty one is refused, which {@link #items()} lets happen through values). */
+    /** Names: never empty (an empty one is refused, which {@link #items(Definition)} lets happen through values). */
     static Arbitrary<String> names(int maxLength) {
         return strings(1, maxLength);
     }
@@ -172,24 +198,37 @@ final class GeneratedItemChecks {
         return Arbitraries.oneOf(choices);
     }
 
-    static Arbitrary<Item> items() {
-        Arbitrary<AttributeValue> pk = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(16, names(6).map(AttributeValue.S::new)),
-                net.jqwik.api.Tuple.of(1, strings(0, 0).map(AttributeValue.S::new)),
-                net.jqwik.api.Tuple.of(1, numbers().map(AttributeValue.N::new)));
+    /** A value of {@code type} most of the time, of another scalar type now and then (refused [D3a]). */
+    static Arbitrary<AttributeValue> keyValues(ScalarType type) {
+        Arbitrary<AttributeValue> right = switch (type) {
+            case S -> names(6).map(AttributeValue.S::new);
+            case N -> numbers().map(AttributeValue.N::new);
+            case B -> Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(6).map(AttributeValue::b);
+        };
+        Arbitrary<AttributeValue> other = type == ScalarType.S
+                ? numbers().map(AttributeValue.N::new) : names(3).map(AttributeValue.S::new);
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(12, right), net.jqwik.api.Tuple.of(1, other),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(type == ScalarType.B ? AttributeValue.b(new byte[0])
+                        : (AttributeValue) new AttributeValue.S(""))));
+    }
+
+    static Arbitrary<Item> items(Definition definition) {
+        Arbitrary<Optional<AttributeValue>> sk = definition.sk().map(t -> keyValues(t).map(Optional::of))
+                .orElse(Arbitraries.just(Optional.empty()));
         Arbitrary<Optional<AttributeValue>> g = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, numbers().map(n -> Optional.of((AttributeValue) new AttributeValue.N(n)))),
-                net.jqwik.api.Tuple.of(1, names(3).map(s -> Optional.of((AttributeValue) new AttributeValue.S(s)))),
-                net.jqwik.api.Tuple.of(3, Arbitraries.just(Optional.empty())));
+                net.jqwik.api.Tuple.of(3, keyValues(definition.g()).map(Optional::of)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Optional.empty())));
         Arbitrary<Map<String, AttributeValue>> others = Arbitraries.maps(
                 Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(20, names(5)), net.jqwik.api.Tuple.of(1, strings(0, 0)),
                         net.jqwik.api.Tuple.of(1, Arbitraries.just("n".repeat(300)))),
                 values(2)).ofMaxSize(3);
-        return Combinators.combine(pk, g, others).as((p, gv, rest) -> {
+        return Combinators.combine(keyValues(definition.pk()), sk, g, others).as((p, s, gv, rest) -> {
             Map<String, AttributeValue> attributes = new LinkedHashMap<>(rest);
             attributes.remove("pk");
+            attributes.remove("sk");
             attributes.remove("g");
             attributes.put("pk", p);
+            s.ifPresent(v -> attributes.put("sk", v));
             gv.ifPresent(v -> attributes.put("g", v));
             return Item.of(attributes);
         });
