@@ -9,7 +9,6 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -18,6 +17,7 @@ import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
@@ -240,9 +240,10 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
         String doing = "backfilling index '" + index.name() + "' of '" + row.tableName() + "'";
         String select = "SELECT pk" + (row.keySchema().sortKey().isPresent() ? ", sk" : "") + ", item, rev FROM "
                 + row.itemsTable();
+        TableDescription table = row.description();
         for (Row r : cql.read(doing, select)) {
             Item item = ItemJson.decode(r.getString("item"));
-            Optional<IndexKey> key = indexKey(row, index, item);
+            Optional<IndexKey> key = indexKey(row, table, index, item);
             if (key.isEmpty()) {
                 continue;   // not in this index (attribute missing, or of another type than declared)
             }
@@ -388,9 +389,10 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
                           Optional<Item> after, long rev) {
         List<BoundStatement> batch = new ArrayList<>();
         long bytes = 0;
+        TableDescription table = row.description();
         for (IndexDef index : indexes) {
-            Optional<IndexKey> oldKey = before.flatMap(i -> indexKey(row, index, i));
-            Optional<IndexKey> newKey = after.flatMap(i -> indexKey(row, index, i));
+            Optional<IndexKey> oldKey = before.flatMap(i -> indexKey(row, table, index, i));
+            Optional<IndexKey> newKey = after.flatMap(i -> indexKey(row, table, index, i));
             if (oldKey.isPresent() && !oldKey.equals(newKey)) {
                 batch.add(deleteEntry(row, index, oldKey.get(), key, rev));
             }
@@ -417,31 +419,16 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
         }
     }
 
-    /** The item's key in {@code index}; empty when it lacks an index key attribute or holds one of another type. */
-    static Optional<IndexKey> indexKey(CatalogRow row, IndexDef index, Item item) {
+    /**
+     * The item's key in {@code index}, as CQL values: the core's rule for a stored item (empty when it
+     * lacks an index key attribute or holds one of another type or empty), so a backfill and an old
+     * version's entry agree with what a put wrote.
+     */
+    static Optional<IndexKey> indexKey(CatalogRow row, TableDescription table, IndexDef index, Item item) {
         KeySchema key = index.keySchema();
-        Optional<Object> pk = keyValue(row, key.partitionKey(), item);
-        if (pk.isEmpty()) {
-            return Optional.empty();
-        }
-        if (key.sortKey().isEmpty()) {
-            return Optional.of(new IndexKey(pk.get(), null));
-        }
-        return keyValue(row, key.sortKey().get(), item).map(sk -> new IndexKey(pk.get(), sk));
-    }
-
-    private static Optional<Object> keyValue(CatalogRow row, String attribute, Item item) {
-        ScalarType type = DataTables.type(row, attribute);
-        AttributeValue value = item.get(attribute);
-        if (!DataTables.hasType(type, value) || isEmpty(value)) {
-            return Optional.empty();
-        }
-        return Optional.of(DataTables.cqlValue(type, value));
-    }
-
-    private static boolean isEmpty(AttributeValue value) {
-        return (value instanceof AttributeValue.S s && s.value().isEmpty())
-                || (value instanceof AttributeValue.B b && b.length() == 0);
+        return ItemRules.entryKeyOfStoredItem(table, index.name(), item).map(k -> new IndexKey(
+                DataTables.cqlValue(DataTables.type(row, key.partitionKey()), k.partition()),
+                k.sort().map(v -> DataTables.cqlValue(DataTables.type(row, key.sortKey().orElseThrow()), v)).orElse(null)));
     }
 
     private static BaseKey baseKey(CatalogRow row, Key key) {

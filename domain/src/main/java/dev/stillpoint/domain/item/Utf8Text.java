@@ -24,17 +24,33 @@ public final class Utf8Text {
      * @return {@code text}, unchanged
      */
     public static String requireWellFormed(String text, String what, String backend) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw StorageException.validation(what + " holds an unpaired surrogate U+"
-                        + Integer.toHexString(c).toUpperCase(Locale.ROOT) + " at character " + i
-                        + "; " + backend + " stores text as UTF-8, which cannot represent it");
-            }
+        int i = firstUnpairedSurrogate(text);
+        if (i >= 0) {
+            throw StorageException.validation(what + " holds an unpaired surrogate U+"
+                    + Integer.toHexString(text.charAt(i)).toUpperCase(Locale.ROOT) + " at character " + i
+                    + "; " + backend + " stores text as UTF-8, which cannot represent it");
         }
         return text;
+    }
+
+    /**
+     * The index of the first unpaired surrogate in {@code text}, or -1 when every surrogate is paired:
+     * the one statement of well-formed UTF-16 that the request rules [R4] and the backends' guards share.
+     *
+     * @param text the string to search
+     * @return the UTF-16 index of the first unpaired surrogate, or -1
+     */
+    public static int firstUnpairedSurrogate(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**

@@ -70,16 +70,17 @@ public final class ItemRules {
     }
 
     /**
-     * The key of a stored item under index {@code indexName} of {@code table}, for a backfill: empty
-     * when the item lacks a key attribute of the index or holds it with another type or empty (such an
-     * item stays out of the index, as DynamoDB leaves it out of a GSI it builds).
+     * The key of a stored item under index {@code indexName} of {@code table}, for a backfill or for
+     * finding an earlier version's entry: empty when the item lacks a key attribute of the index or
+     * holds it with another type or empty (such an item stays out of the index, as DynamoDB leaves it
+     * out of a GSI it builds).
      *
      * @param table the table's definition
-     * @param indexName the index being backfilled
+     * @param indexName the index
      * @param item a stored item of the table
      * @return the item's key in the index, or empty when the item stays out of it
      */
-    public static Optional<Key> entryKeyForBackfill(TableDescription table, String indexName, Item item) {
+    public static Optional<Key> entryKeyOfStoredItem(TableDescription table, String indexName, Item item) {
         KeySchema schema = table.globalSecondaryIndexes().stream().filter(g -> g.name().equals(indexName))
                 .map(GlobalSecondaryIndex::keySchema).findFirst()
                 .or(() -> table.localSecondaryIndexes().stream().filter(l -> l.name().equals(indexName))

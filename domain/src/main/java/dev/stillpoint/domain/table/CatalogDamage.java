@@ -13,7 +13,37 @@ import java.util.function.Supplier;
  */
 public final class CatalogDamage {
 
+    /** How every catalog-damage message begins after its table; {@link #isDamage} recognises it by this. */
+    private static final String MARK = "catalog damage: ";
+
     private CatalogDamage() {
+    }
+
+    /**
+     * The error for a stored catalog field that cannot be read: names the field and the stored text.
+     *
+     * @param field what the field holds ("attribute definitions", "projection", ...)
+     * @param stored the stored text, cut for the message
+     * @param cause why it could not be read
+     * @return the Internal error to throw
+     */
+    static StorageException field(String field, String stored, RuntimeException cause) {
+        String shown = stored == null ? "nothing"
+                : stored.length() > 80 ? "'" + stored.substring(0, 80) + "...'" : "'" + stored + "'";
+        // The parser speaks of items, its usual input; here it read a catalog field.
+        String why = cause instanceof StorageException s ? ": " + s.getMessage().replace("invalid item JSON", "invalid JSON") : "";
+        return new StorageException(ErrorReason.INTERNAL, MARK + "the stored " + field + " (" + shown + ") cannot be read"
+                + why, cause);
+    }
+
+    /**
+     * Whether {@code e} reports catalog damage (from {@link #field} or {@link #reading}).
+     *
+     * @param e the error to look at
+     * @return true when it is catalog damage
+     */
+    public static boolean isDamage(StorageException e) {
+        return e.reason() == ErrorReason.INTERNAL && e.getMessage() != null && e.getMessage().contains(MARK);
     }
 
     /**
@@ -30,14 +60,14 @@ public final class CatalogDamage {
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.VALIDATION) {
                 // A stored value the domain's own checks refuse (an index name, a key schema): damage, not the caller's error.
-                throw new StorageException(ErrorReason.INTERNAL, "table '" + table + "': catalog damage: " + e.getMessage(), e);
+                throw new StorageException(ErrorReason.INTERNAL, "table '" + table + "': " + MARK + e.getMessage(), e);
             }
-            if (e.reason() != ErrorReason.INTERNAL || !e.getMessage().startsWith("catalog damage")) {
+            if (!isDamage(e)) {
                 throw e;
             }
             throw new StorageException(ErrorReason.INTERNAL, "table '" + table + "': " + e.getMessage(), e);
         } catch (IllegalArgumentException | IllegalStateException | NullPointerException | ClassCastException e) {
-            throw new StorageException(ErrorReason.INTERNAL, "table '" + table + "': catalog damage: a stored field of"
+            throw new StorageException(ErrorReason.INTERNAL, "table '" + table + "': " + MARK + "a stored field of"
                     + " its catalog entry holds a value this version cannot read", e);
         }
     }

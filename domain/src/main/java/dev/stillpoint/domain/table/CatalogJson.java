@@ -2,8 +2,6 @@ package dev.stillpoint.domain.table;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.error.ErrorReason;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.ItemJson;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
@@ -141,11 +139,7 @@ public final class CatalogJson {
         try {
             return parse.get();
         } catch (RuntimeException e) {
-            String stored = json == null ? "nothing" : json.length() > 80 ? "'" + json.substring(0, 80) + "...'" : "'" + json + "'";
-            throw new StorageException(ErrorReason.INTERNAL, "catalog damage: the stored " + field + " (" + stored
-                    + ") cannot be read" + (e instanceof StorageException s
-                    // The parser speaks of items, its usual input; here it read a catalog field.
-                    ? ": " + s.getMessage().replace("invalid item JSON", "invalid JSON") : ""), e);
+            throw CatalogDamage.field(field, json, e);
         }
     }
 }

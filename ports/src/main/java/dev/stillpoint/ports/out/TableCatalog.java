@@ -30,7 +30,7 @@ public interface TableCatalog {
      * Adds the GSI {@code request} names: in the backend's unit of work, reads the definition, takes
      * {@code rules(definition)} as the new definition (the rules refuse a table that is not ACTIVE and
      * an index that cannot be added), records the index CREATING, copies every base item that carries
-     * the index's key into it (see {@code ItemRules.entryKeyForBackfill}) and marks it ACTIVE. Returns
+     * the index's key into it (see {@code ItemRules.entryKeyOfStoredItem}) and marks it ACTIVE. Returns
      * the description after. A backend may finish an earlier attempt of the same index instead.
      *
      * @param accountId the account the table belongs to

@@ -80,6 +80,7 @@ final class GeneratedItemChecks {
             List<String> differences = new ArrayList<>();
             int accepted = 0;
             int i = 0;
+            definitions:
             for (Definition definition : definitions().sampleStream().limit(DEFINITIONS).toList()) {
                 String table = KitSupport.uniqueName("r5");
                 tables.createTable(definition.request(table));
@@ -118,7 +119,8 @@ final class GeneratedItemChecks {
                         }
                     }
                     if (differences.size() >= 10) {
-                        break;
+                        KitSupport.bestEffortDelete(tables, table);
+                        break definitions;
                     }
                 }
                 KitSupport.bestEffortDelete(tables, table);

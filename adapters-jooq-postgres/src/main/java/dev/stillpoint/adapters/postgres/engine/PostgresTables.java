@@ -112,7 +112,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                         rows++;
                         String json = rs.getString(1);
                         Item item = ItemJson.decode(json);
-                        Optional<Key> entry = ItemRules.entryKeyForBackfill(table, indexName, item);
+                        Optional<Key> entry = ItemRules.entryKeyOfStoredItem(table, indexName, item);
                         if (entry.isPresent()) {
                             insertEntry(ctx, index, ItemKeys.of(entry.get()), ItemKeys.of(Key.of(item, loaded.keySchema())), json);
                         }

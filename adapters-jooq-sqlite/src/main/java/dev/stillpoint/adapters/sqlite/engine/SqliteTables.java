@@ -97,7 +97,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
             Result<Record3<byte[], byte[], String>> page = ctx.select(base.pk(), base.sk(), base.item())
                     .from(base.table()).where(after).orderBy(base.pk(), base.sk()).limit(BACKFILL_PAGE).fetch();
             for (Record3<byte[], byte[], String> row : page) {
-                Optional<Key> entry = ItemRules.entryKeyForBackfill(table, indexName, ItemJson.decode(row.value3()));
+                Optional<Key> entry = ItemRules.entryKeyOfStoredItem(table, indexName, ItemJson.decode(row.value3()));
                 if (entry.isPresent()) {
                     ItemKeys k = ItemKeys.of(entry.get());
                     ctx.insertInto(index.table())

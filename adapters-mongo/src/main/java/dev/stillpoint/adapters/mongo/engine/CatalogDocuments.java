@@ -140,7 +140,7 @@ final class CatalogDocuments {
             return new Loaded(table, indexes, new TableRecord(describe(table, indexes), state(table)));
         } catch (RuntimeException e) {
             if (e instanceof StorageException s && s.reason() != dev.stillpoint.domain.error.ErrorReason.VALIDATION
-                    && !s.getMessage().contains("catalog damage")) {
+                    && !CatalogDamage.isDamage(s)) {
                 throw s;
             }
             BsonValue id = table.get("_id");

@@ -150,7 +150,7 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
                     BsonDocument doc = items.next();
                     String baseId = doc.getString("_id").getValue();
                     Item item = ItemDocuments.decode(doc.get("item"), "of collection " + baseCollection + " with _id " + baseId);
-                    Optional<BsonDocument> entry = ItemRules.entryKeyForBackfill(table, indexName, item)
+                    Optional<BsonDocument> entry = ItemRules.entryKeyOfStoredItem(table, indexName, item)
                             .map(k -> entry(k, baseId, doc));
                     if (entry.isPresent()) {
                         work.data(indexCollection).replaceOne(eq("_id", entry.get().get("_id")), entry.get(), upsert);
