@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class TableServiceTest {
 
-    private final InMemoryStorage storage = new InMemoryStorage();
+    private final InMemoryTables storage = new InMemoryTables();
     private final List<String> created = Collections.synchronizedList(new ArrayList<>());
     private final FakeCatalog drops = new FakeCatalog();
     private final TableService service = new TableService(storage, storage, request -> {
@@ -186,61 +186,5 @@ class TableServiceTest {
 
     private static TableDescription withGsi(TableDescription table) {
         return table.applyCreateGsi(gsiOn("g"));
-    }
-
-    /** The driven ports in memory: descriptions by name, the last write per item, every call logged. */
-    private static final class InMemoryStorage implements TableCatalog, ItemStore {
-        final Map<String, TableDescription> tables = new HashMap<>();
-        final Map<String, ItemWrite> items = new HashMap<>();
-        final List<String> calls = new ArrayList<>();
-
-        private TableDescription read(String tableName) {
-            calls.add("read " + tableName);
-            TableDescription table = tables.get(tableName);
-            if (table == null) {
-                throw StorageException.tableNotFound(tableName);
-            }
-            return table;
-        }
-
-        private static String id(String tableName, Key key) {
-            return tableName + "/" + ((AttributeValue.S) key.partition()).value();
-        }
-
-        @Override
-        public Optional<TableDescription> describe(String accountId, String tableName) {
-            calls.add("describe " + tableName);
-            return Optional.ofNullable(tables.get(tableName));
-        }
-
-        @Override
-        public List<String> tableNames(String accountId) {
-            calls.add("list");
-            return List.copyOf(tables.keySet());
-        }
-
-        @Override
-        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                        UnaryOperator<TableDescription> rules) {
-            TableDescription after = rules.apply(read(tableName));
-            tables.put(tableName, after);
-            return after;
-        }
-
-        @Override
-        public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-            ItemWrite write = rules.apply(read(tableName));
-            items.put(id(tableName, write.key()), write);
-        }
-
-        @Override
-        public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-            items.remove(id(tableName, rules.apply(read(tableName))));
-        }
-
-        @Override
-        public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-            return Optional.ofNullable(items.get(id(tableName, rules.apply(read(tableName))))).map(ItemWrite::item);
-        }
     }
 }
