@@ -66,8 +66,8 @@ class CassandraRequestRulesProperties implements RequestRulesKit {
 
             @Override
             public Set<String> relationsInCatalog() {
-                throw new UnsupportedOperationException("the request-rules kit does not list relations; Cassandra does"
-                        + " not run the snapshot kit, whose DeleteTable check needs it [C1]");
+                throw new UnsupportedOperationException("the request-rules kit does not list relations; Cassandra's"
+                        + " DeleteTable check lists them in CassandraDeleteTableProperties");
             }
 
             @Override
