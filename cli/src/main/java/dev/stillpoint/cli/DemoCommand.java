@@ -1,5 +1,10 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+import dev.stillpoint.backup.TableExport;
+import dev.stillpoint.backup.DescriptionJson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
@@ -146,7 +151,7 @@ final class DemoCommand extends CliCommand {
 
             DemoWriter writer = new DemoWriter(tables, ACCOUNT, TABLE, SCHEMA, loaded, seed + 1);
             Pacing pacing = new Pacing(writer, Math.max(1, items / PACE_POINTS));
-            Exporter.Result result;
+            ExportResult result;
             try {
                 result = Exporter.export(storage.snapshots(), ACCOUNT, TABLE, Exporter.prepareOutput(exportDir), pacing);
             } finally {
@@ -186,7 +191,7 @@ final class DemoCommand extends CliCommand {
     }
 
     /** The exporter's listener: starts the writer once the snapshot is open, and keeps it interleaved with the pages. */
-    private static final class Pacing implements Exporter.Listener {
+    private static final class Pacing implements ExportListener {
         private final DemoWriter writer;
         private final long every;
         volatile long finishedAt = Long.MAX_VALUE;
@@ -255,7 +260,7 @@ final class DemoCommand extends CliCommand {
             }
         }
 
-        void report(PrintWriter out, Exporter.Result r, int atOpen, List<DemoWriter.Write> writes, double total) {
+        void report(PrintWriter out, ExportResult r, int atOpen, List<DemoWriter.Write> writes, double total) {
             long inserts = writes.stream().filter(w -> w.kind() == DemoWriter.Kind.INSERT).count();
             out.println("Verified against the table as it was when the snapshot opened:");
             out.printf("  items exported   %,d (the table held %,d at the open; manifest says %,d)%n", lines, atOpen, r.items());
@@ -277,7 +282,7 @@ final class DemoCommand extends CliCommand {
         }
     }
 
-    private static Verification verify(Exporter.Result r, Map<String, Item> atOpen, List<DemoWriter.Write> writes,
+    private static Verification verify(ExportResult r, Map<String, Item> atOpen, List<DemoWriter.Write> writes,
                                        int duringExport) {
         Verification v = new Verification();
         if (duringExport == 0) {
@@ -354,7 +359,7 @@ final class DemoCommand extends CliCommand {
         return v;
     }
 
-    private static void checkManifest(Verification v, Exporter.Result r) {
+    private static void checkManifest(Verification v, ExportResult r) {
         String sha = sha256(r.dataFile());
         JsonNode m;
         try {
@@ -370,7 +375,7 @@ final class DemoCommand extends CliCommand {
         if (m.path("itemCount").asLong(-1) != v.lines) {
             v.fail("the manifest's itemCount " + m.path("itemCount") + " is not the " + v.lines + " lines");
         }
-        if (!Exporter.DATA_FILE.equals(m.path("dataFile").asText())
+        if (!TableExport.DATA_FILE.equals(m.path("dataFile").asText())
                 || m.path("keyOrdered").asBoolean() != r.keyOrdered()
                 || !r.info().marker().equals(m.path("snapshot").path("marker").asText())
                 || !r.info().kind().equals(m.path("snapshot").path("kind").asText())
@@ -438,7 +443,7 @@ final class DemoCommand extends CliCommand {
     }
 
     private static String sha256(Path file) {
-        MessageDigest sha = Exporter.sha256();
+        MessageDigest sha = TableExport.sha256();
         byte[] buffer = new byte[1 << 16];
         try (InputStream in = Files.newInputStream(file)) {
             int n;

@@ -1,5 +1,7 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.DescriptionJson;
+
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

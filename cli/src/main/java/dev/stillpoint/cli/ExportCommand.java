@@ -1,5 +1,10 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+import dev.stillpoint.backup.TableExport;
+import dev.stillpoint.backup.ExportTemps;
+
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import java.io.PrintWriter;
@@ -40,7 +45,7 @@ final class ExportCommand extends StorageCommand {
     Path outDir;
 
     /** Told after every item, besides the progress bar: a forked test pauses the export mid-way with it. */
-    Exporter.Listener pace = Exporter.Listener.NONE;
+    ExportListener pace = ExportListener.NONE;
 
     @Override
     int run() {
@@ -60,22 +65,22 @@ final class ExportCommand extends StorageCommand {
     }
 
     private int export(SnapshotEngine engine) {
-        List<String> stale = Exporter.removeStaleTemps(outDir);
+        List<String> stale = ExportTemps.removeStale(outDir);
         if (!stale.isEmpty()) {
             err().println("stillpoint export: removed " + stale.size() + " stale temporary file"
                     + (stale.size() == 1 ? "" : "s") + " of an interrupted export from " + outDir + ": "
                     + String.join(", ", stale));
             err().flush();
         }
-        Exporter.Result r = Exporter.export(engine, account, table, outDir,
-                Exporter.Listener.both(ProgressBar.forConsole("exporting " + table), pace));
+        ExportResult r = Exporter.export(engine, account, table, outDir,
+                ExportListener.both(ProgressBar.forConsole("exporting " + table), pace));
         PrintWriter out = out();
         out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
                 r.elapsed().toMillis());
         out.printf("  snapshot  %s %s, key-ordered: %s%n", r.info().kind(), r.info().marker(),
                 r.keyOrdered() ? "yes" : "no");
-        out.printf("  %s  %,d bytes, sha256 %s%n", Exporter.DATA_FILE, r.bytes(), r.sha256());
-        out.printf("  %s%n", Exporter.MANIFEST_FILE);
+        out.printf("  %s  %,d bytes, sha256 %s%n", TableExport.DATA_FILE, r.bytes(), r.sha256());
+        out.printf("  %s%n", TableExport.MANIFEST_FILE);
         out.flush();
         return ExitCodes.OK;
     }

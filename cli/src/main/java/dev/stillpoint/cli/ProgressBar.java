@@ -1,5 +1,7 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+
 import java.io.PrintStream;
 
 /**
@@ -7,7 +9,7 @@ import java.io.PrintStream;
  * in place at most ten times a second. The total is unknown up front (a snapshot's description
  * carries no counts [S2]), so it shows a moving marker rather than a percentage.
  */
-final class ProgressBar implements Exporter.Listener {
+final class ProgressBar implements ExportListener {
     private static final long INTERVAL_NANOS = 100_000_000L;
     private static final int WIDTH = 20;
 
@@ -24,8 +26,8 @@ final class ProgressBar implements Exporter.Listener {
     }
 
     /** A progress bar on stderr when a terminal is attached, otherwise nothing. */
-    static Exporter.Listener forConsole(String label) {
-        return System.console() != null ? new ProgressBar(System.err, label) : Exporter.Listener.NONE;
+    static ExportListener forConsole(String label) {
+        return System.console() != null ? new ProgressBar(System.err, label) : ExportListener.NONE;
     }
 
     @Override
