@@ -15,6 +15,7 @@ import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
 import java.io.IOException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -55,15 +56,24 @@ public final class ItemCheck {
      * @param table the table the items belong to
      */
     public ItemCheck(TableDescription table) {
-        KeySchema key = table.keySchema();
-        this.partitionName = key.partitionKey();
-        this.sortName = key.sortKey();
-        this.partitionType = typeOf(table, partitionName);
-        this.sortType = sortName.flatMap(n -> typeOf(table, n));
+        this(table.keySchema(), table.attributeDefinitions());
     }
 
-    private static Optional<ScalarType> typeOf(TableDescription table, String name) {
-        return table.attributeDefinitions().stream().filter(d -> d.name().equals(name))
+    /**
+     * The check of items of a table with key {@code key}, typed by {@code definitions}.
+     *
+     * @param key         the table's key
+     * @param definitions the key attributes' types (an attribute not defined is checked for presence only)
+     */
+    public ItemCheck(KeySchema key, List<AttributeDefinition> definitions) {
+        this.partitionName = key.partitionKey();
+        this.sortName = key.sortKey();
+        this.partitionType = typeOf(definitions, partitionName);
+        this.sortType = sortName.flatMap(n -> typeOf(definitions, n));
+    }
+
+    private static Optional<ScalarType> typeOf(List<AttributeDefinition> definitions, String name) {
+        return definitions.stream().filter(d -> d.name().equals(name))
                 .map(AttributeDefinition::type).findFirst();
     }
 
