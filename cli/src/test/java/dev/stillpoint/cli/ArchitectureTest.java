@@ -7,9 +7,11 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.stillpoint.ports.in.ItemStream;
+import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,6 +81,8 @@ class ArchitectureTest {
                 .should().implement(TableOperations.class)
                 .orShould().implement(SnapshotEngine.class)
                 .orShould().implement(ItemStream.class)
+                .orShould().implement(TableRestores.class)
+                .orShould().implement(RestoreLoad.class)
                 .check(PRODUCTION);
     }
 

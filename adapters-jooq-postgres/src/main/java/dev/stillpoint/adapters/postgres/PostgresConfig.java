@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -35,11 +36,13 @@ import java.util.Optional;
  * @param snapshotIdleLimit how long a snapshot stream may go without a page fetch before the engine
  *                          ends its transaction and returns its permit (the stream then fails
  *                          SnapshotExpired) [L1]; default 60 s, from 100 ms to one day
+ * @param restoreIdleLimit  how long a restore may give no sign of life before any opening's poller takes
+ *                          it for dead and removes its table [E5]; default 60 s, from 1 s to one day
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
                              Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
                              PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
-                             Duration snapshotIdleLimit) {
+                             Duration snapshotIdleLimit, Duration restoreIdleLimit) {
 
     /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -76,6 +79,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
                     + (connectionTimeout == null ? "none" : connectionTimeout.toMillis() + " ms"));
         }
         new IdleLimit(snapshotIdleLimit);
+        new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
             if (d.isNegative()) {
                 throw StorageException.validation("control-plane delay must not be negative, got " + d);
@@ -87,14 +91,14 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
     public static PostgresConfig shared(Database database) {
         return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
         return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -104,42 +108,48 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
         return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withConnectionTimeout(Duration timeout) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withPageBudget(PageBudget budget) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withControlPlaneDelay(Duration delay) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit);
+                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit);
+                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withObserver(ReadObserver hooks) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public PostgresConfig withTime(TimeSource clock) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public PostgresConfig withSnapshotIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, limit);
+                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit);
+    }
+
+    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
+    public PostgresConfig withRestoreIdleLimit(Duration limit) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit);
     }
 }

@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
 import dev.stillpoint.adapters.postgres.engine.PostgresTables;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
 import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
@@ -16,6 +17,7 @@ import dev.stillpoint.ports.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
@@ -54,7 +56,8 @@ public final class PostgresStorage implements Storage {
         PostgresTables storage = new PostgresTables(catalog);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of(new PassChore("orphan sweep", catalog::sweepOrphans))));
+                storage, storage, storage, List.of(new PassChore("orphan sweep", catalog::sweepOrphans)),
+                new RestoreIdleLimit(config.restoreIdleLimit())));
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
@@ -74,6 +77,15 @@ public final class PostgresStorage implements Storage {
     }
 
     /** Consistent table snapshots [P1-P5, S1-S7]. */
+    /**
+     * Restores into new tables [E4, E5]. A restore killed with its process is removed by the next poller
+     * pass of any opening on this catalog, once {@code restoreIdleLimit} has passed since its last sign of life.
+     */
+    @Override
+    public TableRestores restores() {
+        return controlPlane.restores();
+    }
+
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;

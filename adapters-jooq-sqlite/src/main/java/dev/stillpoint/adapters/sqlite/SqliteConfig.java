@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.sqlite;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -27,10 +28,13 @@ import java.util.Optional;
  * @param snapshotIdleLimit  how long a snapshot stream may go without a page fetch before the engine
  *                           ends its read and frees its slot (the stream then fails SnapshotExpired)
  *                           [L1]; default 60 s, from 100 ms to one day
+ * @param restoreIdleLimit   how long a restore may give no sign of life before any opening's poller takes
+ *                           it for dead and removes its table [E5]; default 60 s, from 1 s to one day
  */
 public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotPermits, PageBudget pageBudget,
                            Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
-                           ReadObserver observer, TimeSource time, Duration snapshotIdleLimit) {
+                           ReadObserver observer, TimeSource time, Duration snapshotIdleLimit,
+                           Duration restoreIdleLimit) {
 
     public SqliteConfig {
         if (readConnections < 1) {
@@ -44,6 +48,7 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
                     + readConnections + " read connections");
         }
         new IdleLimit(snapshotIdleLimit);
+        new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
             if (d.isNegative()) {
                 throw StorageException.validation("control-plane delay must not be negative, got " + d);
@@ -54,34 +59,36 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
     /** A file database with ten read connections (five snapshot permits) and production defaults. */
     public static SqliteConfig file(Path file) {
         return new SqliteConfig(Optional.of(file), 10, 5, PageBudget.DEFAULT, Duration.ofSeconds(5),
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION);
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION,
+                RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     /** An in-memory database: one connection; snapshots copy the table and hold a slot, not a connection [Q4]. */
     public static SqliteConfig inMemory() {
         return new SqliteConfig(Optional.empty(), 1, 2, PageBudget.DEFAULT, Duration.ofSeconds(5),
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION);
+                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION,
+                RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     public SqliteConfig withPageBudget(PageBudget budget) {
         return new SqliteConfig(file, readConnections, snapshotPermits, budget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public SqliteConfig withObserver(ReadObserver hooks) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, hooks, time, snapshotIdleLimit);
+                pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public SqliteConfig withControlPlaneDelay(Duration delay) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, Optional.of(delay),
-                pollerSchedule, observer, time, snapshotIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** With {@code connections} pooled read connections and {@code permits} snapshot permits (at most half of them). */
     public SqliteConfig withPool(int connections, int permits) {
         return new SqliteConfig(file, connections, permits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** With {@code permits} snapshot permits, as {@code MongoConfig.withSnapshotPermits}; at most half the read connections. */
@@ -91,12 +98,18 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
 
     public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                schedule, observer, time, snapshotIdleLimit);
+                schedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public SqliteConfig withSnapshotIdleLimit(Duration limit) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, limit);
+                pollerSchedule, observer, time, limit, restoreIdleLimit);
+    }
+
+    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
+    public SqliteConfig withRestoreIdleLimit(Duration limit) {
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time, snapshotIdleLimit, limit);
     }
 }

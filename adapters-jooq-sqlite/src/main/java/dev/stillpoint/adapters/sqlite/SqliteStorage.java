@@ -8,6 +8,7 @@ import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
@@ -16,6 +17,7 @@ import dev.stillpoint.ports.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
@@ -60,7 +62,7 @@ public final class SqliteStorage implements Storage {
         controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of()));
+                storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit())));
         permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
@@ -105,6 +107,16 @@ public final class SqliteStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;
+    }
+
+    /**
+     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, as every write is.
+     * A restore killed with its process is removed by the next poller pass of any read-write opening,
+     * once {@code restoreIdleLimit} has passed since its last sign of life.
+     */
+    @Override
+    public TableRestores restores() {
+        return controlPlane.restores();
     }
 
     /** Who holds what on a table's relations: always nothing under WAL. */

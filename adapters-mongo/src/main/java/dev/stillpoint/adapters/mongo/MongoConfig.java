@@ -4,6 +4,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.event.CommandListener;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -32,11 +33,13 @@ import java.util.regex.Pattern;
  * @param snapshotIdleLimit how long a snapshot stream may go without a page fetch before the engine ends
  *                          its session and returns its permit (the stream then fails SnapshotExpired) [L1];
  *                          default 60 s, from 100 ms to one day
+ * @param restoreIdleLimit  how long a restore may give no sign of life before any opening's poller takes it
+ *                          for dead and removes its table [E5]; default 60 s, from 1 s to one day
  */
 public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int snapshotPermits,
                           PageBudget pageBudget, Duration controlPlaneDelay, PollerSchedule pollerSchedule,
                           ReadObserver observer, List<CommandListener> commandListeners, TimeSource time,
-                          Duration snapshotIdleLimit) {
+                          Duration snapshotIdleLimit, Duration restoreIdleLimit) {
 
     /** A database name MongoDB accepts on every platform: no {@code /\. "$*<>:|?}, at most 63 bytes. */
     private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_-]{1,63}");
@@ -60,6 +63,7 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
         }
         commandListeners = List.copyOf(commandListeners);
         new IdleLimit(snapshotIdleLimit);
+        new RestoreIdleLimit(restoreIdleLimit);
     }
 
     private static void requireDatabase(String name, String what) {
@@ -73,46 +77,52 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
     public static MongoConfig of(String connectionString) {
         return new MongoConfig(connectionString, "stillpoint_catalog", "stillpoint_data", 16, PageBudget.DEFAULT,
                 Duration.ofMillis(250), PollerSchedule.DEFAULT, ReadObserver.NONE, List.of(), TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     public MongoConfig withDatabases(String catalog, String data) {
         return new MongoConfig(connectionString, catalog, data, snapshotPermits, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** With {@code max} snapshots open at once, as {@code SqliteConfig.withSnapshotPermits}. */
     public MongoConfig withSnapshotPermits(int max) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, max, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public MongoConfig withPageBudget(PageBudget budget) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, budget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public MongoConfig withControlPlaneDelay(Duration delay) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget, delay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public MongoConfig withObserver(ReadObserver hooks) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     public MongoConfig withCommandListener(CommandListener listener) {
         List<CommandListener> all = new ArrayList<>(commandListeners);
         all.add(listener);
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit, restoreIdleLimit);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public MongoConfig withSnapshotIdleLimit(Duration limit) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit);
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit, restoreIdleLimit);
+    }
+
+    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
+    public MongoConfig withRestoreIdleLimit(Duration limit) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, limit);
     }
 
     /** The URI without credentials or options (scheme and hosts), for messages and logs. */

@@ -40,6 +40,12 @@ public final class MongoStorage implements Storage {
         return engine.snapshots();
     }
 
+    /** Restores into new tables [E4, E5]; a restore killed with its process is removed by the next pass. */
+    @Override
+    public dev.stillpoint.ports.in.TableRestores restores() {
+        return engine.restores();
+    }
+
     /** The snapshot permits [D7]. */
     public PermitLedger snapshotPermits() {
         return engine.snapshotPermits();

@@ -9,6 +9,18 @@ public sealed interface TableEffect {
     /** Write the catalog row as CREATING, to activate at {@code activateAt}, and create the data relations. */
     record InsertCreating(Instant activateAt) implements TableEffect { }
 
+    /**
+     * Write the catalog row CREATING with its restore in progress, alive until {@code aliveUntil}, and
+     * create the data relations [E4].
+     */
+    record InsertRestoring(Instant aliveUntil) implements TableEffect { }
+
+    /** Renew a restoring row's stamp: alive until {@code aliveUntil} [E5]. */
+    record RenewRestore(Instant aliveUntil) implements TableEffect { }
+
+    /** Set a restoring row ACTIVE and its restore summary no longer in progress (the time kept) [E4]. */
+    record MarkRestored() implements TableEffect { }
+
     /** Set the catalog row to ACTIVE. */
     record MarkActive() implements TableEffect { }
 

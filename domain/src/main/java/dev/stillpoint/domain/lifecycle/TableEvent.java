@@ -28,7 +28,17 @@ public sealed interface TableEvent {
         /** The DeleteTable caller stopped waiting. */
         CALLER_GAVE_UP,
         /** A poller pass reaches a DELETING table. */
-        POLLER_PASS
+        POLLER_PASS,
+        /** A restore into a new table was asked for [E4]. */
+        RESTORE_REQUESTED,
+        /** A running restore renews its stamp [E5]. */
+        RESTORE_RENEWED,
+        /** Every item of a restore is in [E4]. */
+        RESTORE_COMPLETED,
+        /** A restore was closed without completing [E5]. */
+        RESTORE_ABANDONED,
+        /** A poller pass looks at a restoring table's stamp [E5]. */
+        RESTORE_CHECK
     }
 
     /** CreateTable with the control-plane delay in force. */
@@ -64,6 +74,31 @@ public sealed interface TableEvent {
     /** A poller pass reaches a DELETING table. */
     record PollerPass(Instant now) implements TableEvent {
         public Kind kind() { return Kind.POLLER_PASS; }
+    }
+
+    /** A restore into a new table, alive for {@code aliveFor} unless renewed [E4, E5]. */
+    record RestoreRequested(Instant now, Duration aliveFor) implements TableEvent {
+        public Kind kind() { return Kind.RESTORE_REQUESTED; }
+    }
+
+    /** A running restore renews its stamp: alive for {@code aliveFor} from {@code now} [E5]. */
+    record RestoreRenewed(Instant now, Duration aliveFor) implements TableEvent {
+        public Kind kind() { return Kind.RESTORE_RENEWED; }
+    }
+
+    /** Every item and index entry of a restore is in [E4]. */
+    record RestoreCompleted() implements TableEvent {
+        public Kind kind() { return Kind.RESTORE_COMPLETED; }
+    }
+
+    /** The restore was closed without completing: its table goes [E5]. */
+    record RestoreAbandoned() implements TableEvent {
+        public Kind kind() { return Kind.RESTORE_ABANDONED; }
+    }
+
+    /** A poller pass looks at a restoring table: past its stamp, the restore is dead [E5]. */
+    record RestoreCheck(Instant now) implements TableEvent {
+        public Kind kind() { return Kind.RESTORE_CHECK; }
     }
 
     /** How a drop attempt ended. */

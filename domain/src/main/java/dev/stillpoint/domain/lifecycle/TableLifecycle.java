@@ -2,10 +2,13 @@ package dev.stillpoint.domain.lifecycle;
 
 import dev.stillpoint.domain.lifecycle.TableEffect.DropRelations;
 import dev.stillpoint.domain.lifecycle.TableEffect.InsertCreating;
+import dev.stillpoint.domain.lifecycle.TableEffect.InsertRestoring;
 import dev.stillpoint.domain.lifecycle.TableEffect.MarkActive;
 import dev.stillpoint.domain.lifecycle.TableEffect.MarkDeleting;
+import dev.stillpoint.domain.lifecycle.TableEffect.MarkRestored;
 import dev.stillpoint.domain.lifecycle.TableEffect.ProbeHolders;
 import dev.stillpoint.domain.lifecycle.TableEffect.RemoveCatalogRow;
+import dev.stillpoint.domain.lifecycle.TableEffect.RenewRestore;
 import dev.stillpoint.domain.lifecycle.TableEffect.ReportDropFailure;
 import dev.stillpoint.domain.lifecycle.TableEffect.RollBackDrops;
 import dev.stillpoint.domain.lifecycle.TableEffect.WakePoller;
@@ -20,12 +23,15 @@ import dev.stillpoint.domain.lifecycle.TableState.DropRetry;
 import dev.stillpoint.domain.lifecycle.TableState.Dropping;
 import dev.stillpoint.domain.lifecycle.TableState.Gone;
 import dev.stillpoint.domain.lifecycle.TableState.Probing;
+import dev.stillpoint.domain.lifecycle.TableState.Restoring;
 import dev.stillpoint.domain.machine.Transition;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The table lifecycle and the DeleteTable decision as one pure transition function [D4, D5].
+ * The table lifecycle and the DeleteTable decision as one pure transition function [D4, D5], and a
+ * restore's life: a table created RESTORING that only its restore completes, and that goes the way
+ * of a dropped table when its restore is abandoned or found dead [E4, E5].
  * Every (state, event) pair has an answer: a move with effects, or a named refusal.
  */
 public final class TableLifecycle {
@@ -58,6 +64,13 @@ public final class TableLifecycle {
             case DROP_FINISHED -> dropFinished(state, (DropFinished) event);
             case CALLER_GAVE_UP -> callerGaveUp(state);
             case POLLER_PASS -> pollerPass(state, ((TableEvent.PollerPass) event).now());
+            case RESTORE_REQUESTED -> restoreRequested(state, (TableEvent.RestoreRequested) event);
+            case RESTORE_RENEWED -> restoreRenewed(state, (TableEvent.RestoreRenewed) event);
+            case RESTORE_COMPLETED -> restoring(state)
+                    ? Transition.to(new Active(), new MarkRestored()) : notRestoring(state);
+            case RESTORE_ABANDONED -> restoring(state)
+                    ? Transition.to(new Probing(DropPath.RESTORE), new ProbeHolders()) : notRestoring(state);
+            case RESTORE_CHECK -> restoreCheck(state, ((TableEvent.RestoreCheck) event).now());
         };
     }
 
@@ -67,9 +80,56 @@ public final class TableLifecycle {
                 Instant at = e.now().plus(e.controlPlaneDelay());
                 yield Transition.to(new Creating(at), new InsertCreating(at), new WakePoller());
             }
-            case CREATING, ACTIVE, PROBING, DROPPING, DELETING ->
-                    refuse(TableRefusal.NAME_IN_USE, "a table of this name exists and is " + state.kind());
+            case CREATING, RESTORING, ACTIVE, PROBING, DROPPING, DELETING -> nameInUse(state);
             case GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "this table instance is gone; create a new one");
+        };
+    }
+
+    private static Transition<TableState, TableEffect, TableRefusal> nameInUse(TableState state) {
+        return refuse(TableRefusal.NAME_IN_USE, "a table of this name exists and is "
+                + (state.kind() == TableState.Kind.RESTORING ? "CREATING (being restored)" : state.kind()));
+    }
+
+    private static Transition<TableState, TableEffect, TableRefusal> restoreRequested(TableState state,
+                                                                                   TableEvent.RestoreRequested e) {
+        return switch (state.kind()) {
+            case ABSENT -> {
+                Instant aliveUntil = e.now().plus(e.aliveFor());
+                yield Transition.to(new Restoring(aliveUntil), new InsertRestoring(aliveUntil));
+            }
+            case CREATING, RESTORING, ACTIVE, PROBING, DROPPING, DELETING -> nameInUse(state);
+            case GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "this table instance is gone; restore into a new one");
+        };
+    }
+
+    private static Transition<TableState, TableEffect, TableRefusal> restoreRenewed(TableState state,
+                                                                                 TableEvent.RestoreRenewed e) {
+        if (!restoring(state)) {
+            return notRestoring(state);
+        }
+        Instant aliveUntil = e.now().plus(e.aliveFor());
+        return Transition.to(new Restoring(aliveUntil), new RenewRestore(aliveUntil));
+    }
+
+    private static Transition<TableState, TableEffect, TableRefusal> restoreCheck(TableState state, Instant now) {
+        if (!restoring(state)) {
+            return notRestoring(state);
+        }
+        // A restore that renewed its stamp in time is alive: nothing changes.
+        return now.isBefore(((Restoring) state).aliveUntil())
+                ? Transition.to(state)
+                : Transition.to(new Probing(DropPath.RESTORE), new ProbeHolders());
+    }
+
+    private static boolean restoring(TableState state) {
+        return state.kind() == TableState.Kind.RESTORING;
+    }
+
+    private static Transition<TableState, TableEffect, TableRefusal> notRestoring(TableState state) {
+        return switch (state.kind()) {
+            case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "the restored table is gone");
+            case CREATING, ACTIVE, PROBING, DROPPING, DELETING, RESTORING ->
+                    refuse(TableRefusal.NOT_RESTORING, "the table is " + state.kind() + ", not being restored");
         };
     }
 
@@ -82,6 +142,7 @@ public final class TableLifecycle {
                         : Transition.to(new Active(), new MarkActive());
             }
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to activate");
+            case RESTORING -> refuse(TableRefusal.HELD_BY_RESTORE, "table is being restored; only its restore completes it");
             case ACTIVE, PROBING, DROPPING, DELETING -> refuse(TableRefusal.NOT_CREATING, "table is " + state.kind());
         };
     }
@@ -97,6 +158,7 @@ public final class TableLifecycle {
             case DELETING -> Transition.to(state);
             case PROBING, DROPPING -> refuse(TableRefusal.DELETE_IN_PROGRESS, "another drop attempt holds the table");
             case CREATING -> refuse(TableRefusal.STILL_CREATING, "table is still CREATING");
+            case RESTORING -> refuse(TableRefusal.STILL_CREATING, "table is still CREATING: a restore is filling it");
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to delete");
         };
     }
@@ -111,7 +173,8 @@ public final class TableLifecycle {
         }
         // A holder defers the drop with the row kept; the request never waits behind a reader.
         return switch (path) {
-            case SYNCHRONOUS -> Transition.to(new Deleting(e.now(), DropRetry.DEFERRED),
+            // The row is still ACTIVE (or CREATING, for a restore): it must say DELETING from now on.
+            case SYNCHRONOUS, RESTORE -> Transition.to(new Deleting(e.now(), DropRetry.DEFERRED),
                     new MarkDeleting(e.now()), new WakePoller());
             case POLLER -> Transition.to(new Deleting(e.now(), DropRetry.DEFERRED));
         };
@@ -137,10 +200,13 @@ public final class TableLifecycle {
     private static Transition<TableState, TableEffect, TableRefusal> callerGaveUp(TableState state) {
         return switch (state.kind()) {
             // Before the removal commits nothing is lost: roll back and stay ACTIVE with the data.
-            case PROBING, DROPPING -> pathOf(state) == DropPath.SYNCHRONOUS
-                    ? Transition.to(new Active(), new RollBackDrops())
-                    : refuse(TableRefusal.NO_CALLER_WAITING, "the poller's drop has no caller");
-            case ABSENT, CREATING, ACTIVE, DELETING, GONE ->
+            case PROBING, DROPPING -> switch (pathOf(state)) {
+                case SYNCHRONOUS -> Transition.to(new Active(), new RollBackDrops());
+                case POLLER -> refuse(TableRefusal.NO_CALLER_WAITING, "the poller's drop has no caller");
+                // Half a restore is worth nothing: its removal goes on whoever stops waiting [E5].
+                case RESTORE -> refuse(TableRefusal.NO_CALLER_WAITING, "an abandoned restore's table is removed regardless");
+            };
+            case ABSENT, CREATING, RESTORING, ACTIVE, DELETING, GONE ->
                     refuse(TableRefusal.NO_CALLER_WAITING, "table is " + state.kind());
         };
     }
@@ -151,7 +217,7 @@ public final class TableLifecycle {
                     ? Transition.to(state)
                     : Transition.to(new Probing(DropPath.POLLER), new ProbeHolders());
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to drop");
-            case CREATING, ACTIVE, PROBING, DROPPING -> refuse(TableRefusal.NOT_DELETING, "table is " + state.kind());
+            case CREATING, RESTORING, ACTIVE, PROBING, DROPPING -> refuse(TableRefusal.NOT_DELETING, "table is " + state.kind());
         };
     }
 

@@ -20,6 +20,10 @@ public enum TableRefusal {
     NO_DROP_PENDING(ErrorReason.INTERNAL),
     /** A caller giving up on a drop it is not waiting for (the poller's, or none). */
     NO_CALLER_WAITING(ErrorReason.INTERNAL),
+    /** A restore's event for a table that is not being restored (completed, removed, or never one) [E4, E5]. */
+    NOT_RESTORING(ErrorReason.TABLE_NOT_FOUND),
+    /** An activation check for a table a restore holds: only the restore completes it [E4]. */
+    HELD_BY_RESTORE(ErrorReason.INTERNAL),
     /** A second DeleteTable while another one holds the table between its probe and its commit. */
     DELETE_IN_PROGRESS(ErrorReason.RESOURCE_IN_USE);
 

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * Where one table instance stands in its lifecycle [D4]: CREATING -> ACTIVE -> DELETING -> gone,
- * with the two short phases a DeleteTable passes through (probing for holders, dropping).
+ * with the two short phases a DeleteTable passes through (probing for holders, dropping), and
+ * RESTORING: a table a restore is filling [E4], reported CREATING, which only its restore makes ACTIVE.
  */
 public sealed interface TableState {
 
@@ -21,6 +22,8 @@ public sealed interface TableState {
         ABSENT,
         /** Created; waiting out the control-plane delay. */
         CREATING,
+        /** Being filled by a restore; reported CREATING, never activated by the delay [E4]. */
+        RESTORING,
         /** Serving reads and writes. */
         ACTIVE,
         /** A drop attempt is probing for lock holders. */
@@ -41,6 +44,17 @@ public sealed interface TableState {
     /** Created; becomes ACTIVE once the control-plane delay has passed. */
     record Creating(Instant activateAt) implements TableState {
         public Kind kind() { return Kind.CREATING; }
+    }
+
+    /**
+     * Being filled by a restore [E4]: reported CREATING with its restore in progress. Only the restore
+     * completes it; once {@code aliveUntil} has passed without a renewal the restore is taken for dead
+     * and the table is removed [E5].
+     *
+     * @param aliveUntil until when the restore's last stamp vouches that it runs
+     */
+    record Restoring(Instant aliveUntil) implements TableState {
+        public Kind kind() { return Kind.RESTORING; }
     }
 
     /** Serving reads and writes. */
@@ -73,7 +87,13 @@ public sealed interface TableState {
         /** The DeleteTable request runs the drop itself. */
         SYNCHRONOUS,
         /** The poller runs the drop in a later pass. */
-        POLLER
+        POLLER,
+        /**
+         * An abandoned restore's table is removed, by its own close or by a poller pass that found it
+         * dead [E5]: the row is still CREATING (so a holder marks it DELETING), and a caller giving
+         * up never keeps it.
+         */
+        RESTORE
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.stillpoint.domain.poller.PollerEvent;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
@@ -44,6 +45,7 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
     private List<PassChore> chores;
     private StatisticsRefresh statistics;
     private ControlPlanePass pass;
+    private TableRestores restores;
 
     /**
      * A control plane whose poller follows {@code schedule} on a daemon thread named {@code threadName}.
@@ -75,7 +77,23 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
         // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
         statistics = new StatisticsRefresh(ports.statistics(), time, StatisticsRefresh.DEFAULT_INTERVAL);
         pass = new ControlPlanePass(ports.store(), deletion, time);
+        restores = new RestoreService(ports.store(), ports.catalog(), ports.items(), deletion, time,
+                ports.restoreIdleLimit());
         return new TableService(ports.catalog(), ports.items(), new TableCreation(ports.store(), time, this), deletion);
+    }
+
+    /**
+     * Restores into new tables over the ports {@link #wire(ControlPlanePorts)} was given [E4, E5]; their
+     * dead restores are removed by this control plane's passes.
+     *
+     * @return the restores
+     * @throws IllegalStateException when not wired yet
+     */
+    public synchronized TableRestores restores() {
+        if (restores == null) {
+            throw new IllegalStateException("a control plane restores only once wired");
+        }
+        return restores;
     }
 
     /**

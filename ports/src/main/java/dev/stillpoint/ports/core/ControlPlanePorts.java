@@ -1,5 +1,6 @@
 package dev.stillpoint.ports.core;
 
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.ports.out.ControlPlaneStore;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
@@ -22,10 +23,11 @@ import java.util.function.Supplier;
  * @param items put, get and delete of an item with its index entries
  * @param statistics ItemCount and TableSizeBytes, recounted on the first pass and every few minutes after
  * @param chores the backend's extra work on every pass, in order (may be empty)
+ * @param restoreIdleLimit how long a restore may give no sign of life before it is taken for dead [E5]
  */
 public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Supplier<Duration> deletionDelay,
                                 TableCatalog catalog, ItemStore items, TableStatistics statistics,
-                                List<PassChore> chores) {
+                                List<PassChore> chores, RestoreIdleLimit restoreIdleLimit) {
 
     /**
      * Requires every part; the chores are copied.
@@ -37,6 +39,7 @@ public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Su
      * @param items         put, get and delete of an item with its index entries
      * @param statistics    ItemCount and TableSizeBytes recounts
      * @param chores        the backend's extra work on every pass, in order
+     * @param restoreIdleLimit how long a restore may give no sign of life
      */
     public ControlPlanePorts {
         Objects.requireNonNull(store, "store");
@@ -46,5 +49,22 @@ public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Su
         Objects.requireNonNull(items, "items");
         Objects.requireNonNull(statistics, "statistics");
         chores = List.copyOf(chores);
+        Objects.requireNonNull(restoreIdleLimit, "restoreIdleLimit");
+    }
+
+    /**
+     * The ports with the default restore idle limit (60 s).
+     *
+     * @param store         the catalog rows and their lifecycle states
+     * @param drops         where DeleteTable's drop attempts begin
+     * @param deletionDelay the control-plane delay DeleteTable decides with
+     * @param catalog       descriptions, table names and UpdateTable adding a GSI
+     * @param items         put, get and delete of an item with its index entries
+     * @param statistics    ItemCount and TableSizeBytes recounts
+     * @param chores        the backend's extra work on every pass, in order
+     */
+    public ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Supplier<Duration> deletionDelay,
+                             TableCatalog catalog, ItemStore items, TableStatistics statistics, List<PassChore> chores) {
+        this(store, drops, deletionDelay, catalog, items, statistics, chores, RestoreIdleLimit.DEFAULT);
     }
 }

@@ -24,6 +24,13 @@ public interface Storage extends AutoCloseable {
     SnapshotEngine snapshots();
 
     /**
+     * Restoring a backup into a new table [E4, E5].
+     *
+     * @return the core's restores over this backend
+     */
+    TableRestores restores();
+
+    /**
      * Stops the control-plane poller (if the backend runs one), the snapshot engine's idle timer, and
      * closes every connection. Snapshot streams still open are released. Never throws a checked exception.
      */

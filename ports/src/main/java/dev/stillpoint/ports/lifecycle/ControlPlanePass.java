@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One poller pass [D8]: activates every CREATING table that is due and tries every DELETING one
- * (skipping a held table without waiting). Reports how many drops it deferred, counting only
+ * One poller pass [D8]: activates every CREATING table that is due, tries every DELETING one
+ * (skipping a held table without waiting), and removes every restoring table whose restore died [E5]. Reports how many drops it deferred, counting only
  * holders and lock-wait failures, and the next due time.
  */
 public final class ControlPlanePass {
@@ -28,6 +28,7 @@ public final class ControlPlanePass {
     private final ControlPlaneStore catalog;
     private final TableDeletion deletion;
     private final TimeSource time;
+    private final RestoreSweep restores;
 
     /**
      * A pass over {@code catalog}'s pending rows.
@@ -40,6 +41,7 @@ public final class ControlPlanePass {
         this.catalog = catalog;
         this.deletion = deletion;
         this.time = time;
+        this.restores = new RestoreSweep(deletion, time);
     }
 
     /**
@@ -61,6 +63,11 @@ public final class ControlPlanePass {
                         } else if (result == TableDeletion.Result.NOT_DUE || result == TableDeletion.Result.FAILED) {
                             nextDue = earlier(nextDue, Optional.of(((TableState.Deleting) pending.state()).dueAt()));
                         }
+                    }
+                    case RESTORING -> {
+                        RestoreSweep.Outcome outcome = restores.check(pending);
+                        deferred += outcome.deferred() ? 1 : 0;
+                        nextDue = earlier(nextDue, outcome.nextDue());
                     }
                     case ABSENT, ACTIVE, PROBING, DROPPING, GONE -> { }
                 }
@@ -87,12 +94,6 @@ public final class ControlPlanePass {
     }
 
     private static Optional<Instant> earlier(Optional<Instant> a, Optional<Instant> b) {
-        if (a.isEmpty()) {
-            return b;
-        }
-        if (b.isEmpty()) {
-            return a;
-        }
-        return a.get().isBefore(b.get()) ? a : b;
+        return RestoreSweep.earlier(a, b);
     }
 }

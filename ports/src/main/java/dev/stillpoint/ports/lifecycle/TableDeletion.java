@@ -87,15 +87,49 @@ public final class TableDeletion {
         return attempt(accountId, tableName, new TableEvent.PollerPass(time.now())).result;
     }
 
+    /**
+     * Removes the table of a restore closed without completing [E5], through the same drop attempt as
+     * DeleteTable (a holder marks it DELETING for the poller). Nothing happens when the row is another
+     * table instance by now; NOT_RESTORING (TableNotFound) when the restore completed meanwhile.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param tableId the abandoned restore's table instance
+     * @return how the attempt ended; NOT_DUE when the row is another instance
+     */
+    public Result abandonRestore(String accountId, String tableName, String tableId) {
+        return attempt(accountId, tableName, new TableEvent.RestoreAbandoned(), tableId).result;
+    }
+
+    /**
+     * The poller's look at a restoring table [E5]: its stamp is read again inside the drop attempt, and
+     * only a restore whose stamp has passed is removed.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @return how the attempt ended; NOT_DUE when the restore renewed its stamp meanwhile
+     */
+    public Result removeDeadRestore(String accountId, String tableName) {
+        return attempt(accountId, tableName, new TableEvent.RestoreCheck(time.now()), null).result;
+    }
+
     private record Run(TableDescription description, Result result) {
     }
 
     private Run attempt(String accountId, String tableName, TableEvent first) {
+        return attempt(accountId, tableName, first, null);
+    }
+
+    private Run attempt(String accountId, String tableName, TableEvent first, String expectedTableId) {
         boolean wakeAfterCommit = false;
         Run run;
         try (DropAttempt attempt = drops.beginDrop(accountId, tableName)) {
             TableDescription description = attempt.record().description();
             TableState state = attempt.record().state();
+            if (expectedTableId != null && !expectedTableId.equals(description.tableId())) {
+                // The name belongs to another table instance now: not this caller's to remove.
+                return new Run(description, Result.NOT_DUE);
+            }
             TableEvent event = first;
             while (event != null) {
                 Transition<TableState, TableEffect, TableRefusal> t = apply(state, event, tableName);
@@ -157,7 +191,9 @@ public final class TableDeletion {
         } else if (effect instanceof TableEffect.ReportDropFailure) {
             LOG.warn("table '{}' stays DELETING after a drop failure that is not a lock wait; "
                     + "the idle sweep retries it", tableName);
-        } else if (effect instanceof TableEffect.InsertCreating || effect instanceof TableEffect.MarkActive) {
+        } else if (effect instanceof TableEffect.InsertCreating || effect instanceof TableEffect.MarkActive
+                || effect instanceof TableEffect.InsertRestoring || effect instanceof TableEffect.RenewRestore
+                || effect instanceof TableEffect.MarkRestored) {
             throw StorageException.internal("a drop attempt cannot " + effect, null);
         }
         return null;
@@ -171,6 +207,8 @@ public final class TableDeletion {
                 case FAILED -> Result.FAILED;
                 case SCHEDULED -> first instanceof TableEvent.PollerPass ? Result.NOT_DUE : Result.SCHEDULED;
             };
+            // A restore check that found the restore alive changed nothing.
+            case RESTORING -> Result.NOT_DUE;
             case ABSENT, CREATING, ACTIVE, PROBING, DROPPING -> Result.FAILED;
         };
     }

@@ -7,8 +7,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** The catalog as the control plane needs it: rows, their states, and the delay setting. */
-public interface ControlPlaneStore {
+/**
+ * The catalog as the control plane needs it: rows, their states, and the delay setting; and, as every
+ * backend with a control plane restores [E4, E5], the restoring rows.
+ */
+public interface ControlPlaneStore extends RestoreStore {
 
     /**
      * The configured control-plane delay (default 0.25 s [D8]).
@@ -24,6 +27,7 @@ public interface ControlPlaneStore {
      * @param tableName the table's name
      * @return the row, or empty
      */
+    @Override
     Optional<TableRecord> find(String accountId, String tableName);
 
     /**
@@ -46,7 +50,7 @@ public interface ControlPlaneStore {
     boolean markActive(String accountId, String tableName);
 
     /**
-     * Every CREATING and DELETING row.
+     * Every CREATING and DELETING row, restoring ones included (as {@code TableState.Restoring}).
      *
      * @return the rows the poller has to look at
      */

@@ -212,6 +212,77 @@ class TableLifecycleProperties {
         assertThat(steps.get(4).after()).isEqualTo(new TableState.Gone());
     }
 
+    // E4: a restore of a name in use, in any state, is refused up front with nothing to do.
+    @Property
+    void e4_restoreOfANameInUseIsRefused(@ForAll("states") TableState state, @ForAll("instants") Instant now) {
+        Transition<TableState, TableEffect, TableRefusal> answer =
+                TableLifecycle.apply(state, new TableEvent.RestoreRequested(now, Duration.ofSeconds(60)));
+        switch (state.kind()) {
+            case ABSENT -> assertThat(answer.effects())
+                    .containsExactly(new TableEffect.InsertRestoring(now.plusSeconds(60)));
+            case GONE -> assertThat(((Transition.Refused<?, ?, TableRefusal>) answer).refusal())
+                    .isEqualTo(TableRefusal.NO_SUCH_TABLE);
+            default -> {
+                assertThat(((Transition.Refused<?, ?, TableRefusal>) answer).refusal()).isEqualTo(TableRefusal.NAME_IN_USE);
+                assertThat(TableRefusal.NAME_IN_USE.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+            }
+        }
+    }
+
+    // E4: a restoring table is never activated by the control-plane delay, however late the check.
+    @Property
+    void e4_aRestoringTableIsNotActivatedByTheDelay(@ForAll("instants") Instant aliveUntil, @ForAll("instants") Instant now) {
+        Transition<TableState, TableEffect, TableRefusal> answer =
+                TableLifecycle.apply(new TableState.Restoring(aliveUntil), new TableEvent.ActivationCheck(now));
+        assertThat(answer).isInstanceOf(Transition.Refused.class);
+        assertThat(((Transition.Refused<?, ?, TableRefusal>) answer).refusal()).isEqualTo(TableRefusal.HELD_BY_RESTORE);
+    }
+
+    // E5: a poller pass keeps a restore whose stamp has not passed and removes one whose stamp has.
+    @Property
+    void e5_aDeadRestoreIsRemovedALiveOneKept(@ForAll("instants") Instant aliveUntil, @ForAll("instants") Instant now) {
+        TableState restoring = new TableState.Restoring(aliveUntil);
+        Transition<TableState, TableEffect, TableRefusal> answer =
+                TableLifecycle.apply(restoring, new TableEvent.RestoreCheck(now));
+        if (now.isBefore(aliveUntil)) {
+            assertThat(answer.effects()).isEmpty();
+            assertThat(answer.nextOr(null)).isEqualTo(restoring);
+        } else {
+            assertThat(answer.nextOr(null)).isEqualTo(new TableState.Probing(TableState.DropPath.RESTORE));
+            assertThat(answer.effects()).containsExactly(new TableEffect.ProbeHolders());
+        }
+    }
+
+    // E5: the removal of an abandoned restore is never rolled back for a caller, and a holder marks the row DELETING.
+    @Property
+    void e5_anAbandonedRestoreIsNeverKept(@ForAll("instants") Instant now) {
+        TableState probing = new TableState.Probing(TableState.DropPath.RESTORE);
+        assertThat(TableLifecycle.apply(probing, new TableEvent.CallerGaveUp())).isInstanceOf(Transition.Refused.class);
+        assertThat(TableLifecycle.apply(new TableState.Dropping(TableState.DropPath.RESTORE), new TableEvent.CallerGaveUp()))
+                .isInstanceOf(Transition.Refused.class);
+        Transition<TableState, TableEffect, TableRefusal> held = TableLifecycle.apply(probing, new TableEvent.Probed(now, true));
+        assertThat(held.nextOr(null)).isEqualTo(new TableState.Deleting(now, DropRetry.DEFERRED));
+        assertThat(held.effects()).contains(new TableEffect.MarkDeleting(now));
+    }
+
+    @Example
+    void e4_aRestoreInOrder() {
+        List<Step> steps = run(List.of(
+                new TableEvent.RestoreRequested(T0, Duration.ofSeconds(4)),
+                new TableEvent.RestoreRenewed(T0.plusSeconds(1), Duration.ofSeconds(4)),
+                new TableEvent.RestoreCheck(T0.plusSeconds(4)),
+                new TableEvent.RestoreCompleted(),
+                new TableEvent.RestoreCheck(T0.plusSeconds(60)),
+                new TableEvent.RestoreAbandoned()));
+        assertThat(steps.get(0).answer().effects()).containsExactly(new TableEffect.InsertRestoring(T0.plusSeconds(4)));
+        assertThat(steps.get(1).answer().effects()).containsExactly(new TableEffect.RenewRestore(T0.plusSeconds(5)));
+        assertThat(steps.get(2).answer().effects()).as("renewed: still alive at the first stamp").isEmpty();
+        assertThat(steps.get(3).answer().effects()).containsExactly(new TableEffect.MarkRestored());
+        assertThat(steps.get(3).after()).isEqualTo(new TableState.Active());
+        assertThat(steps.get(4).answer()).as("a completed restore is never checked again").isInstanceOf(Transition.Refused.class);
+        assertThat(steps.get(5).answer()).as("nor abandoned").isInstanceOf(Transition.Refused.class);
+    }
+
     private static Instant eventTime(TableEvent event) {
         if (event instanceof TableEvent.Probed p) {
             return p.now();
@@ -253,7 +324,8 @@ class TableLifecycleProperties {
                 instants().map(TableState.Creating::new),
                 dropPaths().map(TableState.Probing::new),
                 dropPaths().map(TableState.Dropping::new),
-                deleting().map(d -> d));
+                deleting().map(d -> d),
+                instants().map(TableState.Restoring::new));
     }
 
     @Provide
@@ -270,7 +342,12 @@ class TableLifecycleProperties {
                 Combinators.combine(instants(), Arbitraries.of(true, false)).as(TableEvent.Probed::new),
                 Combinators.combine(instants(), Arbitraries.of(DropOutcome.class)).as(TableEvent.DropFinished::new),
                 Arbitraries.just(new TableEvent.CallerGaveUp()),
-                instants().map(TableEvent.PollerPass::new));
+                instants().map(TableEvent.PollerPass::new),
+                Combinators.combine(instants(), delays()).as(TableEvent.RestoreRequested::new),
+                Combinators.combine(instants(), delays()).as(TableEvent.RestoreRenewed::new),
+                Arbitraries.just(new TableEvent.RestoreCompleted()),
+                Arbitraries.just(new TableEvent.RestoreAbandoned()),
+                instants().map(TableEvent.RestoreCheck::new));
     }
 
     /** Sequences that mostly follow a plausible life, so deep states are reached often. */

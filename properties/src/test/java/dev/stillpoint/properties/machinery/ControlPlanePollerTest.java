@@ -147,6 +147,38 @@ class ControlPlanePollerTest {
         }
     }
 
+    // D8: the poller's thread is a daemon whoever builds it, so it never keeps a server's JVM alive. A
+    // thread inherits its builder's daemon flag, hence the build from a non-daemon thread (PIT's
+    // runner and JUnit's may be daemons; the setDaemon mutant survived the older check for that).
+    @Test
+    void d8_thePollerThreadIsADaemonWhenBuiltByANonDaemonThread() throws Exception {
+        ControlPlanePoller[] built = new ControlPlanePoller[1];
+        Thread builder = new Thread(() -> built[0] = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)),
+                counting(new Semaphore(0), 0), TimeSource.SYSTEM, "test-poller-daemon-" + System.nanoTime()));
+        builder.setDaemon(false);
+        builder.start();
+        builder.join(TimeUnit.SECONDS.toMillis(10));
+        try (ControlPlanePoller poller = built[0].start()) {
+            awaitTrue(() -> poller.passesRun() >= 1, "startup pass");
+            Thread thread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("test-poller-daemon-")).findFirst().orElseThrow();
+            assertThat(thread.isDaemon()).as("[D8] the poller thread is a daemon although its builder was not").isTrue();
+        }
+    }
+
+    // D8: close() called from an interrupted thread still stops the poller and keeps the caller's
+    // interrupt (a server shutting down on an interrupt must see it after close returns).
+    @Test
+    void d8_closeFromAnInterruptedThreadKeepsTheInterruptAndStopsThePoller() throws Exception {
+        ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)),
+                counting(new Semaphore(0), 0), TimeSource.SYSTEM, "test-poller-interrupted-close").start();
+        awaitTrue(() -> poller.passesRun() >= 1, "startup pass");
+        Thread.currentThread().interrupt();
+        poller.close();
+        assertThat(Thread.interrupted()).as("[D8] the caller's interrupt survives close").isTrue();
+        awaitTrue(() -> poller.state().kind() == PollerState.Kind.STOPPED, "poller stopped after close");
+    }
+
     private static Supplier<PollerEvent.PassFinished> counting(Semaphore passes, int deferred) {
         return () -> {
             passes.release();

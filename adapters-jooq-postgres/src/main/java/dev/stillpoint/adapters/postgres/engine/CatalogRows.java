@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.jooq.SelectConditionStep;
 
 /**
@@ -140,7 +141,8 @@ final class CatalogRows {
                 .orderBy(SP_INDEXES.ORDINAL)
                 .fetch();
         if (!full) {
-            TableRecord record = new TableRecord(describe(row, indexes, List.of(), Optional.empty()), state(row));
+            // Not the state the control plane decides with (that comes from a full load): a restoring row reads CREATING.
+            TableRecord record = new TableRecord(describe(row, indexes, List.of(), Optional.empty()), state(row, false));
             return Optional.of(new Loaded(row, indexes, List.of(), record, false));
         }
         List<SpVectorIndexesRecord> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
@@ -152,14 +154,32 @@ final class CatalogRows {
                 .fetchOptional(r -> new RestoreSummary(Optional.ofNullable(r.getSourceBackupArn()),
                         Optional.ofNullable(r.getSourceTableArn()), Instant.ofEpochMilli(r.getRestoreDateTime()),
                         Boolean.TRUE.equals(r.getRestoreInProgress())));
-        TableRecord record = new TableRecord(describe(row, indexes, vectors, restore), state(row));
+        TableRecord record = new TableRecord(describe(row, indexes, vectors, restore),
+                state(row, restore.map(RestoreSummary::restoreInProgress).orElse(false)));
         return Optional.of(new Loaded(row, indexes, vectors, record, true));
     }
 
-    static TableState state(SpTablesRecord row) {
+    /** Whether the table's restore is in progress: its row is then RESTORING, its due time the restore's stamp [E5]. */
+    static org.jooq.Condition restoreInProgress() {
+        return DSL.exists(DSL.selectOne().from(SP_RESTORE_RECORDS)
+                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(SP_TABLES.TABLE_ID), SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS.isTrue()));
+    }
+
+    /** Inserts the restore record of a restoring table. */
+    static void insertRestoreRecord(DSLContext ctx, String tableId, RestoreSummary summary) {
+        ctx.insertInto(SP_RESTORE_RECORDS)
+                .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
+                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .execute();
+    }
+
+    static TableState state(SpTablesRecord row, boolean restoring) {
         Instant due = row.getStatusDueAt() == null ? Instant.EPOCH : Instant.ofEpochMilli(row.getStatusDueAt());
         return switch (TableStatus.valueOf(row.getStatus())) {
-            case CREATING -> new TableState.Creating(due);
+            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
             case ACTIVE -> new TableState.Active();
             case DELETING -> new TableState.Deleting(due, row.getDropRetry() == null
                     ? TableState.DropRetry.SCHEDULED : TableState.DropRetry.valueOf(row.getDropRetry()));

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,21 +179,84 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort, 
     }
 
     @Override
+    public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
+        String doing = "restoring into table '" + request.tableName() + "'";
+        try {
+            return inWork(doing, w -> {
+                // As CreateTable: the orphan sweep waits for this catalog transaction [L2].
+                Tx.exec(w.catalogConnection(), "SELECT pg_advisory_xact_lock_shared(" + SWEEP_LOCK + ")");
+                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
+                    throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
+                            + "': a table of this name exists");
+                }
+                String tableId = CatalogRows.insertCreating(w.catalog(), w.data(), request, time.now(), aliveUntil).tableId();
+                CatalogRows.insertRestoreRecord(w.catalog(), tableId, summary);
+                return CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE)
+                        .orElseThrow().description();
+            });
+        } catch (StorageException e) {
+            if (PgFailures.sqlState(e).equals("23505")) {
+                throw new StorageException(ErrorReason.RESOURCE_IN_USE, "cannot restore into table '"
+                        + request.tableName() + "': a table of this name was created concurrently", e);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
+        return read("renewing the restore of table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
+                .set(SP_TABLES.STATUS_DUE_AT, aliveUntil.toEpochMilli())
+                .where(restoring(accountId, tableName, tableId))
+                .execute() == 1);
+    }
+
+    @Override
+    public boolean completeRestore(String accountId, String tableName, String tableId) {
+        return inWork("completing the restore of table '" + tableName + "'", w -> {
+            if (w.catalog().update(SP_TABLES)
+                    .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
+                    .setNull(SP_TABLES.STATUS_DUE_AT)
+                    .where(restoring(accountId, tableName, tableId))
+                    .execute() != 1) {
+                return false;
+            }
+            w.catalog().update(SP_RESTORE_RECORDS).set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, false)
+                    .where(SP_RESTORE_RECORDS.TABLE_ID.eq(tableId)).execute();
+            return true;
+        });
+    }
+
+    private static org.jooq.Condition restoring(String accountId, String tableName, String tableId) {
+        return SP_TABLES.ACCOUNT_ID.eq(accountId).and(SP_TABLES.TABLE_NAME.eq(tableName))
+                .and(SP_TABLES.TABLE_ID.eq(tableId)).and(SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
+                .and(CatalogRows.restoreInProgress());
+    }
+
+    @Override
+    public List<PendingTransition> restoringTables() {
+        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
+    }
+
+    @Override
     public boolean markActive(String accountId, String tableName) {
         return read("activating table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
                 .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
                 .setNull(SP_TABLES.STATUS_DUE_AT)
                 .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName),
-                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
+                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()), DSL.not(CatalogRows.restoreInProgress()))
                 .execute() == 1);
     }
 
     @Override
     public List<PendingTransition> pendingTransitions() {
-        return read("listing pending transitions", ctx -> ctx.selectFrom(SP_TABLES)
+        // One statement, so a row and whether its restore is in progress are read at one instant.
+        org.jooq.Field<Boolean> restoring = DSL.field(CatalogRows.restoreInProgress());
+        return read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
                 .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
                 .orderBy(SP_TABLES.STATUS_DUE_AT)
-                .fetch(r -> new PendingTransition(r.getAccountId(), r.getTableName(), CatalogRows.state(r))));
+                .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
+                        CatalogRows.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
     }
 
     @Override

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * The catalog rows of one table and how they map to the domain: the description and the
@@ -68,13 +69,21 @@ final class CatalogRows {
                 .where(SP_INDEXES.TABLE_ID.eq(row.getTableId()))
                 .orderBy(SP_INDEXES.ORDINAL)
                 .fetch();
-        return Optional.of(new Loaded(row, indexes, new TableRecord(describe(ctx, row, indexes), state(row))));
+        TableDescription description = describe(ctx, row, indexes);
+        boolean restoring = description.restoreSummary().map(RestoreSummary::restoreInProgress).orElse(false);
+        return Optional.of(new Loaded(row, indexes, new TableRecord(description, state(row, restoring))));
     }
 
-    static TableState state(SpTablesRecord row) {
+    /** Whether the table's restore is in progress: its row is then RESTORING, its due time the restore's stamp [E5]. */
+    static org.jooq.Condition restoreInProgress() {
+        return DSL.exists(DSL.selectOne().from(SP_RESTORE_RECORDS)
+                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(SP_TABLES.TABLE_ID), SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS.isTrue()));
+    }
+
+    static TableState state(SpTablesRecord row, boolean restoring) {
         Instant due = row.getStatusDueAt() == null ? Instant.EPOCH : Instant.ofEpochMilli(row.getStatusDueAt());
         return switch (TableStatus.valueOf(row.getStatus())) {
-            case CREATING -> new TableState.Creating(due);
+            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
             case ACTIVE -> new TableState.Active();
             case DELETING -> new TableState.Deleting(due, row.getDropRetry() == null
                     ? TableState.DropRetry.SCHEDULED : TableState.DropRetry.valueOf(row.getDropRetry()));
@@ -147,6 +156,17 @@ final class CatalogRows {
                     IndexStatus.ACTIVE, false, description);
         }
         return description;
+    }
+
+    /** Inserts the restore record of a restoring table (or a restored one: {@code summary} says which). */
+    static void insertRestoreRecord(DSLContext ctx, String tableId, RestoreSummary summary) {
+        ctx.insertInto(SP_RESTORE_RECORDS)
+                .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
+                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .execute();
     }
 
     static DataRelation insertIndex(DSLContext ctx, TableId id, String kind, int ordinal, String name, KeySchema key,

@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.out.ControlPlaneStore;
@@ -82,7 +83,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     }
 
     /** Writes (or replaces) the table's restore record. */
-    public void writeRestoreRecord(String tableId, dev.stillpoint.domain.table.RestoreSummary summary) {
+    public void writeRestoreRecord(String tableId, RestoreSummary summary) {
         write("recording a restore", ctx -> ctx.insertInto(SP_RESTORE_RECORDS)
                 .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
                 .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
@@ -119,20 +120,71 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     }
 
     @Override
+    public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
+        return write("restoring into table '" + request.tableName() + "'", ctx -> {
+            if (CatalogRows.load(ctx, request.accountId(), request.tableName()).isPresent()) {
+                throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
+                        + "': a table of this name exists");
+            }
+            String tableId = CatalogRows.insertCreating(ctx, request, time.now(), aliveUntil).tableId();
+            CatalogRows.insertRestoreRecord(ctx, tableId, summary);
+            return CatalogRows.load(ctx, request.accountId(), request.tableName()).orElseThrow().record().description();
+        });
+    }
+
+    @Override
+    public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
+        return write("renewing the restore of table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
+                .set(SP_TABLES.STATUS_DUE_AT, aliveUntil.toEpochMilli())
+                .where(restoring(accountId, tableName, tableId))
+                .execute() == 1);
+    }
+
+    @Override
+    public boolean completeRestore(String accountId, String tableName, String tableId) {
+        return write("completing the restore of table '" + tableName + "'", ctx -> {
+            if (ctx.update(SP_TABLES)
+                    .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
+                    .setNull(SP_TABLES.STATUS_DUE_AT)
+                    .where(restoring(accountId, tableName, tableId))
+                    .execute() != 1) {
+                return false;
+            }
+            ctx.update(SP_RESTORE_RECORDS).set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, false)
+                    .where(SP_RESTORE_RECORDS.TABLE_ID.eq(tableId)).execute();
+            return true;
+        });
+    }
+
+    private static org.jooq.Condition restoring(String accountId, String tableName, String tableId) {
+        return SP_TABLES.ACCOUNT_ID.eq(accountId).and(SP_TABLES.TABLE_NAME.eq(tableName))
+                .and(SP_TABLES.TABLE_ID.eq(tableId)).and(SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
+                .and(CatalogRows.restoreInProgress());
+    }
+
+    @Override
+    public List<PendingTransition> restoringTables() {
+        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
+    }
+
+    @Override
     public boolean markActive(String accountId, String tableName) {
         return write("activating table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
                 .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
                 .setNull(SP_TABLES.STATUS_DUE_AT)
                 .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName),
-                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
+                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()), DSL.not(CatalogRows.restoreInProgress()))
                 .execute() == 1);
     }
 
     @Override
     public List<PendingTransition> pendingTransitions() {
-        return read("listing pending transitions", ctx -> ctx.selectFrom(SP_TABLES)
+        // One statement, so a row and whether its restore is in progress are read at one instant.
+        org.jooq.Field<Boolean> restoring = DSL.field(CatalogRows.restoreInProgress());
+        return read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
                 .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
-                .fetch(r -> new PendingTransition(r.getAccountId(), r.getTableName(), CatalogRows.state(r))));
+                .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
+                        CatalogRows.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
     }
 
     @Override

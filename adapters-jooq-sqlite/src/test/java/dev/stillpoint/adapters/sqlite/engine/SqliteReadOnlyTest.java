@@ -58,7 +58,8 @@ class SqliteReadOnlyTest {
     private static SqliteConfig readOnly(Path file) {
         SqliteConfig c = SqliteConfig.file(file).withPool(2, 1);
         return new SqliteConfig(c.file(), c.readConnections(), c.snapshotPermits(), c.pageBudget(), c.busyTimeout(),
-                Optional.of(Duration.ZERO), c.pollerSchedule(), c.observer(), A_YEAR_LATER, c.snapshotIdleLimit());
+                Optional.of(Duration.ZERO), c.pollerSchedule(), c.observer(), A_YEAR_LATER, c.snapshotIdleLimit(),
+                c.restoreIdleLimit());
     }
 
     private static Path dirOf(String label) throws IOException {

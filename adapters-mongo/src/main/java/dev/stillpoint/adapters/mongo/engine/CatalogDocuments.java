@@ -154,8 +154,9 @@ final class CatalogDocuments {
         BsonValue dueValue = table.get("status_due_at");
         Instant due = dueValue == null || dueValue.isNull() ? Instant.EPOCH
                 : Instant.ofEpochMilli(dueValue.asDateTime().getValue());
+        boolean restoring = restoreSummary(table).map(RestoreSummary::restoreInProgress).orElse(false);
         return switch (TableStatus.valueOf(table.getString("status").getValue())) {
-            case CREATING -> new TableState.Creating(due);
+            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
             case ACTIVE -> new TableState.Active();
             case DELETING -> new TableState.Deleting(due, TableState.DropRetry.SCHEDULED);
         };

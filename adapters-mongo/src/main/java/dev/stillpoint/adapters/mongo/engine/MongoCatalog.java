@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.mongo.engine;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.in;
+import static com.mongodb.client.model.Filters.ne;
 
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
@@ -10,6 +11,7 @@ import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.stillpoint.adapters.mongo.storage.DataCollections;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -27,6 +29,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonNull;
 import org.slf4j.Logger;
@@ -85,6 +88,16 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     @Override
     public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
+        return insert(request, activateAt, Optional.empty());
+    }
+
+    /** As CreateTable, with the restore (in progress) on the table's document and its stamp as the due time [E4]. */
+    @Override
+    public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
+        return insert(request, aliveUntil, Optional.of(summary));
+    }
+
+    private TableDescription insert(CreateTableRequest request, Instant activateAt, Optional<RestoreSummary> restore) {
         String tableId = DataCollections.newTableId();
         String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
         // A BSON date holds milliseconds: the description answered now is the one read back later.
@@ -103,6 +116,7 @@ public final class MongoCatalog implements ControlPlaneStore {
         }
         BsonDocument table = CatalogDocuments.newTable(request, description, activateAt.truncatedTo(ChronoUnit.MILLIS),
                 ordinal);
+        restore.ifPresent(r -> table.put("restore", CatalogDocuments.restore(r)));
         String doing = "creating table '" + request.tableName() + "'";
         try {
             work.write(doing, s -> {
@@ -131,7 +145,37 @@ public final class MongoCatalog implements ControlPlaneStore {
             undoCreate(loaded, request.tableName(), e);
             throw e;
         }
-        return description;
+        return restore.isPresent() ? loaded.record().description() : description;
+    }
+
+    @Override
+    public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
+        return work.run("renewing the restore of table '" + tableName + "'", () -> tables().updateOne(
+                restoring(accountId, tableName, tableId),
+                Updates.combine(Updates.set("status_due_at", new BsonDateTime(aliveUntil.toEpochMilli())),
+                        Updates.inc("rev", 1L)))
+                .getModifiedCount() == 1);
+    }
+
+    /** One document update: ACTIVE and the restore no longer in progress together. */
+    @Override
+    public boolean completeRestore(String accountId, String tableName, String tableId) {
+        return work.run("completing the restore of table '" + tableName + "'", () -> tables().updateOne(
+                restoring(accountId, tableName, tableId),
+                Updates.combine(Updates.set("status", TableStatus.ACTIVE.name()),
+                        Updates.set("status_due_at", BsonNull.VALUE),
+                        Updates.set("restore.restore_in_progress", false), Updates.inc("rev", 1L)))
+                .getModifiedCount() == 1);
+    }
+
+    private static org.bson.conversions.Bson restoring(String accountId, String tableName, String tableId) {
+        return and(eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)), eq("table_id", tableId),
+                eq("status", TableStatus.CREATING.name()), eq("restore.restore_in_progress", true));
+    }
+
+    @Override
+    public List<PendingTransition> restoringTables() {
+        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
     }
 
     private void undoCreate(CatalogDocuments.Loaded loaded, String tableName, StorageException cause) {
@@ -150,7 +194,7 @@ public final class MongoCatalog implements ControlPlaneStore {
     public boolean markActive(String accountId, String tableName) {
         return work.run("activating table '" + tableName + "'", () -> tables().updateOne(
                 and(eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
-                        eq("status", TableStatus.CREATING.name())),
+                        eq("status", TableStatus.CREATING.name()), ne("restore.restore_in_progress", true)),
                 Updates.combine(Updates.set("status", TableStatus.ACTIVE.name()),
                         Updates.set("status_due_at", BsonNull.VALUE), Updates.inc("rev", 1L)))
                 .getModifiedCount() == 1);

@@ -15,6 +15,7 @@ import dev.stillpoint.ports.core.ControlPlanePorts;
 import dev.stillpoint.ports.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
@@ -71,7 +72,8 @@ public final class MongoEngine implements AutoCloseable {
         // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
         // Every pass, the startup-recovery pass first, sweeps collections left without their table.
         this.tables = controlPlane.wire(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
-                storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run))));
+                storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run)),
+                new RestoreIdleLimit(config.restoreIdleLimit())));
         this.permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
@@ -134,6 +136,11 @@ public final class MongoEngine implements AutoCloseable {
     /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
     public TableOperations tables() {
         return tables;
+    }
+
+    /** Restores into new tables [E4, E5]; a dead restore's table is removed by the control-plane pass. */
+    public dev.stillpoint.ports.in.TableRestores restores() {
+        return controlPlane.restores();
     }
 
     /** Consistent table snapshots in a snapshot session [M1-M4]. */

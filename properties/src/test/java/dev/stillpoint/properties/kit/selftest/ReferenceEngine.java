@@ -194,6 +194,28 @@ public final class ReferenceEngine implements KitEngine {
             return db.insertCreating(request, activateAt);
         }
 
+        // This fake has no restores: the restore path is tested on the real databases [E4, E5].
+        @Override
+        public TableDescription insertRestoring(CreateTableRequest request, dev.stillpoint.domain.table.RestoreSummary summary,
+                                                Instant aliveUntil) {
+            throw new UnsupportedOperationException("this fake catalog does not restore");
+        }
+
+        @Override
+        public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
+            throw new UnsupportedOperationException("this fake catalog does not restore");
+        }
+
+        @Override
+        public boolean completeRestore(String accountId, String tableName, String tableId) {
+            throw new UnsupportedOperationException("this fake catalog does not restore");
+        }
+
+        @Override
+        public List<PendingTransition> restoringTables() {
+            return List.of();
+        }
+
         @Override
         public boolean markActive(String accountId, String tableName) {
             return db.markActive(accountId, tableName);

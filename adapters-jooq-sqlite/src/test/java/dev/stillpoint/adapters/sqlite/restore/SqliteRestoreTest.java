@@ -1,0 +1,287 @@
+package dev.stillpoint.adapters.sqlite.restore;
+
+import static dev.stillpoint.adapters.sqlite.restore.RestoreFixtures.ACCOUNT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.RestoreOrigin;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.ports.in.RestoreLoad;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The restore lifecycle on SQLite [E4, E5]: a new table CREATING with its restore in progress, filled
+ * only through its load (items checked as PutItem checks them, index entries written), ACTIVE once
+ * complete; a name in use refused before anything is written; a load closed without completing, or
+ * killed with its JVM, leaves no table and no relation behind.
+ */
+class SqliteRestoreTest {
+
+    private static final String SOURCE_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Source";
+    private static final Instant RESTORED_AT = Instant.parse("2026-11-30T12:00:00.123Z");
+    private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.of(SOURCE_ARN), RESTORED_AT);
+
+    private static SqliteConfig config(Path file) {
+        return SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO);
+    }
+
+    // E4: CREATING with the summary in progress, not activated by the delay, PutItem from elsewhere refused;
+    // complete -> ACTIVE, summary not in progress (time and source kept), items and index entries all there.
+    @Test
+    void e4_restoreIsCreatingUntilCompleteThenActiveWithItemsAndIndexEntries() throws Exception {
+        Path file = TestDatabases.newFile("restore");
+        try (SqliteStorage storage = SqliteStorage.open(config(file))) {
+            RestoreLoad load = storage.restores().begin(RestoreFixtures.definition("restored"), ORIGIN);
+            TableDescription begun = load.table();
+            assertThat(begun.status()).isEqualTo(TableStatus.CREATING);
+            assertThat(begun.restoreSummary()).contains(new RestoreSummary(Optional.empty(), Optional.of(SOURCE_ARN),
+                    RESTORED_AT, true));
+            assertThat(begun.globalSecondaryIndexes()).extracting(g -> g.name()).containsExactly("byG");
+            assertThat(begun.localSecondaryIndexes()).extracting(l -> l.name()).containsExactly("byL");
+            assertThat(begun.streamSpecification()).isEqualTo(RestoreFixtures.definition("other").stream());
+            assertThat(storage.tables().describeTable(ACCOUNT, "restored")).isEqualTo(begun);
+
+            // A plain CREATING table with a zero delay turns ACTIVE on the next pass; the restored one must not.
+            storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, "plain").partitionKey("pk", ScalarType.S).build());
+            TableWaiter.awaitActive(storage.tables(), ACCOUNT, "plain", Duration.ofSeconds(30));
+            assertThat(storage.tables().describeTable(ACCOUNT, "restored").status())
+                    .as("a restoring table is not activated by the control-plane delay").isEqualTo(TableStatus.CREATING);
+
+            load.write(RestoreFixtures.items(0, 60));
+            load.write(List.of());
+            load.write(RestoreFixtures.items(60, 40));
+            assertThatThrownBy(() -> storage.tables().putItem(ACCOUNT, "restored", RestoreFixtures.item(500)))
+                    .as("a PutItem from elsewhere on a restoring table").isInstanceOf(StorageException.class)
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+
+            TableDescription completed = load.complete();
+            assertThat(completed.status()).isEqualTo(TableStatus.ACTIVE);
+            assertThat(completed.restoreSummary()).contains(new RestoreSummary(Optional.empty(), Optional.of(SOURCE_ARN),
+                    RESTORED_AT, false));
+            load.close(); // after complete: nothing to undo
+            assertThat(storage.tables().describeTable(ACCOUNT, "restored")).isEqualTo(completed);
+
+            for (int i = 0; i < 100; i++) {
+                Item expected = RestoreFixtures.item(i);
+                assertThat(storage.tables().getItem(ACCOUNT, "restored", Key.of(expected.get("pk"), expected.get("sk"))))
+                        .as("item %d", i).contains(expected);
+            }
+            assertThat(rows(file, completed.tableId(), "")).isEqualTo(100);
+            assertThat(rows(file, completed.tableId(), "__gsi__0")).as("GSI entries: the 50 items with g").isEqualTo(50);
+            assertThat(rows(file, completed.tableId(), "__lsi__1")).as("LSI entries: the 34 items with l").isEqualTo(34);
+            storage.tables().putItem(ACCOUNT, "restored", RestoreFixtures.item(500)); // an ordinary table now
+        }
+    }
+
+    // E4: a name in use (ACTIVE, or being restored) is refused up front, naming it, and nothing changes.
+    @Test
+    void e4_nameInUseIsRefusedUpFrontWithNothingChanged() throws Exception {
+        Path file = TestDatabases.newFile("restore-taken");
+        try (SqliteStorage storage = SqliteStorage.open(config(file))) {
+            storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, "taken").partitionKey("pk", ScalarType.S).build());
+            TableDescription before = TableWaiter.awaitActive(storage.tables(), ACCOUNT, "taken", Duration.ofSeconds(30));
+            int relationsBefore = relations(file);
+
+            assertThatThrownBy(() -> storage.restores().begin(RestoreFixtures.definition("taken"), ORIGIN))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("'taken'")
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+            assertThat(storage.tables().describeTable(ACCOUNT, "taken")).isEqualTo(before);
+            assertThat(relations(file)).isEqualTo(relationsBefore);
+
+            try (RestoreLoad first = storage.restores().begin(RestoreFixtures.definition("twice"), ORIGIN)) {
+                int relationsDuring = relations(file);
+                assertThatThrownBy(() -> storage.restores().begin(RestoreFixtures.definition("twice"), ORIGIN))
+                        .isInstanceOf(StorageException.class)
+                        .hasMessageContaining("'twice'").hasMessageContaining("CREATING")
+                        .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+                assertThat(relations(file)).isEqualTo(relationsDuring);
+                assertThat(storage.tables().describeTable(ACCOUNT, "twice").tableId()).isEqualTo(first.table().tableId());
+            }
+            assertThat(storage.tables().listTables(ACCOUNT)).containsExactly("taken");
+        }
+    }
+
+    // E4, R3: every item is checked as PutItem checks it; the refusal names the item and what is wrong.
+    @Test
+    void e4_aBadItemIsRefusedNamingIt() throws Exception {
+        Path file = TestDatabases.newFile("restore-bad");
+        try (SqliteStorage storage = SqliteStorage.open(config(file));
+             RestoreLoad load = storage.restores().begin(RestoreFixtures.definition("checked"), ORIGIN)) {
+            Item wrongGsiType = Item.of(Map.of("pk", new AttributeValue.S("p"), "sk", AttributeValue.N.of("1"),
+                    "g", AttributeValue.N.of("7")));
+            assertThatThrownBy(() -> load.write(List.of(RestoreFixtures.item(0), wrongGsiType)))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("'checked'").hasMessageContaining("item 2 of 2").hasMessageContaining("'g'")
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION);
+            Item noSortKey = Item.of(Map.of("pk", new AttributeValue.S("p")));
+            assertThatThrownBy(() -> load.write(List.of(noSortKey)))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("item 1 of 1").hasMessageContaining("'sk'")
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION);
+            assertThat(storage.tables().describeTable(ACCOUNT, "checked").status()).isEqualTo(TableStatus.CREATING);
+            assertThat(rows(file, load.table().tableId(), "")).as("the item before the bad one is in").isEqualTo(1);
+            assertThat(rows(file, load.table().tableId(), "__gsi__0")).isEqualTo(1);
+        }
+    }
+
+    // E5: close without complete removes the table through DeleteTable's path: no row, no relation left.
+    @Test
+    void e5_closeWithoutCompleteLeavesNoTableAndNoRelation() throws Exception {
+        Path file = TestDatabases.newFile("restore-closed");
+        try (SqliteStorage storage = SqliteStorage.open(config(file))) {
+            int relationsBefore = relations(file);
+            RestoreLoad load = storage.restores().begin(RestoreFixtures.definition("abandoned"), ORIGIN);
+            String id = load.table().tableId();
+            load.write(RestoreFixtures.items(0, 30));
+            assertThat(relations(file)).isEqualTo(relationsBefore + 3);
+
+            load.close();
+            load.close(); // idempotent
+
+            assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, "abandoned"))
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertNothingLeft(file, id);
+            assertThat(relations(file)).isEqualTo(relationsBefore);
+            assertThatThrownBy(() -> load.write(RestoreFixtures.items(30, 1))).isInstanceOf(StorageException.class)
+                    .hasMessageContaining("closed");
+            assertThatThrownBy(load::complete).isInstanceOf(StorageException.class).hasMessageContaining("closed");
+            // The name is free again.
+            try (RestoreLoad again = storage.restores().begin(RestoreFixtures.definition("abandoned"), ORIGIN)) {
+                assertThat(again.table().tableId()).isNotEqualTo(id);
+                again.complete();
+            }
+            assertThat(storage.tables().describeTable(ACCOUNT, "abandoned").status()).isEqualTo(TableStatus.ACTIVE);
+        }
+    }
+
+    // E5: "a restore killed in the middle leaves no table behind after the next start": a child JVM
+    // is killed (SIGKILL, no hook runs) while writing; a fresh engine removes the table within the limit.
+    @Test
+    void e5_aRestoreKilledInTheMiddleLeavesNoTableBehindAfterTheNextStart() throws Exception {
+        Path file = TestDatabases.newFile("restore-killed");
+        Duration limit = Duration.ofSeconds(2);
+        try (SqliteStorage storage = SqliteStorage.open(config(file))) {
+            storage.tables().listTables(ACCOUNT); // migrated before the child opens it
+        }
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Path stderr = Files.createTempFile(file.getParent(), "child-", ".txt");
+        Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), RestoreChild.class.getName(),
+                file.toString(), "killed", Long.toString(limit.toMillis()))
+                .redirectError(stderr.toFile()).start();
+        String id;
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            String line = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (java.io.IOException e) {
+                    return null;
+                }
+            }).get(60, TimeUnit.SECONDS);
+            assertThat(line).as("the child's report (stderr: %s)", Files.readString(stderr)).startsWith("WRITING ");
+            id = line.substring("WRITING ".length());
+        } finally {
+            child.destroyForcibly();
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        long killedAt = System.nanoTime();
+        assertThat(status(file, id)).as("the killed restore's row").contains("CREATING");
+        assertThat(rows(file, id, "")).as("items the child wrote").isGreaterThanOrEqualTo(50);
+
+        try (SqliteStorage fresh = SqliteStorage.open(config(file).withRestoreIdleLimit(limit))) {
+            long deadline = killedAt + TimeUnit.SECONDS.toNanos(30);
+            while (status(file, id).isPresent() && System.nanoTime() - deadline < 0) {
+                new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
+            }
+            double seconds = (System.nanoTime() - killedAt) / 1e9;
+            assertThat(status(file, id)).as("the killed restore's row %.2f s after the kill", seconds).isEmpty();
+            // The child renewed its stamp at most a quarter limit before it died; a pass is due at the stamp.
+            assertThat(seconds).as("seconds from the kill to the removal").isLessThan(limit.getSeconds() + 3);
+            System.out.printf("killed restore removed %.2f s after the kill (restoreIdleLimit %d ms)%n", seconds,
+                    limit.toMillis());
+            assertThatThrownBy(() -> fresh.tables().describeTable(ACCOUNT, "killed"))
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertNothingLeft(file, id);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static void assertNothingLeft(Path file, String tableId) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            for (String table : List.of("sp_tables", "sp_indexes", "sp_vector_indexes", "sp_restore_records")) {
+                assertThat(count(c, "SELECT count(*) FROM " + table + " WHERE table_id = ?", tableId))
+                        .as("rows of %s for the table", table).isZero();
+            }
+            assertThat(count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
+                    "d_" + tableId + "*")).as("relations of the table").isZero();
+        }
+    }
+
+    private static int relations(Path file) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            return (int) count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?", "d_*");
+        }
+    }
+
+    private static long rows(Path file, String tableId, String suffix) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            return count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
+        }
+    }
+
+    private static Optional<String> status(Path file, String tableId) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+             PreparedStatement s = c.prepareStatement("SELECT status FROM sp_tables WHERE table_id = ?")) {
+            s.setString(1, tableId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private static long count(Connection c, String sql, String arg) throws Exception {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            if (arg != null) {
+                s.setString(1, arg);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        }
+    }
+}

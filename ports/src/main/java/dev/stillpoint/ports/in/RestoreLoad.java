@@ -1,0 +1,40 @@
+package dev.stillpoint.ports.in;
+
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.TableDescription;
+import java.util.List;
+
+/**
+ * One running restore [E4, E5]: the only way items reach its table while it is CREATING (a PutItem from
+ * elsewhere is refused as on any CREATING table). Each write renews the restore's sign of life; a restore
+ * that gives none for the backend's {@code restoreIdleLimit} is taken for dead and its table removed.
+ * Close it in every case: unless completed, closing removes the table.
+ */
+public interface RestoreLoad extends AutoCloseable {
+
+    /**
+     * The new table as created.
+     *
+     * @return its description: CREATING, {@code restoreSummary().restoreInProgress()} true
+     */
+    TableDescription table();
+
+    /**
+     * Writes {@code items}, each checked as PutItem checks it [R3, R4] and written with its index
+     * entries; a refused item names its place in {@code items} and leaves the ones before it written.
+     *
+     * @param items any number of items (none is fine)
+     */
+    void write(List<Item> items);
+
+    /**
+     * Ends the restore: the table turns ACTIVE and its summary no longer in progress (the restore time kept).
+     *
+     * @return the table's description after
+     */
+    TableDescription complete();
+
+    /** Unless completed, deletes the table (abandoned) through DeleteTable's path; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,95 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.core.TableService;
+import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Waiting for ACTIVE, as an embedding server does after CreateTable [D4]: every answer other than
+ * "still CREATING" ends the wait at once, with the reason a caller can act on.
+ */
+class TableWaiterTest {
+
+    private final InMemoryTables storage = new InMemoryTables();
+    private final TableService tables = new TableService(storage, storage,
+            request -> request.describe("id", "arn", Instant.EPOCH),
+            new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+
+    // D4: a table turning ACTIVE while waited on is returned ACTIVE; the wait polls DescribeTable.
+    @Test
+    void d4_aCreatingTableIsReturnedOnceActive() {
+        TableDescription creating = Descriptions.active("acct", "Orders").withStatus(TableStatus.CREATING);
+        storage.tables.put("Orders", creating);
+        InMemoryTables turning = new InMemoryTables() {
+            private int reads;
+
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                // The third read finds the table activated, as the control plane's pass would leave it.
+                return Optional.of(++reads < 3 ? creating : creating.withStatus(TableStatus.ACTIVE));
+            }
+        };
+        TableService service = new TableService(turning, turning, request -> creating,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        assertThat(TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofSeconds(30)).status())
+                .as("[D4] ACTIVE once the pass activated it").isEqualTo(TableStatus.ACTIVE);
+    }
+
+    // D4, D10: DELETING never becomes ACTIVE (ResourceInUse at once); a missing table is not found.
+    @Test
+    void d4_deletingOrMissingEndsTheWaitAtOnce() {
+        storage.tables.put("Old", Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING));
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> TableWaiter.awaitActive(tables, "acct", "Old", Duration.ofMinutes(5)))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).as("[D4] DELETING is in use").isEqualTo(ErrorReason.RESOURCE_IN_USE);
+                    assertThat(e.getMessage()).contains("Old");
+                });
+        assertThatThrownBy(() -> TableWaiter.awaitActive(tables, "acct", "Gone", Duration.ofMinutes(5)))
+                .isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("[D4] no wait for either answer")
+                .isLessThan(Duration.ofMinutes(1));
+    }
+
+    // D10: still CREATING past the timeout is Transient (retryable), naming the table and the wait.
+    @Test
+    void d10_stillCreatingAfterTheTimeoutIsTransientNamingTheWait() {
+        storage.tables.put("Slow", Descriptions.active("acct", "Slow").withStatus(TableStatus.CREATING));
+        assertThatThrownBy(() -> TableWaiter.awaitActive(tables, "acct", "Slow", Duration.ofMillis(60)))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                    assertThat(e.getMessage()).contains("Slow").contains("60 ms").contains("CREATING");
+                });
+        assertThat(storage.calls.stream().filter(c -> c.equals("describe Slow")).count())
+                .as("polled more than once within the timeout").isGreaterThan(1);
+    }
+
+    // D10: an interrupted wait ends Transient at once and keeps the thread's interrupt.
+    @Test
+    void d10_anInterruptedWaitEndsAndKeepsTheInterrupt() {
+        storage.tables.put("Slow", Descriptions.active("acct", "Slow").withStatus(TableStatus.CREATING));
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> TableWaiter.awaitActive(tables, "acct", "Slow", Duration.ofMinutes(5)))
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                        assertThat(e.getMessage()).contains("interrupted");
+                    });
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+        }
+    }
+}
