@@ -56,6 +56,9 @@ final class RestoreCommand extends StorageCommand {
             description = "Items per write (default: ${DEFAULT-VALUE}).")
     int batch;
 
+    /** Told after every batch, besides the progress bar: a forked test pauses the restore mid-way with it. */
+    TableRestore.Listener pace = TableRestore.Listener.NONE;
+
     /** {@code pk:S[,sk:N]}. */
     static final class KeyConverter implements ITypeConverter<ExportKey> {
         @Override
@@ -95,7 +98,19 @@ final class RestoreCommand extends StorageCommand {
         try (Storage storage = openStorage()) {
             Runtime.getRuntime().addShutdownHook(hook);
             TableRestore.Listener bar = ProgressBar.forConsoleRestore("restoring " + table);
-            TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, bar, abort);
+            TableRestore.Listener both = new TableRestore.Listener() {
+                @Override
+                public void restored(long items) {
+                    bar.restored(items);
+                    pace.restored(items);
+                }
+
+                @Override
+                public void finished(long items) {
+                    bar.finished(items);
+                }
+            };
+            TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
             PrintWriter out = out();
             out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
                     r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());
