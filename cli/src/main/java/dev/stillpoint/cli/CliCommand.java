@@ -45,9 +45,14 @@ abstract class CliCommand implements Callable<Integer> {
         return spec.commandLine().getErr();
     }
 
+    /** {@code text} as it may be printed; a command on a server removes the URL's credentials [issue 14]. */
+    String scrub(String text) {
+        return text;
+    }
+
     int fail(int code, String message) {
         PrintWriter err = err();
-        err.println("stillpoint " + spec.name() + ": " + message);
+        err.println("stillpoint " + spec.name() + ": " + scrub(message));
         err.flush();
         return code;
     }

@@ -1,6 +1,6 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -50,9 +50,9 @@ final class CreateTableCommand extends StorageCommand {
     @Override
     int run() {
         CreateTableRequest request = request(account, table, key, gsis);
-        try (SqliteStorage storage = openStorage()) {
+        try (Storage storage = openStorage()) {
             TableDescription d = createAndWait(storage.tables(), request, Duration.ofSeconds(waitSeconds));
-            out().printf("created table '%s' (%s) in %s%n", d.tableName(), d.status(), sqlite);
+            out().printf("created table '%s' (%s) in %s%n", d.tableName(), d.status(), shownBackend());
             out().flush();
             return ExitCodes.OK;
         }

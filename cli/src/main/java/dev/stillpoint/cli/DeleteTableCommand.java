@@ -1,6 +1,6 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableDescription;
@@ -20,7 +20,7 @@ final class DeleteTableCommand extends StorageCommand {
 
     @Override
     int run() {
-        try (SqliteStorage storage = openStorage()) {
+        try (Storage storage = openStorage()) {
             storage.tables().deleteTable(account, table);
             String state;
             try {

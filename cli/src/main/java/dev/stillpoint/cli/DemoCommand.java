@@ -1,5 +1,10 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+import dev.stillpoint.backup.TableExport;
+import dev.stillpoint.backup.DescriptionJson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
@@ -63,6 +68,7 @@ final class DemoCommand extends CliCommand {
     static final String TABLE = "demo-orders";
     static final String GSI = "by-category";
     private static final KeySchema SCHEMA = KeySchema.composite("pk", "sk");
+    private static final KeySchema GSI_KEY = KeySchema.composite("category", "rank");
     private static final int ITEMS_PER_PARTITION = 100;
     /** Small pages, so the export is many reads inside one transaction while the writer commits between them. */
     static final PageBudget PAGE = new PageBudget(100, 64 << 10);
@@ -140,7 +146,7 @@ final class DemoCommand extends CliCommand {
             // The GSI comes after the load, so the demo also shows UpdateTable's backfill.
             long gsiStart = System.nanoTime();
             tables.addGlobalSecondaryIndex(ACCOUNT, TABLE, CreateGsiRequest.of(
-                    GlobalSecondaryIndex.creating(GSI, KeySchema.composite("category", "rank"), Projection.all()),
+                    GlobalSecondaryIndex.creating(GSI, GSI_KEY, Projection.all()),
                     new AttributeDefinition("category", ScalarType.S), new AttributeDefinition("rank", ScalarType.N)));
             out.printf("  gsi       %s (category S, rank N) added and backfilled in %.1f s%n", GSI,
                     seconds(System.nanoTime() - gsiStart));
@@ -148,7 +154,7 @@ final class DemoCommand extends CliCommand {
 
             DemoWriter writer = new DemoWriter(tables, ACCOUNT, TABLE, SCHEMA, loaded, seed + 1);
             Pacing pacing = new Pacing(writer, Math.max(1, items / PACE_POINTS));
-            Exporter.Result result;
+            ExportResult result;
             try {
                 result = Exporter.export(storage.snapshots(), ACCOUNT, TABLE, Exporter.prepareOutput(exportDir), pacing);
             } finally {
@@ -179,7 +185,10 @@ final class DemoCommand extends CliCommand {
             Verification v = verify(result, atOpen, writes, duringTotal);
             Map<String, Item> after = applied(atOpen, writes);
             v.checkAfter(storage, after);
-            v.report(out, result, atOpen.size(), writes, seconds(System.nanoTime() - started));
+            // The export, verified, restored into a new table and proved equal to the snapshot [E4, E6].
+            DemoRestore restored = DemoRestore.prove(storage, db, exportDir, TABLE, GSI, GSI_KEY, atOpen);
+            v.failures.addAll(restored.failures);
+            v.report(out, result, atOpen.size(), writes, restored.lines, seconds(System.nanoTime() - started));
             if (!v.failures.isEmpty()) {
                 return fail(ExitCodes.VERIFICATION_FAILED, "FAILED: " + String.join("; ", v.failures));
             }
@@ -188,7 +197,7 @@ final class DemoCommand extends CliCommand {
     }
 
     /** The exporter's listener: starts the writer once the snapshot is open, and keeps it interleaved with the pages. */
-    private static final class Pacing implements Exporter.Listener {
+    private static final class Pacing implements ExportListener {
         private final DemoWriter writer;
         private final long every;
         volatile long finishedAt = Long.MAX_VALUE;
@@ -257,7 +266,8 @@ final class DemoCommand extends CliCommand {
             }
         }
 
-        void report(PrintWriter out, Exporter.Result r, int atOpen, List<DemoWriter.Write> writes, double total) {
+        void report(PrintWriter out, ExportResult r, int atOpen, List<DemoWriter.Write> writes, List<String> restore,
+                    double total) {
             long inserts = writes.stream().filter(w -> w.kind() == DemoWriter.Kind.INSERT).count();
             out.println("Verified against the table as it was when the snapshot opened:");
             out.printf("  items exported   %,d (the table held %,d at the open; manifest says %,d)%n", lines, atOpen, r.items());
@@ -274,12 +284,13 @@ final class DemoCommand extends CliCommand {
             out.printf("  after the writer, a new snapshot holds %,d items with every one of the %,d writes: %s%n",
                     afterCount, writes.size(), afterMismatches == 0 ? "yes" : "NO");
             out.printf("  marker: %s %s%n", r.info().kind(), r.info().marker());
+            restore.forEach(out::println);
             out.printf("%s in %.1f s%n", failures.isEmpty() ? "OK" : "FAILED", total);
             out.flush();
         }
     }
 
-    private static Verification verify(Exporter.Result r, Map<String, Item> atOpen, List<DemoWriter.Write> writes,
+    private static Verification verify(ExportResult r, Map<String, Item> atOpen, List<DemoWriter.Write> writes,
                                        int duringExport) {
         Verification v = new Verification();
         if (duringExport == 0) {
@@ -356,7 +367,7 @@ final class DemoCommand extends CliCommand {
         return v;
     }
 
-    private static void checkManifest(Verification v, Exporter.Result r) {
+    private static void checkManifest(Verification v, ExportResult r) {
         String sha = sha256(r.dataFile());
         JsonNode m;
         try {
@@ -372,7 +383,7 @@ final class DemoCommand extends CliCommand {
         if (m.path("itemCount").asLong(-1) != v.lines) {
             v.fail("the manifest's itemCount " + m.path("itemCount") + " is not the " + v.lines + " lines");
         }
-        if (!Exporter.DATA_FILE.equals(m.path("dataFile").asText())
+        if (!TableExport.DATA_FILE.equals(m.path("dataFile").asText())
                 || m.path("keyOrdered").asBoolean() != r.keyOrdered()
                 || !r.info().marker().equals(m.path("snapshot").path("marker").asText())
                 || !r.info().kind().equals(m.path("snapshot").path("kind").asText())
@@ -440,7 +451,7 @@ final class DemoCommand extends CliCommand {
     }
 
     private static String sha256(Path file) {
-        MessageDigest sha = Exporter.sha256();
+        MessageDigest sha = TableExport.sha256();
         byte[] buffer = new byte[1 << 16];
         try (InputStream in = Files.newInputStream(file)) {
             int n;

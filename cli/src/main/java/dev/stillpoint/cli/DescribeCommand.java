@@ -1,6 +1,8 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.backup.DescriptionJson;
+
+import dev.stillpoint.ports.in.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -18,7 +20,7 @@ final class DescribeCommand extends StorageCommand {
 
     @Override
     int run() {
-        try (SqliteStorage storage = openReadOnly()) {
+        try (Storage storage = openReadOnly()) {
             out().println(DescriptionJson.text(DescriptionJson.of(storage.tables().describeTable(account, table), true)));
             out().flush();
             return ExitCodes.OK;

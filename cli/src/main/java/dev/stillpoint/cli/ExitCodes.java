@@ -20,6 +20,18 @@ final class ExitCodes {
     static final int VERIFICATION_FAILED = 7;
     /** {@code export}: a stored item is not well-formed DynamoDB JSON or names another key than its row's [E1]. */
     static final int CORRUPT_ITEM = 8;
+    /** {@code export --cassandra}: the backend has no snapshot, so no export [C1, E2]. */
+    static final int UNSUPPORTED = 9;
+    /** {@code restore}: the input is missing, unreadable, or not an export of a known format and version [E3]. */
+    static final int INPUT_FORMAT = 10;
+    /** {@code restore}: a checksum, an item count or a compressed stream does not match its manifest [E3]. */
+    static final int INPUT_INTEGRITY = 11;
+    /** {@code restore}: a line is not an item, or its key attributes are missing or of another type [E3]. */
+    static final int INPUT_ITEM = 12;
+    /** {@code restore}: the new table's name is in use; nothing was created [E4]. */
+    static final int TABLE_EXISTS = 13;
+    /** {@code restore}: the load failed or was interrupted mid-way; the new table was removed [E5]. */
+    static final int RESTORE_ABANDONED = 14;
 
     private ExitCodes() {
     }

@@ -1,6 +1,16 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+import dev.stillpoint.backup.TableExport;
+import dev.stillpoint.backup.ExportTemps;
+
+import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.adapters.cassandra.CassandraSnapshots;
+import dev.stillpoint.backup.ExportFormat;
+import dev.stillpoint.backup.ExportOptions;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /** {@code export}: one consistent snapshot of a table to {@code items.jsonl} and {@code manifest.json}. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Export one consistent snapshot of a table: DIR/items.jsonl (each item's stored DynamoDB JSON,"
+        description = {"Export one consistent snapshot of a table from any backend with snapshots (SQLite, PostgreSQL in either"
+                + " layout, MongoDB; Cassandra answers Unsupported). Default format: DIR/items.jsonl (each item's stored DynamoDB JSON,"
                 + " one per line, in key order where the table has one) and DIR/manifest.json (description,"
                 + " snapshot kind and marker, keyOrdered, item count, sha256 of items.jsonl).",
             "Writers are never blocked; nothing they commit after the snapshot opens is exported.",
@@ -24,9 +35,11 @@ import picocli.CommandLine.Option;
             "1:other storage error (e.g. the table is not ACTIVE)",
             "2:usage error",
             "3:table not found",
-            "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version",
+            "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version;"
+                + " or the database server cannot be reached",
             "5:output directory not writable or not a directory",
             "6:every snapshot slot is held (LimitExceeded); retry when one ends",
+            "9:the backend has no snapshots (Cassandra) [C1]; nothing opened or written",
             "8:a stored item is not well-formed DynamoDB JSON or names another key than its row's; the message"
                 + " names it (position and stored key); no manifest written",
             "130/143:interrupted by SIGINT/SIGTERM; temporary files removed, no manifest written"})
@@ -36,16 +49,40 @@ final class ExportCommand extends StorageCommand {
     String table;
 
     @Option(names = "--out", required = true, paramLabel = "DIR",
-            description = "Output directory (created if missing); items.jsonl and manifest.json are replaced.")
+            description = "Output directory (created if missing); the layout's files are replaced.")
     Path outDir;
 
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "stillpoint",
+            converter = FormatConverter.class,
+            description = "stillpoint (default: manifest.json + items.jsonl) or dynamodb (DynamoDB's DYNAMODB_JSON"
+                    + " export layout: manifest-summary.json, manifest-files.json, data/*.json.gz).")
+    ExportFormat format;
+
     /** Told after every item, besides the progress bar: a forked test pauses the export mid-way with it. */
-    Exporter.Listener pace = Exporter.Listener.NONE;
+    ExportListener pace = ExportListener.NONE;
+
+    /** {@code stillpoint} or {@code dynamodb}, in any case. */
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<ExportFormat> {
+        @Override
+        public ExportFormat convert(String value) {
+            return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                case "stillpoint" -> ExportFormat.STILLPOINT;
+                case "dynamodb", "dynamodb_json" -> ExportFormat.DYNAMODB;
+                default -> throw new picocli.CommandLine.TypeConversionException(
+                        "format '" + value + "' is not one of stillpoint, dynamodb");
+            };
+        }
+    }
 
     @Override
     int run() {
+        if (backend.kind() == Backend.Kind.CASSANDRA) {
+            // Cassandra has no read that fixes an instant: refused before anything is opened or written [C1, E2].
+            StorageException refusal = StorageException.unsupported(CassandraSnapshots.BACKEND, CassandraSnapshots.WHY);
+            throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(refusal), refusal);
+        }
         // The database is checked first: a file refused as no Stillpoint database leaves no output directory.
-        try (SqliteStorage storage = openReadOnly()) {
+        try (Storage storage = openReadOnly()) {
             Exporter.prepareOutput(outDir);
             return export(storage.snapshots());
         }
@@ -60,22 +97,35 @@ final class ExportCommand extends StorageCommand {
     }
 
     private int export(SnapshotEngine engine) {
-        List<String> stale = Exporter.removeStaleTemps(outDir);
+        List<String> stale = ExportTemps.removeStale(outDir);
         if (!stale.isEmpty()) {
             err().println("stillpoint export: removed " + stale.size() + " stale temporary file"
                     + (stale.size() == 1 ? "" : "s") + " of an interrupted export from " + outDir + ": "
                     + String.join(", ", stale));
             err().flush();
         }
-        Exporter.Result r = Exporter.export(engine, account, table, outDir,
-                Exporter.Listener.both(ProgressBar.forConsole("exporting " + table), pace));
+        ExportResult r;
+        try {
+            r = Exporter.export(engine, account, table, outDir, ExportOptions.of(format),
+                    ExportListener.both(ProgressBar.forConsole("exporting " + table), pace));
+        } catch (StorageException e) {
+            if (e.reason() == ErrorReason.UNSUPPORTED) {
+                throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(e), e);
+            }
+            throw e;
+        }
         PrintWriter out = out();
         out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
                 r.elapsed().toMillis());
         out.printf("  snapshot  %s %s, key-ordered: %s%n", r.info().kind(), r.info().marker(),
                 r.keyOrdered() ? "yes" : "no");
-        out.printf("  %s  %,d bytes, sha256 %s%n", Exporter.DATA_FILE, r.bytes(), r.sha256());
-        out.printf("  %s%n", Exporter.MANIFEST_FILE);
+        if (r.format() == ExportFormat.STILLPOINT) {
+            out.printf("  %s  %,d bytes, sha256 %s%n", TableExport.DATA_FILE, r.bytes(), r.sha256());
+        } else {
+            out.printf("  %d data file%s under data/, %,d bytes gzipped%n", r.dataFiles().size(),
+                    r.dataFiles().size() == 1 ? "" : "s", r.bytes());
+        }
+        out.printf("  %s%n", outDir.relativize(r.manifestFile()));
         out.flush();
         return ExitCodes.OK;
     }

@@ -1,6 +1,6 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.ports.in.Storage;
 import picocli.CommandLine.Command;
 
 /** {@code list-tables}: the account's table names, one a line. */
@@ -14,7 +14,7 @@ final class ListTablesCommand extends StorageCommand {
 
     @Override
     int run() {
-        try (SqliteStorage storage = openReadOnly()) {
+        try (Storage storage = openReadOnly()) {
             storage.tables().listTables(account).forEach(out()::println);
             out().flush();
             return ExitCodes.OK;

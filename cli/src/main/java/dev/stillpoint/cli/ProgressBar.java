@@ -1,5 +1,9 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.TableRestore;
+
+import dev.stillpoint.backup.ExportListener;
+
 import java.io.PrintStream;
 
 /**
@@ -7,7 +11,7 @@ import java.io.PrintStream;
  * in place at most ten times a second. The total is unknown up front (a snapshot's description
  * carries no counts [S2]), so it shows a moving marker rather than a percentage.
  */
-final class ProgressBar implements Exporter.Listener {
+final class ProgressBar implements ExportListener, TableRestore.Listener {
     private static final long INTERVAL_NANOS = 100_000_000L;
     private static final int WIDTH = 20;
 
@@ -24,8 +28,22 @@ final class ProgressBar implements Exporter.Listener {
     }
 
     /** A progress bar on stderr when a terminal is attached, otherwise nothing. */
-    static Exporter.Listener forConsole(String label) {
-        return System.console() != null ? new ProgressBar(System.err, label) : Exporter.Listener.NONE;
+    static ExportListener forConsole(String label) {
+        return System.console() != null ? new ProgressBar(System.err, label) : ExportListener.NONE;
+    }
+
+    /** A progress bar on stderr for a restore when a terminal is attached, otherwise nothing. */
+    static TableRestore.Listener forConsoleRestore(String label) {
+        return System.console() != null ? new ProgressBar(System.err, label) : TableRestore.Listener.NONE;
+    }
+
+    @Override
+    public void restored(long items) {
+        long now = System.nanoTime();
+        if (now - lastDrawn >= INTERVAL_NANOS) {
+            lastDrawn = now;
+            draw(items, now, false);
+        }
     }
 
     @Override

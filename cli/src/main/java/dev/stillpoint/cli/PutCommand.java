@@ -1,6 +1,6 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemJson;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ final class PutCommand extends StorageCommand {
         for (String json : items) {
             decoded.add(ItemJson.decode(json));
         }
-        try (SqliteStorage storage = openStorage()) {
+        try (Storage storage = openStorage()) {
             for (Item item : decoded) {
                 storage.tables().putItem(account, table, item);
             }

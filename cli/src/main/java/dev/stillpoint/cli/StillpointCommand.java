@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code stillpoint} command line: the main job ({@code demo}) and the tools to drive a database by hand. */
 @Command(name = "stillpoint", mixinStandardHelpOptions = true, version = "stillpoint 0.1.0",
         description = "Stillpoint: the storage core of DynamoDB-compatible servers, on its embedded SQLite default.",
-        subcommands = {DemoCommand.class, ExportCommand.class, CreateTableCommand.class, PutCommand.class,
+        subcommands = {DemoCommand.class, ExportCommand.class, RestoreCommand.class, CreateTableCommand.class, PutCommand.class,
             DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:success",
@@ -17,7 +17,13 @@ import picocli.CommandLine.Command;
             "5:output directory not writable or not a directory",
             "6:every snapshot slot is held (LimitExceeded)",
             "7:demo verification failed",
-            "8:export: a stored item is not sound DynamoDB JSON for its row (E1)"})
+            "8:export: a stored item is not sound DynamoDB JSON for its row (E1)",
+            "9:export: the backend has no snapshots (Cassandra, C1)",
+            "10:restore: input missing or not an export of a known format and version (E3)",
+            "11:restore: a checksum, item count or gzip stream does not match its manifest (E3)",
+            "12:restore: a line is not an item, or its key is missing or of another type (E3)",
+            "13:restore: the table name is in use; nothing created (E4)",
+            "14:restore: failed or interrupted mid-way; the new table was removed (E5)"})
 public final class StillpointCommand implements Runnable {
 
     @CommandLine.Spec

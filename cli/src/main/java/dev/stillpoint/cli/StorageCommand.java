@@ -3,49 +3,60 @@ package dev.stillpoint.cli;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.in.Storage;
 import java.nio.file.Path;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** A command on one SQLite database file: {@code --sqlite FILE [--account ID]}. */
+/**
+ * A command on one backend: {@code (--sqlite FILE | --postgres JDBC_URL [--data-url JDBC_URL] |
+ * --mongodb URI | --cassandra CONTACT_POINT) [--account ID]}. Every line it prints on stderr has the
+ * URLs' passwords removed.
+ */
 abstract class StorageCommand extends CliCommand {
 
     /** The account every command uses unless {@code --account} names another. */
     static final String DEFAULT_ACCOUNT = "000000000000";
 
-    @Option(names = "--sqlite", required = true, paramLabel = "FILE", description = "The SQLite database file.")
-    Path sqlite;
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "Backend (exactly one):%n")
+    Backend backend = new Backend();
+
+    @Option(names = "--data-url", paramLabel = "JDBC_URL",
+            description = "With --postgres: the database of the data relations (separate layout); the --postgres"
+                    + " URL then names the catalog's.")
+    String dataUrl;
 
     @Option(names = "--account", paramLabel = "ID", defaultValue = DEFAULT_ACCOUNT,
             description = "Account id (default: ${DEFAULT-VALUE}).")
     String account;
 
-    /** Whether this command may create a missing database file (only create-table does). */
+    /** Whether this command may create a missing SQLite database file (only create-table does). */
     boolean createsDatabase() {
         return false;
     }
 
-    /** Opens the engine on {@code --sqlite}, after checking the file (exit 4 when it is not a database). */
-    SqliteStorage openStorage() {
-        if (createsDatabase()) {
-            DatabaseFile.requireExistingOrCreatable(sqlite);
-        } else {
-            DatabaseFile.requireExisting(sqlite);
-        }
-        return open(sqlite, SqliteConfig.file(sqlite));
+    /** Opens the backend for reading and writing (a SQLite file is checked first: exit 4 when it is not a database). */
+    Storage openStorage() {
+        return backend.open(false, createsDatabase(), dataUrl);
     }
 
     /**
-     * Opens {@code --sqlite} read-only [L4] (export, describe, list-tables): no migration, no journal-mode
-     * switch, no control-plane work, nothing written; a file that is not a Stillpoint database at this
-     * build's schema version ends with exit 4 naming it. Two read connections: one snapshot at a time.
+     * Opens the backend to read (export, describe, list-tables): a SQLite file read-only [L4] (no
+     * migration, no journal-mode switch, no control-plane work, nothing written; two read connections,
+     * one snapshot at a time); a server as usual.
      */
-    SqliteStorage openReadOnly() {
-        DatabaseFile.requireExisting(sqlite);
-        try {
-            return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite).withPool(2, 1));
-        } catch (StorageException e) {
-            throw new CliFailure(ExitCodes.DATABASE_FILE, CliCommand.message(e), e); // the message names the file
-        }
+    Storage openReadOnly() {
+        return backend.open(true, false, dataUrl);
+    }
+
+    /** The backend as it may be printed (passwords masked). */
+    String shownBackend() {
+        return backend.shown(dataUrl);
+    }
+
+    @Override
+    String scrub(String text) {
+        return backend.scrub(text, dataUrl);
     }
 
     static SqliteStorage open(Path file, SqliteConfig config) {

@@ -41,6 +41,20 @@ class ArchitectureTest {
                 .check(ALL);
     }
 
+    /**
+     * Export and restore work on any backend through the driving ports, so the backup library never
+     * names an adapter (nor the command line that drives it): a backend gains export and restore by
+     * implementing {@link Storage}, nothing more.
+     */
+    @Test
+    void backupDependsOnPortsDomainAndJacksonOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.backup..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..",
+                        "dev.stillpoint.backup..", "com.fasterxml.jackson..")
+                .check(PRODUCTION);
+    }
+
     @Test
     void adaptersNeverDependOnEachOther() {
         String[] adapters = {"sqlite", "postgres", "mongo", "cassandra"};

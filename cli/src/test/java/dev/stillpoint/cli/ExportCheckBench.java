@@ -1,5 +1,8 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.storage.KeyCodec;
@@ -79,8 +82,10 @@ class ExportCheckBench {
                 boolean checked = r % 2 == 1;
                 long cpu0 = cpu.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
-                Exporter.Result result = Exporter.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "bench",
-                        Exporter.prepareOutput(dir.resolve("out")), Exporter.Listener.NONE, checked);
+                ExportResult result = Exporter.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "bench",
+                        Exporter.prepareOutput(dir.resolve("out")),
+                        new dev.stillpoint.backup.ExportOptions(dev.stillpoint.backup.ExportFormat.STILLPOINT, checked,
+                                dev.stillpoint.backup.ExportOptions.DEFAULT_ITEMS_PER_DATA_FILE), ExportListener.NONE);
                 double wall = (System.nanoTime() - t0) / 1e6;
                 double used = (cpu.getCurrentThreadCpuTime() - cpu0) / 1e6;
                 if (result.items() != items) {

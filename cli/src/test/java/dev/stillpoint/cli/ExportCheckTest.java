@@ -1,5 +1,7 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ItemCheck;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

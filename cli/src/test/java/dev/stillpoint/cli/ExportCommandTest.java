@@ -1,5 +1,7 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.TableExport;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +71,7 @@ class ExportCommandTest {
         }
         Path data = out.resolve("items.jsonl");
         JsonNode m = new ObjectMapper().readTree(out.resolve("manifest.json").toFile());
-        assertThat(m.path("format").asText()).isEqualTo(Exporter.FORMAT);
+        assertThat(m.path("format").asText()).isEqualTo(TableExport.FORMAT);
         assertThat(m.path("tableName").asText()).isEqualTo("things");
         assertThat(m.path("account").asText()).isEqualTo(StorageCommand.DEFAULT_ACCOUNT);
         assertThat(m.path("dataFile").asText()).isEqualTo("items.jsonl");
@@ -211,11 +213,11 @@ class ExportCommandTest {
     @Test
     void linesPassThroughUnlessUtf8CannotCarryThem() {
         String plain = "{\"s\":{\"S\":\"caf\u00E9 \uD83D\uDE00\"}}";
-        assertThat(Exporter.line(plain, 0)).isSameAs(plain);
+        assertThat(TableExport.line(plain, 0)).isSameAs(plain);
         String lone = "{\"s\":{\"S\":\"a\uD800b\"}}";
-        assertThat(Exporter.line(lone, 0)).isEqualTo("{\"s\":{\"S\":\"a\\ud800b\"}}");
-        assertThat(ItemJson.decode(Exporter.line(lone, 0)).get("s")).isEqualTo(ItemJson.decode(lone).get("s"));
-        assertThatThrownBy(() -> Exporter.line("{\"s\":\n{\"S\":\"a\"}}", 4))
+        assertThat(TableExport.line(lone, 0)).isEqualTo("{\"s\":{\"S\":\"a\\ud800b\"}}");
+        assertThat(ItemJson.decode(TableExport.line(lone, 0)).get("s")).isEqualTo(ItemJson.decode(lone).get("s"));
+        assertThatThrownBy(() -> TableExport.line("{\"s\":\n{\"S\":\"a\"}}", 4))
                 .isInstanceOf(StorageException.class).hasMessageContaining("stored item 5");
     }
 

@@ -1,5 +1,8 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.ExportListener;
+import dev.stillpoint.backup.ExportResult;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -89,7 +92,7 @@ class ExporterTest {
         Path out = Exporter.prepareOutput(Cli.scratch("exporter").resolve("out"));
         Scripted stream = new Scripted(50_000, false);
 
-        Exporter.Result r = Exporter.export(engine(stream), "000000000000", "scripted", out, Exporter.Listener.NONE);
+        ExportResult r = Exporter.export(engine(stream), "000000000000", "scripted", out, ExportListener.NONE);
 
         assertThat(r.items()).isEqualTo(50_000);
         assertThat(r.keyOrdered()).isFalse();
@@ -106,7 +109,7 @@ class ExporterTest {
         Path out = Exporter.prepareOutput(Cli.scratch("exporter-fails").resolve("out"));
         Scripted stream = new Scripted(10_000, true);
 
-        assertThatThrownBy(() -> Exporter.export(engine(stream), "000000000000", "scripted", out, Exporter.Listener.NONE))
+        assertThatThrownBy(() -> Exporter.export(engine(stream), "000000000000", "scripted", out, ExportListener.NONE))
                 .isInstanceOf(StorageException.class).hasMessageContaining("expired");
 
         assertThat(stream.closed).isTrue();

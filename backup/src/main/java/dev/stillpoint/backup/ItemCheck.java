@@ -1,4 +1,4 @@
-package dev.stillpoint.cli;
+package dev.stillpoint.backup;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -15,6 +15,7 @@ import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
 import java.io.IOException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -29,10 +30,12 @@ import java.util.Optional;
  * key attributes' values are kept; nothing else is decoded. N texts are not validated (an invalid
  * number is yielded raw as stored [S4] and restored as such), except in the key, which must encode.
  */
-final class ItemCheck {
+public final class ItemCheck {
 
     /** A stored item that failed the check; the message names it by position (from 1) and stored key. */
-    static final class Failed extends RuntimeException {
+    public static final class Failed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         Failed(String message) {
             super(message, null, false, false);
         }
@@ -47,21 +50,54 @@ final class ItemCheck {
     private final Optional<ScalarType> partitionType;
     private final Optional<ScalarType> sortType;
 
-    ItemCheck(TableDescription table) {
-        KeySchema key = table.keySchema();
-        this.partitionName = key.partitionKey();
-        this.sortName = key.sortKey();
-        this.partitionType = typeOf(table, partitionName);
-        this.sortType = sortName.flatMap(n -> typeOf(table, n));
+    /**
+     * The check of items of {@code table}: its key attributes and their defined types.
+     *
+     * @param table the table the items belong to
+     */
+    public ItemCheck(TableDescription table) {
+        this(table.keySchema(), table.attributeDefinitions());
     }
 
-    private static Optional<ScalarType> typeOf(TableDescription table, String name) {
-        return table.attributeDefinitions().stream().filter(d -> d.name().equals(name))
+    /**
+     * The check of items of a table with key {@code key}, typed by {@code definitions}.
+     *
+     * @param key         the table's key
+     * @param definitions the key attributes' types (an attribute not defined is checked for presence only)
+     */
+    public ItemCheck(KeySchema key, List<AttributeDefinition> definitions) {
+        this.partitionName = key.partitionKey();
+        this.sortName = key.sortKey();
+        this.partitionType = typeOf(definitions, partitionName);
+        this.sortType = sortName.flatMap(n -> typeOf(definitions, n));
+    }
+
+    private static Optional<ScalarType> typeOf(List<AttributeDefinition> definitions, String name) {
+        return definitions.stream().filter(d -> d.name().equals(name))
                 .map(AttributeDefinition::type).findFirst();
     }
 
-    /** Checks {@code item}, the {@code position}-th of the stream (from 1); throws {@link Failed} naming it. */
-    void check(StoredItem item, long position) {
+    /**
+     * Checks {@code item}, the {@code position}-th of the stream (from 1), written to line {@code position}
+     * of our layout's data file.
+     *
+     * @param item     the stored item
+     * @param position its position in the stream, from 1
+     * @throws Failed naming it
+     */
+    public void check(StoredItem item, long position) {
+        check(item, position, "line " + position + " of " + StillpointLayout.DATA_FILE);
+    }
+
+    /**
+     * Checks {@code item}, the {@code position}-th of the stream (from 1), to be written at {@code where}.
+     *
+     * @param item     the stored item
+     * @param position its position in the stream, from 1
+     * @param where    where it goes, for the message: "line N of FILE"
+     * @throws Failed naming it
+     */
+    public void check(StoredItem item, long position, String where) {
         String json = item.json();
         AttributeValue partition = null;
         AttributeValue sort = null;
@@ -81,28 +117,28 @@ final class ItemCheck {
             expect(t == JsonToken.END_OBJECT, "unexpected " + t);
             expect(p.nextToken() == null, "text follows the item's closing brace");
         } catch (JsonProcessingException e) {
-            throw failed(item, position, "it is not well-formed JSON: " + e.getOriginalMessage());
+            throw failed(item, position, where, "it is not well-formed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw failed(item, position, "it cannot be read: " + e.getMessage());
+            throw failed(item, position, where, "it cannot be read: " + e.getMessage());
         } catch (Malformed e) {
-            throw failed(item, position, e.getMessage());
+            throw failed(item, position, where, e.getMessage());
         }
         if (partition == null) {
-            throw failed(item, position, "it has no partition key attribute '" + partitionName + "'");
+            throw failed(item, position, where, "it has no partition key attribute '" + partitionName + "'");
         }
         if (sortName.isPresent() && sort == null) {
-            throw failed(item, position, "it has no sort key attribute '" + sortName.get() + "'");
+            throw failed(item, position, where, "it has no sort key attribute '" + sortName.get() + "'");
         }
         Key key = sort == null ? Key.of(partition) : Key.of(partition, sort);
         Optional<StoredKey> stored = item.storedKey();
         if (stored.isPresent() && !stored.get().matches(key)) {
-            throw failed(item, position, "its key attributes (" + show(key) + ") are not the key its row is stored under");
+            throw failed(item, position, where, "its key attributes (" + show(key) + ") are not the key its row is stored under");
         }
     }
 
-    private static Failed failed(StoredItem item, long position, String why) {
+    private static Failed failed(StoredItem item, long position, String line, String why) {
         String where = item.storedKey().map(k -> ", stored key " + k.describe()).orElse("");
-        return new Failed("item " + position + " (line " + position + " of " + Exporter.DATA_FILE + where
+        return new Failed("item " + position + " (" + line + where
                 + ") is not a sound DynamoDB JSON item: " + why);
     }
 

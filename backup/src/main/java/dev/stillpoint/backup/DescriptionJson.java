@@ -1,4 +1,4 @@
-package dev.stillpoint.cli;
+package dev.stillpoint.backup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,7 +7,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.StreamSpecification;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.TableDescription;
@@ -18,9 +25,13 @@ import dev.stillpoint.domain.table.VectorIndex;
  * {@code AttributeDefinitions}, {@code GlobalSecondaryIndexes}, ...), for {@code describe} and the
  * export manifest.
  */
-final class DescriptionJson {
+public final class DescriptionJson {
 
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Indented output, for files people read. */
+    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One-line output, for JSON-lines files. */
+    static final ObjectMapper COMPACT = new ObjectMapper();
 
     private DescriptionJson() {
     }
@@ -28,8 +39,12 @@ final class DescriptionJson {
     /**
      * {@code d} as JSON; {@code withCounts} adds the running counts (a snapshot's description has
      * them cleared [S2], so the manifest leaves them out).
+     *
+     * @param d          the description
+     * @param withCounts whether to add item counts and sizes
+     * @return the JSON object
      */
-    static ObjectNode of(TableDescription d, boolean withCounts) {
+    public static ObjectNode of(TableDescription d, boolean withCounts) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("TableName", d.tableName());
         n.put("AccountId", d.accountId());
@@ -115,11 +130,94 @@ final class DescriptionJson {
         return n;
     }
 
-    static String text(JsonNode node) {
+    /**
+     * {@code node} as indented text.
+     *
+     * @param node the JSON
+     * @return its text
+     */
+    public static String text(JsonNode node) {
         try {
             return MAPPER.writeValueAsString(node);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The CreateTable request that makes a new table of {@code table}'s definition (key schema,
+     * attribute definitions, GSIs and LSIs with their projections, stream specification), as
+     * {@link #of} wrote it, under another name.
+     *
+     * @param table     a description as {@link #of} writes it
+     * @param accountId the new table's account
+     * @param tableName the new table's name
+     * @return the request; it is checked in full on construction
+     * @throws IllegalArgumentException naming the field that is missing or of the wrong shape
+     */
+    public static CreateTableRequest definition(JsonNode table, String accountId, String tableName) {
+        List<AttributeDefinition> definitions = new ArrayList<>();
+        for (JsonNode a : array(table, "AttributeDefinitions")) {
+            definitions.add(new AttributeDefinition(text(a, "AttributeName"),
+                    ScalarType.valueOf(text(a, "AttributeType"))));
+        }
+        List<GlobalSecondaryIndex> gsis = new ArrayList<>();
+        for (JsonNode g : array(table, "GlobalSecondaryIndexes")) {
+            gsis.add(GlobalSecondaryIndex.creating(text(g, "IndexName"), keySchemaOf(g), projectionOf(g)));
+        }
+        List<LocalSecondaryIndex> lsis = new ArrayList<>();
+        for (JsonNode l : array(table, "LocalSecondaryIndexes")) {
+            lsis.add(LocalSecondaryIndex.of(text(l, "IndexName"), keySchemaOf(l), projectionOf(l)));
+        }
+        JsonNode stream = table.path("StreamSpecification");
+        Optional<StreamSpecification> spec = stream.isObject()
+                ? Optional.of(new StreamSpecification(stream.path("StreamEnabled").asBoolean(),
+                        stream.hasNonNull("StreamViewType") ? Optional.of(stream.get("StreamViewType").asText()) : Optional.empty()))
+                : Optional.empty();
+        return new CreateTableRequest(accountId, tableName, keySchemaOf(table), definitions, gsis, lsis, spec);
+    }
+
+    private static KeySchema keySchemaOf(JsonNode owner) {
+        String hash = null;
+        Optional<String> range = Optional.empty();
+        for (JsonNode k : array(owner, "KeySchema")) {
+            switch (text(k, "KeyType")) {
+                case "HASH" -> hash = text(k, "AttributeName");
+                case "RANGE" -> range = Optional.of(text(k, "AttributeName"));
+                default -> throw new IllegalArgumentException("KeyType '" + k.get("KeyType").asText()
+                        + "' is neither HASH nor RANGE");
+            }
+        }
+        if (hash == null) {
+            throw new IllegalArgumentException("KeySchema has no HASH attribute");
+        }
+        return new KeySchema(hash, range);
+    }
+
+    private static Projection projectionOf(JsonNode index) {
+        JsonNode p = index.path("Projection");
+        ProjectionType type = ProjectionType.valueOf(text(p, "ProjectionType"));
+        List<String> nonKey = new ArrayList<>();
+        p.path("NonKeyAttributes").forEach(n -> nonKey.add(n.asText()));
+        return new Projection(type, nonKey);
+    }
+
+    private static Iterable<JsonNode> array(JsonNode owner, String field) {
+        JsonNode a = owner.path(field);
+        if (a.isMissingNode() || a.isNull()) {
+            return List.of();
+        }
+        if (!a.isArray()) {
+            throw new IllegalArgumentException(field + " is not an array");
+        }
+        return a;
+    }
+
+    private static String text(JsonNode owner, String field) {
+        JsonNode v = owner.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new IllegalArgumentException("field " + field + " is missing or not a string");
+        }
+        return v.asText();
     }
 }

@@ -1,0 +1,198 @@
+package dev.stillpoint.backup;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.SnapshotInfo;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * DynamoDB's DYNAMODB_JSON export layout, as its "table export output format" documents it [E2]:
+ * {@value #SUMMARY} (version, exportArn, tableArn, tableId, exportTime = the instant read just before
+ * the snapshot opened, itemCount, outputFormat ...), {@value #FILES} (one JSON line per data file:
+ * itemCount, md5Checksum (base64), etag (hex MD5, as S3 gives a single-part upload), dataFileS3Key), and
+ * the gzipped data files under {@value #DATA_DIR}/, each line {@code {"Item": <the stored item>}}.
+ * {@code .checksum} files beside both manifests hold their hex MD5. Paths in the manifests are relative
+ * to the output directory, where DynamoDB's are relative to the bucket's export prefix.
+ */
+final class DynamoDbLayout implements LayoutWriter {
+    static final String SUMMARY = "manifest-summary.json";
+    static final String FILES = "manifest-files.json";
+    static final String DATA_DIR = "data";
+    static final String VERSION = "2020-06-30";
+    static final String OUTPUT_FORMAT = "DYNAMODB_JSON";
+
+    private static final int BUFFER = 1 << 16;
+    private static final byte[] PREFIX = "{\"Item\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SUFFIX = "}\n".getBytes(StandardCharsets.UTF_8);
+
+    /** One data file being written or done. */
+    private static final class DataFile {
+        final String name;
+        final Path temp;
+        final MessageDigest md5 = TableExport.digest("MD5");
+        FileChannel channel;
+        OutputStream out;
+        long items;
+        long bytes;
+
+        DataFile(String name, Path temp) throws IOException {
+            this.name = name;
+            this.temp = temp;
+            this.channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            this.out = new GZIPOutputStream(new DigestOutputStream(
+                    new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER), md5), BUFFER);
+        }
+
+        void finish() throws IOException {
+            out.close(); // writes the gzip trailer and flushes through the digest
+            bytes = Files.size(temp);
+            try (FileChannel sync = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                sync.force(true);
+            }
+        }
+    }
+
+    private final Path dir;
+    private final Path dataDir;
+    private final ExportTemps temps;
+    private final int itemsPerFile;
+    private final String exportId;
+    private final List<DataFile> files = new ArrayList<>();
+    private DataFile current;
+
+    DynamoDbLayout(Path dir, ExportTemps temps, int itemsPerFile) throws IOException {
+        this.dir = dir;
+        this.dataDir = Files.createDirectories(dir.resolve(DATA_DIR));
+        this.temps = temps;
+        this.itemsPerFile = itemsPerFile;
+        // DynamoDB's shape of an export id: 14 digits of epoch millis, a dash, 8 hex digits.
+        this.exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
+        this.current = next();
+    }
+
+    private DataFile next() throws IOException {
+        String name = exportId + "-" + String.format("%05d", files.size()) + ".json.gz";
+        DataFile file = new DataFile(name, temps.create(dataDir, name));
+        files.add(file);
+        return file;
+    }
+
+    @Override
+    public String where(long position) {
+        long line = current.items == itemsPerFile ? 1 : current.items + 1;
+        String name = current.items == itemsPerFile ? "the next data file" : DATA_DIR + "/" + current.name;
+        return "line " + line + " of " + name;
+    }
+
+    @Override
+    public void write(String itemJson) throws IOException {
+        if (current.items == itemsPerFile) {
+            current.finish();
+            current = next();
+        }
+        current.out.write(PREFIX);
+        current.out.write(itemJson.getBytes(StandardCharsets.UTF_8));
+        current.out.write(SUFFIX);
+        current.items++;
+    }
+
+    @Override
+    public void endData() throws IOException {
+        current.finish();
+    }
+
+    @Override
+    public Written commit(String account, TableDescription description, SnapshotInfo info, boolean keyOrdered,
+                          Instant openedAt) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        long items = 0;
+        long bytes = 0;
+        List<Path> finals = new ArrayList<>();
+        for (DataFile f : files) {
+            byte[] md5 = f.md5.digest();
+            ObjectNode line = DescriptionJson.MAPPER.createObjectNode()
+                    .put("itemCount", f.items)
+                    .put("md5Checksum", Base64.getEncoder().encodeToString(md5))
+                    .put("etag", HexFormat.of().formatHex(md5))
+                    .put("dataFileS3Key", DATA_DIR + "/" + f.name);
+            lines.append(DescriptionJson.COMPACT.writeValueAsString(line)).append('\n');
+            items += f.items;
+            bytes += f.bytes;
+            finals.add(dataDir.resolve(f.name));
+        }
+        byte[] filesBytes = lines.toString().getBytes(StandardCharsets.UTF_8);
+        ObjectNode s = DescriptionJson.MAPPER.createObjectNode();
+        s.put("version", VERSION);
+        s.put("exportArn", description.tableArn() + "/export/" + exportId);
+        s.put("startTime", openedAt.toString());
+        s.put("endTime", Instant.now().toString());
+        s.put("tableArn", description.tableArn());
+        s.put("tableId", description.tableId());
+        s.put("exportTime", openedAt.toString());
+        s.putNull("s3Bucket");
+        s.putNull("s3Prefix");
+        s.putNull("s3SseAlgorithm");
+        s.putNull("s3SseKmsKeyId");
+        s.put("manifestFilesS3Key", FILES);
+        s.put("billedSizeBytes", bytes);
+        s.put("itemCount", items);
+        s.put("outputFormat", OUTPUT_FORMAT);
+        s.put("exportType", "FULL_EXPORT");
+        byte[] summaryBytes = (DescriptionJson.text(s) + "\n").getBytes(StandardCharsets.UTF_8);
+
+        Path filesTemp = written(FILES, filesBytes);
+        Path filesSumTemp = written("manifest-files.checksum", md5Hex(filesBytes));
+        Path summarySumTemp = written("manifest-summary.checksum", md5Hex(summaryBytes));
+        Path summaryTemp = written(SUMMARY, summaryBytes);
+        Path summary = dir.resolve(SUMMARY);
+        temps.commit(() -> {
+            Files.deleteIfExists(summary);
+            for (DataFile f : files) {
+                LayoutWriter.rename(f.temp, dataDir.resolve(f.name));
+            }
+            LayoutWriter.rename(filesTemp, dir.resolve(FILES));
+            LayoutWriter.rename(filesSumTemp, dir.resolve("manifest-files.checksum"));
+            LayoutWriter.rename(summarySumTemp, dir.resolve("manifest-summary.checksum"));
+            LayoutWriter.rename(summaryTemp, summary);
+        });
+        return new Written(bytes, "", finals, summary);
+    }
+
+    private Path written(String name, byte[] bytes) throws IOException {
+        Path temp = temps.create(dir, name);
+        LayoutWriter.writeSynced(temp, bytes);
+        return temp;
+    }
+
+    private static byte[] md5Hex(byte[] bytes) {
+        return HexFormat.of().formatHex(TableExport.digest("MD5").digest(bytes)).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public void closeQuietly() {
+        for (DataFile f : files) {
+            try {
+                f.channel.close();
+            } catch (IOException ignored) {
+                // The temp file is removed next; nothing to keep.
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.stillpoint.backup;
+
+import dev.stillpoint.ports.in.SnapshotInfo;
+
+/** Told as an export runs; a progress bar or a demo's pacing listens. */
+public interface ExportListener {
+    /** Listens to nothing. */
+    ExportListener NONE = items -> { };
+
+    /**
+     * The snapshot is open (its instant fixed); items follow.
+     *
+     * @param info what fixes the snapshot's instant
+     */
+    default void opened(SnapshotInfo info) {
+    }
+
+    /**
+     * One more item written.
+     *
+     * @param items items written so far
+     */
+    void exported(long items);
+
+    /**
+     * Every item is written; the manifest follows.
+     *
+     * @param items items written in all
+     */
+    default void finished(long items) {
+    }
+
+    /**
+     * Both listeners, {@code first} told first.
+     *
+     * @param first told first
+     * @param second told second
+     * @return one listener telling both
+     */
+    static ExportListener both(ExportListener first, ExportListener second) {
+        if (second == NONE) {
+            return first;
+        }
+        return new ExportListener() {
+            @Override
+            public void opened(SnapshotInfo info) {
+                first.opened(info);
+                second.opened(info);
+            }
+
+            @Override
+            public void exported(long items) {
+                first.exported(items);
+                second.exported(items);
+            }
+
+            @Override
+            public void finished(long items) {
+                first.finished(items);
+                second.finished(items);
+            }
+        };
+    }
+}

@@ -1,0 +1,204 @@
+package dev.stillpoint.backup;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.ItemStream;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Writes one table snapshot to a directory, on any backend with snapshots [E2], in one of two layouts
+ * ({@link ExportFormat}): each item's stored DynamoDB JSON exactly as the snapshot yields it, never
+ * decoded, one per line. Memory stays bounded by the snapshot's page, whatever the table's size [S7].
+ *
+ * <p>Every file is written under a temporary name in the output directory ({@link ExportTemps}) and
+ * renamed at the end, the manifest that makes the export complete last (any old one removed first),
+ * so a manifest present always describes the data beside it and a failed export leaves none.
+ *
+ * <p>Every item is checked before it is written ({@link ItemCheck}) [E1]: the first that fails ends the
+ * export ({@link BackupFailure.Problem#CORRUPT_ITEM}) naming it, no manifest written, temp files removed.
+ */
+public final class TableExport {
+    /** Our layout's data file. */
+    public static final String DATA_FILE = StillpointLayout.DATA_FILE;
+    /** Our layout's manifest. */
+    public static final String MANIFEST_FILE = StillpointLayout.MANIFEST_FILE;
+    /** Our layout's format and version, the manifest's {@code format}. */
+    public static final String FORMAT = StillpointLayout.FORMAT;
+
+    private TableExport() {
+    }
+
+    /**
+     * Checks that {@code dir} is a writable directory, creating it (and its parents) when missing.
+     *
+     * @param dir the output directory
+     * @return {@code dir}
+     * @throws BackupFailure OUTPUT when it is not a directory, cannot be created or is not writable
+     */
+    public static Path prepareOutput(Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output path " + dir + " exists and is not a directory", null);
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BackupFailure(BackupFailure.Problem.OUTPUT, "cannot create output directory " + dir + ": " + reason(e), e);
+        }
+        if (!Files.isWritable(dir)) {
+            throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output directory " + dir + " is not writable", null);
+        }
+        return dir;
+    }
+
+    /**
+     * Opens a snapshot of {@code table} on {@code engine} and writes it to {@code dir} (prepared by
+     * {@link #prepareOutput}).
+     *
+     * @param engine   the backend's snapshot engine
+     * @param account  the account the table belongs to
+     * @param table    the table's name
+     * @param dir      the output directory
+     * @param options  the layout and how to write it
+     * @param listener told as items are written
+     * @param temps    the export's temporary files, for whoever may abandon it mid-way
+     * @return what was written
+     * @throws StorageException as the snapshot engine throws it (TableNotFound, LimitExceeded, Unsupported ...)
+     * @throws BackupFailure OUTPUT when a file cannot be written, CORRUPT_ITEM for an item that fails the
+     *     check, INTERRUPTED when {@code temps} was abandoned
+     */
+    public static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
+                                      ExportOptions options, ExportListener listener, ExportTemps temps) {
+        long started = System.nanoTime();
+        LayoutWriter writer = null;
+        try {
+            writer = options.format() == ExportFormat.STILLPOINT
+                    ? new StillpointLayout(dir, temps)
+                    : new DynamoDbLayout(dir, temps, options.itemsPerDataFile());
+            Instant openedAt = Instant.now();
+            TableDescription description;
+            SnapshotInfo info;
+            boolean keyOrdered;
+            long count = 0;
+            try (TableSnapshot snapshot = engine.openTableSnapshot(account, table)) {
+                description = snapshot.description();
+                info = snapshot.info();
+                keyOrdered = snapshot.keyOrdered();
+                listener.opened(info);
+                ItemCheck check = options.checkItems() ? new ItemCheck(description) : null;
+                ItemStream items = snapshot.items();
+                while (items.hasNext()) {
+                    StoredItem item = items.next();
+                    if (check != null) {
+                        check.check(item, count + 1, writer.where(count + 1));
+                    }
+                    writer.write(line(item.json(), count));
+                    count++;
+                    listener.exported(count);
+                }
+                writer.endData();
+            }
+            listener.finished(count);
+            LayoutWriter.Written written = writer.commit(account, description, info, keyOrdered, openedAt);
+            return new ExportResult(options.format(), description, info, keyOrdered, count, written.bytes(),
+                    written.sha256(), written.dataFiles(), written.manifest(), openedAt,
+                    Duration.ofNanos(System.nanoTime() - started));
+        } catch (IOException e) {
+            throw new BackupFailure(BackupFailure.Problem.OUTPUT, "cannot write the export to " + dir + ": " + reason(e), e);
+        } catch (ItemCheck.Failed e) {
+            throw new BackupFailure(BackupFailure.Problem.CORRUPT_ITEM, e.getMessage() + "; export stopped, no manifest written", e);
+        } finally {
+            if (writer != null) {
+                writer.closeQuietly();
+            }
+            temps.removeLeftovers();
+        }
+    }
+
+    /**
+     * The stored text as one line of UTF-8: as it is, except that a lone UTF-16 surrogate (which
+     * UTF-8 cannot carry) is written as its JSON escape, which decodes to the same string. A raw
+     * line break cannot be put on one line, so it ends the export with an error naming the item.
+     *
+     * @param json  the stored text
+     * @param index the item's position, from 0
+     * @return the text to write
+     */
+    public static String line(String json, long index) {
+        int n = json.length();
+        for (int i = 0; i < n; i++) {
+            char c = json.charAt(i);
+            if (c == '\n' || c == '\r') {
+                throw StorageException.internal("stored item " + (index + 1)
+                        + " contains a raw line break and cannot be written as one JSON line", null);
+            }
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return escapeLoneSurrogates(json);
+                }
+            }
+        }
+        return json;
+    }
+
+    private static String escapeLoneSurrogates(String json) {
+        StringBuilder b = new StringBuilder(json.length() + 16);
+        int n = json.length();
+        for (int i = 0; i < n; i++) {
+            char c = json.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
+                b.append(c).append(json.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * A fresh SHA-256 digest.
+     *
+     * @return the digest
+     */
+    public static MessageDigest sha256() {
+        return digest("SHA-256");
+    }
+
+    static MessageDigest digest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no " + algorithm, e);
+        }
+    }
+
+    /**
+     * The I/O failure in words (the file system's, not a Java class name [R6]).
+     *
+     * @param e the failure
+     * @return its reason in words
+     */
+    public static String reason(IOException e) {
+        String what = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+                : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
+                : e instanceof java.util.zip.ZipException || e instanceof java.io.EOFException ? "damaged or truncated data"
+                : "I/O error";
+        return e.getMessage() == null ? what : what + ": " + e.getMessage();
+    }
+}

@@ -1,0 +1,223 @@
+package dev.stillpoint.backup;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.RestoreOrigin;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.ports.in.Storage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Restores an export into a NEW table on any backend [E4, E5]: the name is refused up front when in use,
+ * the whole input is checked before anything is created ({@link ExportReader}) [E3], then
+ * {@code TableRestores.begin} creates the table CREATING (with its RestoreSummary in progress) from the
+ * exported definition or the given key, the items go in through {@link RestoreLoad#write} in batches, and
+ * {@link RestoreLoad#complete} makes it ACTIVE. A failure in the middle, or {@link Abort#abandon} (the
+ * command line's Ctrl-C), closes the load, which removes the table: no half table is left.
+ */
+public final class TableRestore {
+
+    /** Items per {@link RestoreLoad#write} call unless told otherwise. */
+    public static final int DEFAULT_BATCH = 500;
+
+    /** Told as a restore runs; a progress bar listens. */
+    public interface Listener {
+        /** Listens to nothing. */
+        Listener NONE = items -> { };
+
+        /**
+         * The input is checked and the new table exists (CREATING); items follow.
+         *
+         * @param table the new table
+         * @param items the items to load
+         */
+        default void began(TableDescription table, long items) {
+        }
+
+        /**
+         * More items written.
+         *
+         * @param items items written so far
+         */
+        void restored(long items);
+
+        /**
+         * The table is ACTIVE.
+         *
+         * @param items items loaded in all
+         */
+        default void finished(long items) {
+        }
+    }
+
+    /**
+     * What a restore wrote.
+     *
+     * @param table   the new table, ACTIVE, its RestoreSummary no longer in progress
+     * @param format  the layout read
+     * @param items   items loaded
+     * @param elapsed from begin to ACTIVE (the checked input's first reading not included)
+     */
+    public record Result(TableDescription table, ExportFormat format, long items, Duration elapsed) {
+        /** @return items per second, begin to ACTIVE */
+        public double itemsPerSecond() {
+            return items / Math.max(1e-9, elapsed.toNanos() / 1e9);
+        }
+    }
+
+    /**
+     * A handle on a running restore for whoever may stop it (a signal handler): {@link #abandon} waits for
+     * the batch being written, then closes the load, which removes the new table.
+     */
+    public static final class Abort {
+        private RestoreLoad load;
+        private boolean abandoned;
+        private boolean completed;
+
+        synchronized void started(RestoreLoad started) {
+            if (abandoned) {
+                started.close();
+                throw interrupted();
+            }
+            this.load = started;
+        }
+
+        synchronized void write(List<Item> batch) {
+            if (abandoned) {
+                throw interrupted();
+            }
+            load.write(batch);
+        }
+
+        synchronized TableDescription complete() {
+            if (abandoned) {
+                throw interrupted();
+            }
+            TableDescription done = load.complete();
+            completed = true;
+            return done;
+        }
+
+        /**
+         * Stops the restore: the new table (if begun) is removed.
+         *
+         * @return whether a begun table was abandoned (false when none was begun or it had completed)
+         */
+        public synchronized boolean abandon() {
+            if (completed) {
+                return false;
+            }
+            abandoned = true;
+            if (load != null) {
+                load.close();
+                return true;
+            }
+            return false;
+        }
+
+        private static BackupFailure interrupted() {
+            return new BackupFailure(BackupFailure.Problem.INTERRUPTED, "the restore was interrupted", null);
+        }
+    }
+
+    /** Why a restore stopped after the table was begun: the table was removed ({@link #getCause()} says why). */
+    public static final class Abandoned extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String tableName;
+
+        Abandoned(String tableName, RuntimeException cause) {
+            super("restore into '" + tableName + "' stopped and the table was removed: " + cause.getMessage(), cause);
+            this.tableName = tableName;
+        }
+
+        /** @return the table that was removed */
+        public String tableName() {
+            return tableName;
+        }
+    }
+
+    private TableRestore() {
+    }
+
+    /**
+     * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}.
+     *
+     * @param storage   the backend to restore into
+     * @param dir       the export directory
+     * @param key       the key for a DynamoDB export (which carries no definition); for ours, checked against it when given
+     * @param accountId the new table's account
+     * @param tableName the new table's name
+     * @param batchSize items per {@link RestoreLoad#write}
+     * @param listener  told as items go in
+     * @param abort     the handle a signal handler may abandon the restore with
+     * @return what was restored
+     * @throws StorageException RESOURCE_IN_USE when the name is taken (nothing read or created), or as the
+     *     backend answers begin
+     * @throws BackupFailure a refusal of the input (nothing created)
+     * @throws Abandoned a failure after the table was begun: the table was removed
+     */
+    public static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
+                                 int batchSize, Listener listener, Abort abort) {
+        refuseNameInUse(storage, accountId, tableName);
+        return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, listener, abort);
+    }
+
+    /**
+     * Restores an export already checked in full into a new table {@code tableName}.
+     *
+     * @param storage   the backend to restore into
+     * @param export    the checked export
+     * @param accountId the new table's account
+     * @param tableName the new table's name
+     * @param batchSize items per {@link RestoreLoad#write}
+     * @param listener  told as items go in
+     * @param abort     the handle a signal handler may abandon the restore with
+     * @return what was restored
+     * @throws StorageException RESOURCE_IN_USE when the name is taken (nothing created), or as the backend
+     *     answers begin
+     * @throws Abandoned a failure after the table was begun: the table was removed
+     */
+    public static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
+                                 int batchSize, Listener listener, Abort abort) {
+        long started = System.nanoTime();
+        refuseNameInUse(storage, accountId, tableName);
+        CreateTableRequest definition = export.definition(accountId, tableName);
+        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), Instant.now()));
+        try {
+            abort.started(load);
+            listener.began(load.table(), export.itemCount());
+            long[] written = {0};
+            export.load(batchSize, batch -> {
+                abort.write(batch);
+                written[0] += batch.size();
+                listener.restored(written[0]);
+            });
+            TableDescription done = abort.complete();
+            listener.finished(written[0]);
+            return new Result(done, export.format(), written[0], Duration.ofNanos(System.nanoTime() - started));
+        } catch (RuntimeException e) {
+            abort.abandon();
+            load.close(); // idempotent: the table is removed even when abort never saw the load
+            throw new Abandoned(tableName, e);
+        }
+    }
+
+    private static void refuseNameInUse(Storage storage, String accountId, String tableName) {
+        try {
+            TableDescription existing = storage.tables().describeTable(accountId, tableName);
+            throw StorageException.resourceInUse("table '" + existing.tableName() + "' already exists ("
+                    + existing.status() + "); a restore creates a new table");
+        } catch (StorageException e) {
+            if (e.reason() != ErrorReason.TABLE_NOT_FOUND) {
+                throw e;
+            }
+        }
+    }
+}

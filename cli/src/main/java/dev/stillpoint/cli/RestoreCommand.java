@@ -1,0 +1,139 @@
+package dev.stillpoint.cli;
+
+import dev.stillpoint.backup.BackupFailure;
+import dev.stillpoint.backup.CheckedExport;
+import dev.stillpoint.backup.ExportKey;
+import dev.stillpoint.backup.ExportReader;
+import dev.stillpoint.backup.TableRestore;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.in.Storage;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code restore}: an export (ours or DynamoDB's) into a NEW table on any backend [E3-E5]. */
+@Command(name = "restore", mixinStandardHelpOptions = true,
+        description = {"Restore an export into a NEW table: ours (manifest.json + items.jsonl) or a DynamoDB"
+                + " DYNAMODB_JSON export directory (manifest-summary.json, manifest-files.json, data/*.json.gz,"
+                + " gzipped or not; give --key, a DynamoDB export carries no definition).",
+            "The whole input is checked first (format version, every checksum and item count, every line an item"
+                + " with the key's attributes and types); a bad input is refused naming the file and line, and"
+                + " nothing is created. A name in use is refused up front.",
+            "The table is created CREATING from the exported definition (key schema, GSIs, LSIs, stream"
+                + " specification) with a RestoreSummary in progress, loaded in batches, then ACTIVE.",
+            "A failure or Ctrl-C in the middle removes the new table and says so."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:restored, the table ACTIVE",
+            "1:other storage error",
+            "2:usage error",
+            "4:database file unreadable or not a SQLite database, or the server cannot be reached",
+            "10:input missing, unreadable, or not an export of a known format and version (or no --key for a"
+                + " DynamoDB export); nothing created",
+            "11:a checksum, an item count or a gzip stream does not match its manifest; nothing created",
+            "12:a line is not an item, or its key attributes are missing or of another type; nothing created",
+            "13:the table name is in use; nothing created",
+            "14:the load failed or was interrupted mid-way; the new table was removed",
+            "130/143:interrupted by SIGINT/SIGTERM; the new table was removed"})
+final class RestoreCommand extends StorageCommand {
+
+    @Option(names = "--from", required = true, paramLabel = "DIR", description = "The export directory.")
+    Path from;
+
+    @Option(names = "--table", required = true, paramLabel = "NEW_NAME", description = "The new table's name.")
+    String table;
+
+    @Option(names = "--key", paramLabel = "HASH:TYPE[,RANGE:TYPE]", converter = KeyConverter.class,
+            description = "The key, e.g. pk:S,sk:N: required for a DynamoDB export; for ours, checked against the"
+                    + " exported key.")
+    ExportKey key;
+
+    @Option(names = "--batch", paramLabel = "ITEMS", defaultValue = "" + TableRestore.DEFAULT_BATCH,
+            description = "Items per write (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    /** Told after every batch, besides the progress bar: a forked test pauses the restore mid-way with it. */
+    TableRestore.Listener pace = TableRestore.Listener.NONE;
+
+    /** {@code pk:S[,sk:N]}. */
+    static final class KeyConverter implements ITypeConverter<ExportKey> {
+        @Override
+        public ExportKey convert(String value) {
+            try {
+                return ExportReader.parseKey(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    boolean createsDatabase() {
+        return true;
+    }
+
+    @Override
+    int run() {
+        if (batch < 1) {
+            throw new CliFailure(ExitCodes.USAGE, "--batch must be at least 1, got " + batch);
+        }
+        // The input first, in full: a bad one creates nothing, not even a SQLite file [E3].
+        CheckedExport export;
+        try {
+            export = ExportReader.check(from, Optional.ofNullable(key));
+        } catch (BackupFailure f) {
+            throw Exporter.failure(f);
+        }
+        TableRestore.Abort abort = new TableRestore.Abort();
+        Thread hook = new Thread(() -> {
+            if (abort.abandon()) {
+                System.err.println("stillpoint restore: interrupted; table '" + table + "' removed");
+                System.err.flush();
+            }
+        }, "stillpoint-restore-interrupted");
+        try (Storage storage = openStorage()) {
+            Runtime.getRuntime().addShutdownHook(hook);
+            TableRestore.Listener bar = ProgressBar.forConsoleRestore("restoring " + table);
+            TableRestore.Listener both = new TableRestore.Listener() {
+                @Override
+                public void restored(long items) {
+                    bar.restored(items);
+                    pace.restored(items);
+                }
+
+                @Override
+                public void finished(long items) {
+                    bar.finished(items);
+                }
+            };
+            TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
+            PrintWriter out = out();
+            out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
+                    r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());
+            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, at %s%n",
+                    s.sourceTableArn().orElse("(none named)"), s.restoreDateTime()));
+            out.flush();
+            return ExitCodes.OK;
+        } catch (StorageException e) {
+            if (e.reason() == ErrorReason.RESOURCE_IN_USE) {
+                throw new CliFailure(ExitCodes.TABLE_EXISTS, CliCommand.message(e) + "; nothing created", e);
+            }
+            throw e;
+        } catch (TableRestore.Abandoned e) {
+            Throwable cause = e.getCause();
+            String why = cause instanceof StorageException s ? CliCommand.message(s) : cause.getMessage();
+            throw new CliFailure(ExitCodes.RESTORE_ABANDONED, "restore into '" + table + "' stopped: " + why
+                    + "; the table was removed", e);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or has run.
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.stillpoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.backup.TableExport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.security.MessageDigest;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code restore} [E3-E5]: into a new table on SQLite and PostgreSQL from either layout, the restored
+ * table ACTIVE with its RestoreSummary and the same items; each refusal with its exit code and nothing
+ * created; a load that fails mid-way removes the table.
+ */
+class RestoreCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Path exported(Path dir, String... format) {
+        Path db = dir.resolve("src.db");
+        ExportBackendsTest.load("--sqlite", db.toString());
+        Path out = dir.resolve("export");
+        Cli.Run run = Cli.run(ExportBackendsTest.concat(List.of("export", "--sqlite", db.toString(), "--table", "things",
+                "--out", out.toString()), format));
+        assertThat(run.code()).as(run.err()).isZero();
+        return out;
+    }
+
+    private static List<String> tables(String... backend) {
+        Cli.Run run = Cli.run(ExportBackendsTest.concat(List.of("list-tables"), backend));
+        assertThat(run.code()).as(run.err()).isZero();
+        return run.out().lines().toList();
+    }
+
+    @Test
+    void restoreIntoSqliteAndPostgresGivesTheSameItemsAndARestoreSummary() throws Exception {
+        Path dir = Cli.scratch("restore");
+        Path export = exported(dir);
+        String sourceArn = JSON.readTree(export.resolve("manifest.json").toFile()).path("table").path("TableArn").asText();
+        byte[] items = Files.readAllBytes(export.resolve("items.jsonl"));
+
+        Path target = dir.resolve("target.db"); // a new file: restore creates it
+        String pg = CliPg.newDatabase("restore", "pw-" + "hidden");
+        for (String[] backend : List.of(new String[] {"--sqlite", target.toString()}, new String[] {"--postgres", pg})) {
+            Cli.Run run = Cli.run(ExportBackendsTest.concat(List.of("restore", "--from", export.toString()), backend,
+                    "--table", "copy", "--batch", "2"));
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.out()).contains("restored 5 items into table 'copy' (ACTIVE)").contains("items/s")
+                    .doesNotContain("hidden");
+
+            Cli.Run described = Cli.run(ExportBackendsTest.concat(List.of("describe"), backend, "--table", "copy"));
+            JsonNode d = JSON.readTree(described.out());
+            assertThat(d.path("TableStatus").asText()).isEqualTo("ACTIVE");
+            assertThat(d.path("RestoreSummary").path("SourceTableArn").asText()).isEqualTo(sourceArn);
+            assertThat(d.path("RestoreSummary").path("RestoreInProgress").asBoolean()).isFalse();
+            assertThat(d.path("GlobalSecondaryIndexes").get(0).path("IndexName").asText()).isEqualTo("by-cat");
+
+            Path again = dir.resolve("again-" + backend[0].substring(2));
+            assertThat(Cli.run(ExportBackendsTest.concat(List.of("export"), backend, "--table", "copy", "--out",
+                    again.toString())).code()).isZero();
+            assertThat(Files.readAllBytes(again.resolve("items.jsonl"))).as(backend[0]).isEqualTo(items);
+        }
+    }
+
+    @Test
+    void aDynamoDbExportRestoresWithTheKeyGivenAndIsRefusedWithout() throws Exception {
+        Path dir = Cli.scratch("restore-ddb");
+        Path export = exported(dir, "--format", "dynamodb");
+        Path target = dir.resolve("target.db");
+
+        Cli.Run noKey = Cli.run("restore", "--from", export.toString(), "--sqlite", target.toString(), "--table", "copy");
+        assertThat(noKey.code()).as(noKey.err()).isEqualTo(ExitCodes.INPUT_FORMAT).isEqualTo(10);
+        assertThat(noKey.err()).contains("give the key");
+        assertThat(target).as("nothing created, not even the file").doesNotExist();
+
+        Cli.Run run = Cli.run("restore", "--from", export.toString(), "--sqlite", target.toString(), "--table", "copy",
+                "--key", "pk:S,sk:N");
+        assertThat(run.code()).as(run.err()).isZero();
+        Path again = dir.resolve("again");
+        assertThat(Cli.run("export", "--sqlite", target.toString(), "--table", "copy", "--out", again.toString()).code()).isZero();
+        assertThat(Files.readAllLines(again.resolve("items.jsonl"))).hasSize(5);
+    }
+
+    @Test
+    void everyRefusalHasItsExitCodeAndCreatesNothing() throws Exception {
+        Path dir = Cli.scratch("restore-refusals");
+        Path ddb = exported(dir, "--format", "dynamodb");
+        Path target = dir.resolve("target.db");
+        assertThat(Cli.run("create-table", "--sqlite", target.toString(), "--table", "taken", "--key", "pk:S").code()).isZero();
+        String[] into = {"--sqlite", target.toString()};
+
+        JsonNode fileLine = JSON.readTree(Files.readAllLines(ddb.resolve("manifest-files.json")).get(0));
+        Path data = ddb.resolve(fileLine.path("dataFileS3Key").asText());
+        byte[] good = Files.readAllBytes(data);
+        List<String> lines = new String(gunzip(good), StandardCharsets.UTF_8).lines().toList();
+
+        // wrong checksum: another file's bytes under the same name
+        Files.write(data, gzip(String.join("\n", lines.subList(0, 4)) + "\n" + lines.get(3) + "\n"));
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "MD5");
+        // truncated gzip, its MD5 matching (the manifest rewritten for the cut bytes)
+        byte[] cut = Arrays.copyOf(good, good.length - 10);
+        rewrite(ddb, data, cut, lines.size());
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "damaged or truncated");
+        // count mismatch
+        rewrite(ddb, data, good, lines.size() + 1);
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "holds 5 items");
+        // a line that is not an item (line 3)
+        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1) + "\n{\"Item\":[1]}\n" + lines.get(3) + "\n"
+                + lines.get(4) + "\n"), 5);
+        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 3");
+        // a key of the wrong type (line 2)
+        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1).replace("\"sk\":{\"N\":", "\"sk\":{\"S\":") + "\n"
+                + String.join("\n", lines.subList(2, 5)) + "\n"), 5);
+        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 2");
+        // an existing name, on a sound input
+        rewrite(ddb, data, good, 5);
+        Cli.Run taken = Cli.run("restore", "--from", ddb.toString(), "--sqlite", target.toString(), "--table", "taken",
+                "--key", "pk:S,sk:N");
+        assertThat(taken.code()).as(taken.err()).isEqualTo(ExitCodes.TABLE_EXISTS);
+        assertThat(taken.err()).contains("'taken' already exists").contains("nothing created");
+        // an unwritable target: a file that is not a database
+        Path notDb = dir.resolve("not.db");
+        Files.writeString(notDb, "not a database");
+        Cli.Run unwritable = Cli.run("restore", "--from", ddb.toString(), "--sqlite", notDb.toString(), "--table", "copy",
+                "--key", "pk:S,sk:N");
+        assertThat(unwritable.code()).as(unwritable.err()).isEqualTo(ExitCodes.DATABASE_FILE);
+        assertThat(Files.readString(notDb)).isEqualTo("not a database");
+
+        assertThat(tables(into)).containsExactly("taken");
+    }
+
+    @Test
+    void aLoadThatFailsMidWayRemovesTheTable() throws Exception {
+        Path dir = Cli.scratch("restore-midway");
+        Path export = exported(dir);
+        // Line 5 (no 'cat' of its own) keeps a sound table key but gives the GSI key 'cat' a number: the reader
+        // passes it (it checks the table's key), the write refuses it [R3] after four items are in.
+        Path items = export.resolve("items.jsonl");
+        List<String> lines = Files.readAllLines(items);
+        lines.set(4, lines.get(4).replaceFirst("^\\{", "{\"cat\":{\"N\":\"1\"},"));
+        Files.write(items, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        ObjectNode manifest = (ObjectNode) JSON.readTree(export.resolve("manifest.json").toFile());
+        manifest.put("sha256", HexFormat.of().formatHex(TableExport.sha256().digest(Files.readAllBytes(items))));
+        manifest.put("bytes", Files.size(items));
+        Files.writeString(export.resolve("manifest.json"), manifest.toString());
+
+        Path target = dir.resolve("target.db");
+        Cli.Run run = Cli.run("restore", "--from", export.toString(), "--sqlite", target.toString(), "--table", "copy",
+                "--batch", "1");
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.RESTORE_ABANDONED).isEqualTo(14);
+        assertThat(run.err()).contains("restore into 'copy' stopped").contains("the table was removed");
+        assertThat(tables("--sqlite", target.toString())).doesNotContain("copy");
+    }
+
+    private static void expect(Path export, String[] into, int code, String text) {
+        Cli.Run run = Cli.run(ExportBackendsTest.concat(List.of("restore", "--from", export.toString()), into,
+                "--table", "copy", "--key", "pk:S,sk:N"));
+        assertThat(run.code()).as(run.err()).isEqualTo(code);
+        assertThat(run.err()).contains(text);
+    }
+
+    /** Puts {@code bytes} in {@code data} and rewrites manifest-files.json (and its checksum) to match, with {@code count}. */
+    private static void rewrite(Path export, Path data, byte[] bytes, long count) throws Exception {
+        Files.write(data, bytes);
+        byte[] md5 = MessageDigest.getInstance("MD5").digest(bytes);
+        ObjectNode line = (ObjectNode) JSON.readTree(Files.readAllLines(export.resolve("manifest-files.json")).get(0));
+        line.put("itemCount", count).put("md5Checksum", Base64.getEncoder().encodeToString(md5))
+                .put("etag", HexFormat.of().formatHex(md5));
+        byte[] files = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        Files.write(export.resolve("manifest-files.json"), files);
+        Files.writeString(export.resolve("manifest-files.checksum"),
+                HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(files)));
+    }
+
+    private static byte[] gzip(String text) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] gunzip(byte[] bytes) throws Exception {
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            return in.readAllBytes();
+        }
+    }
+}
