@@ -77,7 +77,7 @@ class CassandraRequestRulesProperties implements RequestRulesKit {
             @Override
             public Set<String> relationsInCatalog() {
                 throw new UnsupportedOperationException("the request-rules kit does not list relations; Cassandra's"
-                        + " DeleteTable check lists them in CassandraDeleteTableProperties");
+                        + " DeleteTable check lists them in CassandraConformanceProperties");
             }
 
             @Override
