@@ -133,12 +133,14 @@ final class DemoCommand extends CliCommand {
             Random random = new Random(seed);
             Map<String, Item> atOpen = new HashMap<>(items * 2);
             List<Item> loaded = new ArrayList<>(items);
+            BatchLoad load = new BatchLoad(tables, ACCOUNT, TABLE);
             for (int i = 0; i < items; i++) {
                 Item item = item(i, random);
-                tables.putItem(ACCOUNT, TABLE, item);
+                load.put(item);
                 atOpen.put(keyId(item, SCHEMA), item);
                 loaded.add(item);
             }
+            load.flush();
             out.printf("  loaded    %,d items in %.1f s%n", items, seconds(System.nanoTime() - loadStart));
             out.flush();
             // The GSI comes after the load, so the demo also shows UpdateTable's backfill.

@@ -18,7 +18,9 @@ import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.InOrderBatch;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
@@ -289,10 +291,41 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         CatalogRow row = row(accountId, tableName);
         ItemWrite write = rules.apply(row.description());
+        hooks.afterCatalogRead(tableName);
+        store(row, tableName, write);
+    }
+
+    /**
+     * Cassandra has no transaction across partitions: every table's definition is read and every rule
+     * applied first (a refusal writes nothing), then each change is applied as a put or delete would
+     * be, in order, and a failure after some were applied returns the rest unprocessed [R7].
+     */
+    @Override
+    public Map<String, List<ItemChange>> write(String accountId,
+                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        Map<String, CatalogRow> rows = new LinkedHashMap<>();
+        Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+        rules.forEach((tableName, tableRules) -> {
+            CatalogRow row = row(accountId, tableName);
+            rows.put(tableName, row);
+            changes.put(tableName, tableRules.apply(row.description()));
+        });
+        rows.keySet().forEach(hooks::afterCatalogRead);
+        return InOrderBatch.apply(changes, (tableName, change) -> {
+            CatalogRow row = rows.get(tableName);
+            if (change instanceof ItemChange.Put p) {
+                store(row, tableName, p.write());
+            } else {
+                remove(row, tableName, baseKey(row, change.key()));
+            }
+        });
+    }
+
+    /** Writes one checked item under its revision, then its index entries. */
+    private void store(CatalogRow row, String tableName, ItemWrite write) {
         Item valid = write.item();
         String json = ItemJson.encode(valid);
         BaseKey key = baseKey(row, write.key());
-        hooks.afterCatalogRead(tableName);
         whileTableExists(tableName, "writing an item", () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Stored old = read(row, key);
@@ -337,7 +370,11 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         CatalogRow row = row(accountId, tableName);
-        BaseKey k = baseKey(row, rules.apply(row.description()));
+        remove(row, tableName, baseKey(row, rules.apply(row.description())));
+    }
+
+    /** Deletes one item under its revision, then its index entries; a missing item is no error. */
+    private void remove(CatalogRow row, String tableName, BaseKey k) {
         whileTableExists(tableName, "deleting an item", () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
                 Stored old = read(row, k);

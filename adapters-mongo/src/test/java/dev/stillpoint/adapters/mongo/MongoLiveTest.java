@@ -28,9 +28,11 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
@@ -250,6 +252,56 @@ class MongoLiveTest {
         assertThat(storage.sweepOrphanedCollections()).containsExactlyInAnyOrder("d_0123abcd", "d_0123abcd__gsi__0");
         assertThat(data.listCollectionNames().into(new ArrayList<>())).contains("d_" + kept.tableId(),
                 "d_" + kept.tableId() + "__gsi__0", "not_ours").doesNotContain("d_0123abcd");
+    }
+
+    // [E4] a restore: CREATING with its summary in progress, PutItem from elsewhere refused, items and
+    // index entries written through the load, ACTIVE and not in progress once complete; a name in use refused.
+    @Test
+    void e4_aRestoreIsCreatingUntilCompleteThenActive() {
+        MongoStorage storage = storage(scratch().config().withControlPlaneDelay(Duration.ZERO));
+        String name = "restored-" + UUID.randomUUID().toString().substring(0, 8);
+        RestoreOrigin origin = new RestoreOrigin(Optional.of("arn:aws:dynamodb:us-east-1:1:table/src"),
+                Instant.parse("2026-11-29T10:00:00Z"));
+        try (RestoreLoad load = storage.restores().begin(restoredDefinition(name), origin)) {
+            assertThat(load.table().status()).isEqualTo(TableStatus.CREATING);
+            assertThat(load.table().restoreSummary()).contains(origin.summary(true));
+            assertThatThrownBy(() -> storage.restores().begin(restoredDefinition(name), origin))
+                    .isInstanceOfSatisfying(StorageException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE));
+            assertThatThrownBy(() -> storage.tables().putItem(ACCOUNT, name, item("x", "g")))
+                    .isInstanceOfSatisfying(StorageException.class,
+                            e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
+            load.write(List.of(item("a", "g1"), item("b", "g2")));
+            TableDescription done = load.complete();
+            assertThat(done.status()).isEqualTo(TableStatus.ACTIVE);
+            assertThat(done.restoreSummary()).contains(origin.summary(false));
+        }
+        assertThat(storage.indexEntryIds(ACCOUNT, name, "byG")).hasSize(2);
+        assertThat(storage.tables().getItem(ACCOUNT, name, Key.of(new AttributeValue.S("a")))).contains(item("a", "g1"));
+    }
+
+    // [E5] a load closed without completing leaves no document and no collection.
+    @Test
+    void e5_aRestoreClosedWithoutCompletingLeavesNothing() {
+        MongoStorage storage = storage(scratch().config());
+        String name = "abandoned-" + UUID.randomUUID().toString().substring(0, 8);
+        String id;
+        try (RestoreLoad load = storage.restores().begin(restoredDefinition(name),
+                new RestoreOrigin(Optional.empty(), Instant.parse("2026-11-29T10:00:00Z")))) {
+            id = load.table().tableId();
+            load.write(List.of(item("a", "g1")));
+        }
+        assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, name))
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
+        List<String> left = storage.client().getDatabase(scratch().data()).listCollectionNames().into(new ArrayList<>());
+        assertThat(left).noneMatch(collection -> collection.startsWith("d_" + id));
+    }
+
+    private static CreateTableRequest restoredDefinition(String name) {
+        return new CreateTableRequest(ACCOUNT, name, new KeySchema("pk", Optional.empty()),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("g", ScalarType.S)),
+                List.of(new GlobalSecondaryIndex("byG", new KeySchema("g", Optional.empty()), Projection.all(),
+                        IndexStatus.ACTIVE, false, 0, 0)), List.of(), Optional.empty());
     }
 
     // Items and their index entries move together: a put replaces the entry, a delete removes it.

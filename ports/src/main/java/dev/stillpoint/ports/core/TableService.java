@@ -4,8 +4,12 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.AccountIds;
+import dev.stillpoint.domain.request.BatchRules;
+import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.TableRules;
+import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -14,9 +18,12 @@ import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The table and item operations of every backend, written once. Each request is checked against
@@ -96,6 +103,18 @@ public final class TableService implements TableOperations {
         TableRules.requireAddress(accountId, tableName);
         requireKey(key, tableName);
         items.delete(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
+    }
+
+    @Override
+    public BatchWriteResult batchWriteItem(String accountId, Map<String, List<WriteRequest>> requestItems) {
+        Map<String, List<WriteRequest>> batch = BatchRules.requireShape(accountId, requestItems);
+        Map<String, Function<TableDescription, List<ItemChange>>> rules = new LinkedHashMap<>();
+        batch.forEach((table, requests) -> rules.put(table, definition -> BatchRules.forTable(definition, requests)));
+        Map<String, List<ItemChange>> notApplied = items.write(accountId, rules);
+        Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
+        notApplied.forEach((table, changes) -> unprocessed.put(table,
+                changes.stream().map(ItemChange::request).toList()));
+        return new BatchWriteResult(unprocessed);
     }
 
     private static void requireKey(Key key, String tableName) {

@@ -2,10 +2,13 @@ package dev.stillpoint.ports.in;
 
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -87,4 +90,16 @@ public interface TableOperations {
      * @param key the item's primary key
      */
     void deleteItem(String accountId, String tableName, Key key);
+
+    /**
+     * BatchWriteItem [R7]: 1 to 25 puts and deletes over one or more tables, each put checked as
+     * PutItem checks it, no two requests on one table under the same key. A refusal (a bad request, a
+     * missing table) applies nothing. A backend with transactions applies the batch in one; one without
+     * them applies it in order and returns what a failure left unapplied as unprocessed items.
+     *
+     * @param accountId the account the tables belong to
+     * @param requestItems the requests by table name
+     * @return the requests not applied (none when the batch is complete)
+     */
+    BatchWriteResult batchWriteItem(String accountId, Map<String, List<WriteRequest>> requestItems);
 }

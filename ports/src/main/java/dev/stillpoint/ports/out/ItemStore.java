@@ -2,8 +2,11 @@ package dev.stillpoint.ports.out;
 
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.TableDescription;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -45,4 +48,25 @@ public interface ItemStore {
      * @return the item, or empty when there is none under that key
      */
     Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules);
+
+    /**
+     * Applies a batch of puts and deletes over one or more tables [R7]. First, before anything is
+     * written, reads every named table's definition (TableNotFound naming the first table without a
+     * catalog row) and applies that table's {@code rules} to it; any exception from either leaves
+     * storage untouched and reaches the caller as it is. Then applies every change returned, each as
+     * {@link #put} or {@link #delete} would (item and index entries):
+     * <ul>
+     * <li>a backend with transactions applies all of them in the one unit of work that read the
+     *     definitions, and returns an empty map or throws with nothing applied;</li>
+     * <li>a backend without multi-partition transactions (Cassandra) applies them in order, table by
+     *     table; when one fails after others were applied, it stops and returns the failed change and
+     *     every later one, by table, in order (re-applying a put or delete is harmless). When the first
+     *     change fails, it throws. It never returns an empty map for a batch it did not apply whole.</li>
+     * </ul>
+     *
+     * @param accountId the account the tables belong to
+     * @param rules per table name, the batch rules, applied to the definition read in the same unit of work
+     * @return the changes not applied, by table name, in order; empty when every change was applied
+     */
+    Map<String, List<ItemChange>> write(String accountId, Map<String, Function<TableDescription, List<ItemChange>>> rules);
 }

@@ -37,4 +37,14 @@ public interface ConformanceFixture {
      */
     void writeAttributeDefinitions(String accountId, String tableName,
                                    java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions);
+
+    /**
+     * How many entries the index {@code indexName} of the table holds, counted straight in the
+     * backend's storage (a test artifact: no production path reads an index's entries yet). The
+     * request-rules kit checks with it that BatchWriteItem maintains index entries [R7]. Empty where the
+     * fixture cannot count them; the check then says in its output that it did not look.
+     */
+    default java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
+        return java.util.OptionalLong.empty();
+    }
 }

@@ -72,4 +72,13 @@ public interface RequestRulesKit {
     default void r6_messagesNameTheValueAndCarryNoInternalText() {
         KitLock.run("r6", () -> RequestRuleChecks.r6(fixture()));
     }
+
+    // R7: "BatchWriteItem: 1-25 put or delete requests over one or more tables; two requests with the same
+    // key in one batch are a ValidationException; each item is checked as PutItem checks it; applied in one
+    // transaction where the backend has transactions, else what was not applied comes back as
+    // UnprocessedItems; never a partial batch reported as complete."
+    @Example
+    default void r7_batchWriteItemAppliesWholeOrRefusesWhole() {
+        KitLock.run("r7", () -> BatchWriteChecks.r7(fixture()));
+    }
 }

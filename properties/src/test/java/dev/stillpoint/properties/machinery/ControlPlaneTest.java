@@ -142,6 +142,12 @@ class ControlPlaneTest {
                                                              Function<TableDescription, Key> rules) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
+
+        @Override
+        public java.util.Map<String, List<dev.stillpoint.domain.request.ItemChange>> write(String accountId,
+                java.util.Map<String, Function<TableDescription, List<dev.stillpoint.domain.request.ItemChange>>> rules) {
+            throw new UnsupportedOperationException("not needed by these tests");
+        }
     };
 
     private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {

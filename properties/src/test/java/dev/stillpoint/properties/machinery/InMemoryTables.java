@@ -4,12 +4,14 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -75,5 +77,21 @@ class InMemoryTables implements TableCatalog, ItemStore {
     @Override
     public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
         return Optional.ofNullable(items.get(id(tableName, rules.apply(read(tableName))))).map(ItemWrite::item);
+    }
+
+    @Override
+    public Map<String, List<ItemChange>> write(String accountId,
+                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        // Every table's rules first, as one unit of work would: a refusal leaves everything untouched.
+        Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+        rules.forEach((table, rule) -> changes.put(table, rule.apply(read(table))));
+        changes.forEach((table, list) -> list.forEach(change -> {
+            if (change instanceof ItemChange.Put put) {
+                items.put(id(table, put.key()), put.write());
+            } else {
+                items.remove(id(table, change.key()));
+            }
+        }));
+        return Map.of();
     }
 }

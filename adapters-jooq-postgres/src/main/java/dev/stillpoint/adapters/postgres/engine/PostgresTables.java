@@ -15,6 +15,7 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
@@ -130,27 +131,67 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.inWork("writing an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
-            ItemWrite write = rules.apply(loaded.description());
-            ItemKeys key = ItemKeys.of(write.key());
-            String json = ItemJson.encode(write.item());
-            Map<RelationLayout, ItemKeys> entries = new LinkedHashMap<>();
-            for (SpIndexesRecord index : loaded.indexes()) {
-                write.indexKey(index.getIndexName()).ifPresent(k -> entries.put(loaded.index(index), ItemKeys.of(k)));
-            }
-            DSLContext data = w.data();
-            // The base relation first, then the index relations: the order DeleteTable drops them in.
-            RelationLayout base = loaded.base();
-            List<Field<Object>> keyColumns = base.keyColumns();
-            var insert = data.insertInto(base.relation().table()).columns(fieldsOf(keyColumns, base.item()));
-            List<Object> values = new java.util.ArrayList<>(key.values());
-            values.add(json);
-            insert.values(values).onConflict(keyColumns).doUpdate().set(base.item(), json).execute();
-            removeIndexEntries(data, loaded, key);
-            for (Map.Entry<RelationLayout, ItemKeys> e : entries.entrySet()) {
-                insertEntry(data, e.getKey(), e.getValue(), key, json);
-            }
+            store(w.data(), loaded, rules.apply(loaded.description()));
             return null;
         });
+    }
+
+    @Override
+    public Map<String, List<ItemChange>> write(String accountId,
+                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        catalog.inWork("writing a batch of items to " + rules.size() + " table(s)", w -> {
+            // Catalog rows locked in name order, so two batches over the same tables never wait on each
+            // other in a cycle; every rule applied before the first write, so a refusal writes nothing.
+            Map<String, CatalogRows.Loaded> loaded = new java.util.TreeMap<>();
+            for (String tableName : rules.keySet()) {
+                loaded.put(tableName, null);
+            }
+            loaded.replaceAll((tableName, none) ->
+                    itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE));
+            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+            rules.forEach((tableName, tableRules) ->
+                    changes.put(tableName, tableRules.apply(loaded.get(tableName).description())));
+            DSLContext data = w.data();
+            changes.forEach((tableName, tableChanges) -> {
+                for (ItemChange change : tableChanges) {
+                    if (change instanceof ItemChange.Put p) {
+                        store(data, loaded.get(tableName), p.write());
+                    } else {
+                        remove(data, loaded.get(tableName), ItemKeys.of(change.key()));
+                    }
+                }
+            });
+            return null;
+        });
+        return Map.of();
+    }
+
+    /** Upserts the item, then replaces its index entries with exactly those {@code write} names. */
+    private static void store(DSLContext data, CatalogRows.Loaded loaded, ItemWrite write) {
+        ItemKeys key = ItemKeys.of(write.key());
+        String json = ItemJson.encode(write.item());
+        Map<RelationLayout, ItemKeys> entries = new LinkedHashMap<>();
+        for (SpIndexesRecord index : loaded.indexes()) {
+            write.indexKey(index.getIndexName()).ifPresent(k -> entries.put(loaded.index(index), ItemKeys.of(k)));
+        }
+        // The base relation first, then the index relations: the order DeleteTable drops them in.
+        RelationLayout base = loaded.base();
+        List<Field<Object>> keyColumns = base.keyColumns();
+        var insert = data.insertInto(base.relation().table()).columns(fieldsOf(keyColumns, base.item()));
+        List<Object> values = new java.util.ArrayList<>(key.values());
+        values.add(json);
+        insert.values(values).onConflict(keyColumns).doUpdate().set(base.item(), json).execute();
+        removeIndexEntries(data, loaded, key);
+        for (Map.Entry<RelationLayout, ItemKeys> e : entries.entrySet()) {
+            insertEntry(data, e.getKey(), e.getValue(), key, json);
+        }
+    }
+
+    /** Removes the item under {@code k}, base relation first, then its index entries. */
+    private static void remove(DSLContext data, CatalogRows.Loaded loaded, ItemKeys k) {
+        RelationLayout base = loaded.base();
+        data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
+        removeIndexEntries(data, loaded, k);
     }
 
     private static void insertEntry(DSLContext ctx, RelationLayout index, ItemKeys entry, ItemKeys baseKey, String json) {
@@ -188,11 +229,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.inWork("deleting an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
-            ItemKeys k = ItemKeys.of(rules.apply(loaded.description()));
-            DSLContext data = w.data();
-            RelationLayout base = loaded.base();
-            data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
-            removeIndexEntries(data, loaded, k);
+            remove(w.data(), loaded, ItemKeys.of(rules.apply(loaded.description())));
             return null;
         });
     }

@@ -99,6 +99,36 @@ public final class KitFixture implements ConformanceFixture {
         }
     }
 
+    /** The index's relation named by the catalog database, its entries counted in the data database. */
+    @Override
+    public java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
+        String relation;
+        try (java.sql.Connection c = databases.catalogDatabase(layout).connect();
+             java.sql.PreparedStatement q = c.prepareStatement("SELECT i.relation_name FROM sp_indexes i "
+                     + "JOIN sp_tables t ON t.table_id = i.table_id "
+                     + "WHERE t.account_id = ? AND t.table_name = ? AND i.index_name = ?")) {
+            q.setString(1, accountId);
+            q.setString(2, tableName);
+            q.setString(3, indexName);
+            try (java.sql.ResultSet rs = q.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no index " + indexName + " of table " + tableName + " in the catalog");
+                }
+                relation = rs.getString(1);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("reading the relation of index " + indexName, e);
+        }
+        try (java.sql.Connection c = databases.dataSession(layout);
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM \"" + relation.replace("\"", "\"\"") + "\"")) {
+            rs.next();
+            return java.util.OptionalLong.of(rs.getLong(1));
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("counting the entries of " + relation, e);
+        }
+    }
+
     @Override
     public Expectations expectations() {
         return new Expectations(true, 38,

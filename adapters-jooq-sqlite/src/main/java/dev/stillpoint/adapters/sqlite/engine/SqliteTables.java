@@ -16,12 +16,15 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -119,29 +122,64 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.write("writing an item of table '" + tableName + "'", ctx -> {
             CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
-            ItemWrite write = rules.apply(loaded.record().description());
-            ItemKeys key = ItemKeys.of(write.key());
-            removeIndexEntries(ctx, loaded, key);
-            DataRelation base = loaded.base();
-            String json = ItemJson.encode(write.item());
-            ctx.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
-                    .values(key.pk(), key.sk(), json)
-                    .onConflict(base.pk(), base.sk()).doUpdate().set(base.item(), json)
-                    .execute();
-            for (SpIndexesRecord index : loaded.indexes()) {
-                Optional<Key> entry = write.indexKey(index.getIndexName());
-                if (entry.isPresent()) {
-                    ItemKeys k = ItemKeys.of(entry.get());
-                    DataRelation relation = DataRelation.fromCatalog(index.getRelationName());
-                    ctx.insertInto(relation.table())
-                            .columns(relation.pk(), relation.sk(), relation.basePk().orElseThrow(),
-                                    relation.baseSk().orElseThrow(), relation.item())
-                            .values(k.pk(), k.sk(), key.pk(), key.sk(), json)
-                            .execute();
-                }
-            }
+            store(ctx, loaded, rules.apply(loaded.record().description()));
             return null;
         });
+    }
+
+    @Override
+    public Map<String, List<ItemChange>> write(String accountId,
+                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        catalog.write("writing a batch of items to " + rules.size() + " table(s)", ctx -> {
+            // Every definition read and every rule applied before the first write: a refusal writes nothing.
+            Map<CatalogRows.Loaded, List<ItemChange>> batch = new LinkedHashMap<>();
+            rules.forEach((tableName, tableRules) -> {
+                CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+                batch.put(loaded, tableRules.apply(loaded.record().description()));
+            });
+            batch.forEach((loaded, changes) -> {
+                for (ItemChange change : changes) {
+                    if (change instanceof ItemChange.Put p) {
+                        store(ctx, loaded, p.write());
+                    } else {
+                        remove(ctx, loaded, ItemKeys.of(change.key()));
+                    }
+                }
+            });
+            return null;
+        });
+        return Map.of();
+    }
+
+    /** Writes the item and exactly its index entries, the earlier version's entries removed. */
+    private static void store(DSLContext ctx, CatalogRows.Loaded loaded, ItemWrite write) {
+        ItemKeys key = ItemKeys.of(write.key());
+        removeIndexEntries(ctx, loaded, key);
+        DataRelation base = loaded.base();
+        String json = ItemJson.encode(write.item());
+        ctx.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
+                .values(key.pk(), key.sk(), json)
+                .onConflict(base.pk(), base.sk()).doUpdate().set(base.item(), json)
+                .execute();
+        for (SpIndexesRecord index : loaded.indexes()) {
+            Optional<Key> entry = write.indexKey(index.getIndexName());
+            if (entry.isPresent()) {
+                ItemKeys k = ItemKeys.of(entry.get());
+                DataRelation relation = DataRelation.fromCatalog(index.getRelationName());
+                ctx.insertInto(relation.table())
+                        .columns(relation.pk(), relation.sk(), relation.basePk().orElseThrow(),
+                                relation.baseSk().orElseThrow(), relation.item())
+                        .values(k.pk(), k.sk(), key.pk(), key.sk(), json)
+                        .execute();
+            }
+        }
+    }
+
+    /** Removes the item under {@code k} and its index entries. */
+    private static void remove(DSLContext ctx, CatalogRows.Loaded loaded, ItemKeys k) {
+        removeIndexEntries(ctx, loaded, k);
+        DataRelation base = loaded.base();
+        ctx.deleteFrom(base.table()).where(base.pk().eq(k.pk()), base.sk().eq(k.sk())).execute();
     }
 
     @Override
@@ -161,10 +199,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.write("deleting an item of table '" + tableName + "'", ctx -> {
             CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
-            ItemKeys k = ItemKeys.of(rules.apply(loaded.record().description()));
-            removeIndexEntries(ctx, loaded, k);
-            DataRelation base = loaded.base();
-            ctx.deleteFrom(base.table()).where(base.pk().eq(k.pk()), base.sk().eq(k.sk())).execute();
+            remove(ctx, loaded, ItemKeys.of(rules.apply(loaded.record().description())));
             return null;
         });
     }

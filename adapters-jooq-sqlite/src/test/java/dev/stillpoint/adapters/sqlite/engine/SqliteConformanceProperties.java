@@ -126,6 +126,15 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
             }
 
             @Override
+            public java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
+                    return java.util.OptionalLong.of(KitIndexEntries.count(c, accountId, tableName, indexName));
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("counting the entries of index " + indexName, e);
+                }
+            }
+
+            @Override
             public Expectations expectations() {
                 return new Expectations(true, 38, Optional.empty());
             }

@@ -128,8 +128,8 @@ public final class MongoCatalog implements ControlPlaneStore {
             });
         } catch (StorageException e) {
             if (e.reason() == dev.stillpoint.domain.error.ErrorReason.RESOURCE_IN_USE) {
-                throw StorageException.resourceInUse("cannot create table '" + request.tableName()
-                        + "': a table of this name exists");
+                throw StorageException.resourceInUse((restore.isPresent() ? "cannot restore into table '"
+                        : "cannot create table '") + request.tableName() + "': a table of this name exists");
             }
             throw e;
         }

@@ -22,12 +22,17 @@ import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.ports.out.InOrderBatch;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.bson.BsonDocument;
@@ -165,19 +170,60 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         work.write("writing an item of table '" + tableName + "'", s -> {
             CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
-            ItemWrite write = rules.apply(loaded.record().description());
-            String id = KeyIds.of(write.key());
-            BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(write.item()));
-            Work.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
-            for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
-                Work.deleteMany(work.data(index.collection()), s, eq("base", id));
-                Optional<BsonDocument> entry = write.indexKey(index.name()).map(k -> entry(k, id, doc));
-                if (entry.isPresent()) {
-                    Work.insert(work.data(index.collection()), s, entry.get());
-                }
-            }
+            store(s, loaded, rules.apply(loaded.record().description()));
             return null;
         });
+    }
+
+    @Override
+    public Map<String, List<ItemChange>> write(String accountId,
+                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        // One transaction on a replica set (withTransaction may run the body again, so it starts from
+        // the reads); on a standalone server every change runs on its own, in order, and what a failure
+        // left unapplied comes back unprocessed.
+        return work.write("writing a batch of items to " + rules.size() + " table(s)", s -> {
+            Map<String, CatalogDocuments.Loaded> loaded = new LinkedHashMap<>();
+            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+            rules.forEach((tableName, tableRules) -> {
+                CatalogDocuments.Loaded table = table(s, accountId, tableName);
+                loaded.put(tableName, table);
+                changes.put(tableName, tableRules.apply(table.record().description()));
+            });
+            BiConsumer<String, ItemChange> apply = (tableName, change) -> {
+                if (change instanceof ItemChange.Put p) {
+                    store(s, loaded.get(tableName), p.write());
+                } else {
+                    remove(s, loaded.get(tableName), KeyIds.of(change.key()));
+                }
+            };
+            if (s == null) {
+                return InOrderBatch.apply(changes, apply);
+            }
+            changes.forEach((tableName, tableChanges) -> tableChanges.forEach(change -> apply.accept(tableName, change)));
+            return Map.<String, List<ItemChange>>of();
+        });
+    }
+
+    /** Replaces the item document and exactly its index entries. */
+    private void store(ClientSession s, CatalogDocuments.Loaded loaded, ItemWrite write) {
+        String id = KeyIds.of(write.key());
+        BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(write.item()));
+        Work.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
+        for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
+            Work.deleteMany(work.data(index.collection()), s, eq("base", id));
+            Optional<BsonDocument> entry = write.indexKey(index.name()).map(k -> entry(k, id, doc));
+            if (entry.isPresent()) {
+                Work.insert(work.data(index.collection()), s, entry.get());
+            }
+        }
+    }
+
+    /** Removes the item document under {@code id} and its index entries. */
+    private void remove(ClientSession s, CatalogDocuments.Loaded loaded, String id) {
+        for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
+            Work.deleteMany(work.data(index.collection()), s, eq("base", id));
+        }
+        Work.deleteMany(work.data(loaded.baseCollection()), s, eq("_id", id));
     }
 
     /** The index entry of an item under its index key {@code indexKey}. */
@@ -206,11 +252,7 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         work.write("deleting an item of table '" + tableName + "'", s -> {
             CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
-            String id = KeyIds.of(rules.apply(loaded.record().description()));
-            for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
-                Work.deleteMany(work.data(index.collection()), s, eq("base", id));
-            }
-            Work.deleteMany(work.data(loaded.baseCollection()), s, eq("_id", id));
+            remove(s, loaded, KeyIds.of(rules.apply(loaded.record().description())));
             return null;
         });
     }

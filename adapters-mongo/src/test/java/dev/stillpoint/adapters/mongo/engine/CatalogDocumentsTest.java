@@ -69,6 +69,27 @@ class CatalogDocumentsTest {
         assertThat(read.status()).isEqualTo(TableStatus.ACTIVE);
     }
 
+    // E4, E5: a CREATING document whose restore is in progress is RESTORING, its due time the restore's
+    // stamp (never activated by the delay); once the restore is no longer in progress it is plain CREATING.
+    @Test
+    void e4_aDocumentWhoseRestoreIsInProgressIsRestoring() {
+        CreateTableRequest request = request();
+        TableDescription written = request.describe("abc", "arn:t", NOW);
+        RestoreSummary running = new RestoreSummary(Optional.empty(), Optional.of("arn:src"), NOW, true);
+        BsonDocument table = CatalogDocuments.newTable(request, written, NOW.plusSeconds(60), 0)
+                .append("restore", CatalogDocuments.restore(running));
+
+        CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, List.of());
+
+        assertThat(loaded.record().state()).isEqualTo(new TableState.Restoring(NOW.plusSeconds(60)));
+        assertThat(loaded.record().description().status()).isEqualTo(TableStatus.CREATING);
+        assertThat(loaded.record().description().restoreSummary()).contains(running);
+        RestoreSummary done = new RestoreSummary(Optional.empty(), Optional.of("arn:src"), NOW, false);
+        table.put("restore", CatalogDocuments.restore(done));
+        assertThat(CatalogDocuments.load(table, List.of()).record().state())
+                .isEqualTo(new TableState.Creating(NOW.plusSeconds(60)));
+    }
+
     @Test
     void s2_aDamagedDocumentIsAnInternalErrorNamingIt() {
         CreateTableRequest request = request();

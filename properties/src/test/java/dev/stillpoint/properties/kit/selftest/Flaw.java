@@ -34,5 +34,10 @@ public enum Flaw {
     /** NUL is dropped from every string but the key on the way in (a text column that cannot hold it): R4, R5. */
     NUL_DROPPED,
     /** A refusal's message carries an internal state's toString: R6. */
-    INTERNAL_STATE_IN_MESSAGES
+    INTERNAL_STATE_IN_MESSAGES,
+    /**
+     * BatchWriteItem applied one request at a time through PutItem and DeleteItem: a bad request after
+     * good ones leaves the good ones applied, and a duplicate key is written twice: R7.
+     */
+    BATCH_APPLIED_ONE_BY_ONE
 }

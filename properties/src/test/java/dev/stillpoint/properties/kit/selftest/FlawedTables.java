@@ -5,7 +5,9 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -102,6 +104,21 @@ final class FlawedTables implements TableOperations {
     @Override
     public void deleteItem(String accountId, String tableName, Key key) {
         core.deleteItem(accountId, tableName, key);
+    }
+
+    @Override
+    public BatchWriteResult batchWriteItem(String accountId, Map<String, List<WriteRequest>> requestItems) {
+        if (flaw != Flaw.BATCH_APPLIED_ONE_BY_ONE) {
+            return core.batchWriteItem(accountId, requestItems);
+        }
+        requestItems.forEach((table, requests) -> requests.forEach(request -> {
+            if (request instanceof WriteRequest.Put p) {
+                core.putItem(accountId, table, p.item());
+            } else {
+                core.deleteItem(accountId, table, ((WriteRequest.Delete) request).key());
+            }
+        }));
+        return BatchWriteResult.applied();
     }
 
     /** The item with NUL dropped from every string but the key attribute {@code pk} (the kit's tables' key). */

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import java.util.UUID;
 
@@ -169,6 +170,29 @@ final class ReferenceDatabase {
         ItemWrite write = rules.apply(describe(row));
         requireStorableNumbers(write.item());
         row.items.put(write.key(), write.item());
+        commits++;
+    }
+
+    /** BatchWriteItem's storage step: every rule first, then every change, under the one lock (a transaction). */
+    synchronized void write(String account, Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+        Map<Row, List<ItemChange>> batch = new java.util.LinkedHashMap<>();
+        rules.forEach((table, tableRules) -> {
+            Row row = row(account, table);
+            List<ItemChange> changes = tableRules.apply(describe(row));
+            changes.forEach(c -> {
+                if (c instanceof ItemChange.Put p) {
+                    requireStorableNumbers(p.write().item());
+                }
+            });
+            batch.put(row, changes);
+        });
+        batch.forEach((row, changes) -> changes.forEach(c -> {
+            if (c instanceof ItemChange.Put p) {
+                row.items.put(p.key(), p.write().item());
+            } else {
+                row.items.remove(c.key());
+            }
+        }));
         commits++;
     }
 

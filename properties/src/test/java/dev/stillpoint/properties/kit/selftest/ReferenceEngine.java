@@ -17,7 +17,9 @@ import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
@@ -163,6 +165,13 @@ public final class ReferenceEngine implements KitEngine {
         @Override
         public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
             return db.get(accountId, tableName, rules);
+        }
+
+        @Override
+        public Map<String, List<ItemChange>> write(String accountId,
+                                                   Map<String, Function<TableDescription, List<ItemChange>>> rules) {
+            db.write(accountId, rules);
+            return Map.of();
         }
 
         @Override

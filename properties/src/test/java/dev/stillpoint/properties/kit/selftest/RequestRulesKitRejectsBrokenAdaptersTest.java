@@ -71,4 +71,16 @@ class RequestRulesKitRejectsBrokenAdaptersTest {
         failsOn(kitAgainst(Flaw.INTERNAL_STATE_IN_MESSAGES)::r6_messagesNameTheValueAndCarryNoInternalText,
                 "[R6] the refusal of a second CreateTable");
     }
+
+    @Example
+    void batchAppliedOneByOne_failsR7_onTheDuplicateAndOnThePartlyAppliedBatch() {
+        failsOn(kitAgainst(Flaw.BATCH_APPLIED_ONE_BY_ONE)::r7_batchWriteItemAppliesWholeOrRefusesWhole,
+                "[R7] a batch with the key (d, 7) twice was accepted",
+                "[R7] the batch refused for one bad item applied nothing");
+    }
+
+    @Example
+    void theCorrectReferencePassesR7() {
+        assertThatCode(kitAgainst(Flaw.NONE)::r7_batchWriteItemAppliesWholeOrRefusesWhole).doesNotThrowAnyException();
+    }
 }
