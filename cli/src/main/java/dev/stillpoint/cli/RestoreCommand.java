@@ -32,6 +32,7 @@ import picocli.CommandLine.TypeConversionException;
             "1:other storage error",
             "2:usage error",
             "4:database file unreadable or not a SQLite database, or the server cannot be reached",
+            "9:the backend does not support restores (Unsupported); nothing created",
             "10:input missing, unreadable, or not an export of a known format and version (or no --key for a"
                 + " DynamoDB export); nothing created",
             "11:a checksum, an item count or a gzip stream does not match its manifest; nothing created",
@@ -121,6 +122,9 @@ final class RestoreCommand extends StorageCommand {
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.RESOURCE_IN_USE) {
                 throw new CliFailure(ExitCodes.TABLE_EXISTS, CliCommand.message(e) + "; nothing created", e);
+            }
+            if (e.reason() == ErrorReason.UNSUPPORTED) {
+                throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(e) + "; nothing created", e);
             }
             throw e;
         } catch (TableRestore.Abandoned e) {

@@ -74,6 +74,23 @@ class RestoreCommandTest {
     }
 
     @Test
+    void restoreIntoMongoDbWhenAReplicaSetIsGiven() throws Exception {
+        String uri = System.getenv("STILLPOINT_TEST_MONGODB_URI");
+        org.junit.jupiter.api.Assumptions.assumeTrue(uri != null && !uri.isBlank(),
+                "STILLPOINT_TEST_MONGODB_URI names no MongoDB replica set");
+        Path dir = Cli.scratch("restore-mongo");
+        Path export = exported(dir);
+        String name = "copy_" + Long.toHexString(System.nanoTime());
+        Cli.Run run = Cli.run("restore", "--from", export.toString(), "--mongodb", uri, "--table", name);
+        assertThat(run.code()).as(run.err()).isZero();
+        Path again = dir.resolve("again");
+        assertThat(Cli.run("export", "--mongodb", uri, "--table", name, "--out", again.toString()).code()).isZero();
+        assertThat(Files.readAllLines(again.resolve("items.jsonl")).stream().map(dev.stillpoint.domain.item.ItemJson::decode)
+                .toList()).containsExactlyInAnyOrderElementsOf(Files.readAllLines(export.resolve("items.jsonl")).stream()
+                .map(dev.stillpoint.domain.item.ItemJson::decode).toList());
+    }
+
+    @Test
     void aDynamoDbExportRestoresWithTheKeyGivenAndIsRefusedWithout() throws Exception {
         Path dir = Cli.scratch("restore-ddb");
         Path export = exported(dir, "--format", "dynamodb");
