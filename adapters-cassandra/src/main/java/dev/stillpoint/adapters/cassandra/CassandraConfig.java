@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.cassandra;
 
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -19,10 +20,12 @@ import java.util.regex.Pattern;
  * @param staleCreatingAfter how long a table may stay CREATING before DeleteTable may remove it (its creator
  *                           died between the catalog insert and the activation); longer than any CreateTable
  * @param time               the clock: creation times, and the write timestamps of index entries
+ * @param restoreIdleLimit   how long a restore may give no sign of life before any engine's poller takes it for
+ *                           dead and removes its table [E5]; default 60 s, from 1 s to one day
  */
 public record CassandraConfig(String host, int port, String localDatacenter, String keyspacePrefix,
                               int replicationFactor, Duration requestTimeout, Duration schemaTimeout,
-                              Duration staleCreatingAfter, TimeSource time) {
+                              Duration staleCreatingAfter, TimeSource time, Duration restoreIdleLimit) {
 
     /** The longest prefix: {@code <prefix>_a_} plus a 20-digit hash stays within Cassandra's 48 characters. */
     public static final int MAX_PREFIX_LENGTH = 24;
@@ -54,6 +57,7 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
         if (time == null) {
             throw StorageException.validation("a time source is required");
         }
+        new RestoreIdleLimit(restoreIdleLimit);
     }
 
     private static void requirePositive(Duration d, String what) {
@@ -69,7 +73,7 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
      */
     public static CassandraConfig of(String host, int port) {
         return new CassandraConfig(host, port, "datacenter1", "stillpoint", 1, Duration.ofSeconds(10),
-                Duration.ofSeconds(60), Duration.ofMinutes(5), TimeSource.SYSTEM);
+                Duration.ofSeconds(60), Duration.ofMinutes(5), TimeSource.SYSTEM, RestoreIdleLimit.DEFAULT_DURATION);
     }
 
     /** {@link #of} from {@code host:port} ({@code [v6 address]:port} for IPv6). */
@@ -102,36 +106,42 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
 
     public CassandraConfig withLocalDatacenter(String dc) {
         return new CassandraConfig(host, port, dc, keyspacePrefix, replicationFactor, requestTimeout, schemaTimeout,
-                staleCreatingAfter, time);
+                staleCreatingAfter, time, restoreIdleLimit);
     }
 
     public CassandraConfig withKeyspacePrefix(String prefix) {
         return new CassandraConfig(host, port, localDatacenter, prefix, replicationFactor, requestTimeout,
-                schemaTimeout, staleCreatingAfter, time);
+                schemaTimeout, staleCreatingAfter, time, restoreIdleLimit);
     }
 
     public CassandraConfig withReplicationFactor(int rf) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, rf, requestTimeout, schemaTimeout,
-                staleCreatingAfter, time);
+                staleCreatingAfter, time, restoreIdleLimit);
     }
 
     public CassandraConfig withRequestTimeout(Duration timeout) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, timeout,
-                schemaTimeout, staleCreatingAfter, time);
+                schemaTimeout, staleCreatingAfter, time, restoreIdleLimit);
     }
 
     public CassandraConfig withSchemaTimeout(Duration timeout) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                timeout, staleCreatingAfter, time);
+                timeout, staleCreatingAfter, time, restoreIdleLimit);
     }
 
     public CassandraConfig withStaleCreatingAfter(Duration age) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                schemaTimeout, age, time);
+                schemaTimeout, age, time, restoreIdleLimit);
     }
 
     public CassandraConfig withTime(TimeSource clock) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                schemaTimeout, staleCreatingAfter, clock);
+                schemaTimeout, staleCreatingAfter, clock, restoreIdleLimit);
+    }
+
+    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
+    public CassandraConfig withRestoreIdleLimit(Duration limit) {
+        return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
+                schemaTimeout, staleCreatingAfter, time, limit);
     }
 }

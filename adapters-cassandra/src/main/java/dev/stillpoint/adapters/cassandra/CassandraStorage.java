@@ -6,13 +6,18 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
+import dev.stillpoint.ports.core.RestoreService;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.domain.poller.PollerEvent;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
+import dev.stillpoint.ports.lifecycle.RestoreSweep;
 import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.WakeSignal;
@@ -23,6 +28,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stillpoint on Cassandra: one object that connects (DataStax java-driver-core), applies the
@@ -33,6 +40,8 @@ import java.util.Set;
  */
 public final class CassandraStorage implements Storage {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CassandraStorage.class);
+
     private final CassandraConfig config;
     private final CqlSession session;
     private final Cql cql;
@@ -40,6 +49,7 @@ public final class CassandraStorage implements Storage {
     private final CassandraTables storage;
     private final TableOperations tables;
     private final ControlPlanePoller statisticsPoller;
+    private final TableRestores restores;
     private final SnapshotEngine snapshots = CassandraSnapshots.engine();
 
     private CassandraStorage(CassandraConfig config, CqlSession session) {
@@ -55,12 +65,24 @@ public final class CassandraStorage implements Storage {
         TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
                 WakeSignal.NONE, () -> Duration.ZERO);
         this.tables = new TableService(storage, storage, storage, deletion);
-        // A poller for the statistics alone: ItemCount and TableSizeBytes recounted on its first pass and
-        // every few minutes after, as on the other backends.
+        // Restores have their own creation path (a restore's table stays CREATING until it completes) [E4].
+        CassandraRestores restoreRows = new CassandraRestores(catalog, storage, config);
+        this.restores = new RestoreService(restoreRows, storage, storage, deletion, config.time(),
+                new RestoreIdleLimit(config.restoreIdleLimit()));
+        // A poller for the statistics, and for dead restores: ItemCount and TableSizeBytes recounted on its
+        // first pass and every few minutes after, as on the other backends; every pass, the startup pass
+        // first, removes a restore whose stamp has passed and comes back when the next stamp is due [E5].
         StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
+        RestoreSweep sweep = new RestoreSweep(deletion, config.time());
         this.statisticsPoller = new ControlPlanePoller(PollerSchedule.DEFAULT, () -> {
             statistics.runIfDue();
-            return new PollerEvent.PassFinished(config.time().now(), 0, Optional.empty());
+            RestoreSweep.Outcome restored = new RestoreSweep.Outcome(false, Optional.empty());
+            try {
+                restored = sweep.run(restoreRows.restoringTables());
+            } catch (StorageException e) {
+                LOG.warn("restore sweep: {}", e.getMessage());
+            }
+            return new PollerEvent.PassFinished(config.time().now(), restored.deferred() ? 1 : 0, restored.nextDue());
         }, config.time(), "stillpoint-cassandra-statistics");
         statisticsPoller.start();
     }
@@ -114,12 +136,14 @@ public final class CassandraStorage implements Storage {
         return tables;
     }
 
-    /** Restores into new tables: not built on Cassandra yet, refused Unsupported naming it. */
+    /**
+     * Restores into new tables [E4, E5]: the table stays CREATING until its restore completes; a restore
+     * killed with its process is removed by the next statistics-poller pass of any engine on this catalog,
+     * once {@code restoreIdleLimit} has passed since its last sign of life.
+     */
     @Override
-    public dev.stillpoint.ports.in.TableRestores restores() {
-        return (definition, origin) -> {
-            throw dev.stillpoint.domain.error.StorageException.unsupported("Cassandra", "restore is not built yet");
-        };
+    public TableRestores restores() {
+        return restores;
     }
 
     /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */

@@ -113,9 +113,20 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
 
     @Override
     public TableDescription createTable(CreateTableRequest request) {
+        CatalogRow row = insertCreating(request, DataNames.newTableId(), "cannot create table '");
+        if (!catalog.activate(row)) {
+            throw StorageException.resourceInUse("table '" + request.tableName() + "' was deleted while it was being created");
+        }
+        return row.withStatus(TableStatus.ACTIVE, row.revision() + 1).description();
+    }
+
+    /**
+     * Inserts the table's row CREATING (one LWT, the arbiter of a name in use: ResourceInUse, the message
+     * starting with {@code refusal}) and creates its data tables; a failure drops what it created.
+     */
+    CatalogRow insertCreating(CreateTableRequest request, String tableId, String refusal) {
         String tableName = request.tableName();
         String keyspace = catalog.dataKeyspace(request.accountId());
-        String tableId = DataNames.newTableId();
         List<IndexDef> indexes = new ArrayList<>();
         for (GlobalSecondaryIndex g : request.gsis()) {
             // Built with the table: it is empty, so there is nothing to backfill.
@@ -130,7 +141,7 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
                 keyspace, request.keySchema(), request.attributeDefinitions(), indexes, request.stream(), 1);
         Optional<String> existing = catalog.insertIfAbsent(row);
         if (existing.isPresent()) {
-            throw StorageException.resourceInUse("cannot create table '" + tableName + "': a table of this name exists"
+            throw StorageException.resourceInUse(refusal + tableName + "': a table of this name exists"
                     + " and is " + existing.get());
         }
         try {
@@ -143,10 +154,7 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
             undoCreate(row, e);
             throw e;
         }
-        if (!catalog.activate(row)) {
-            throw StorageException.resourceInUse("table '" + tableName + "' was deleted while it was being created");
-        }
-        return row.withStatus(TableStatus.ACTIVE, row.revision() + 1).description();
+        return row;
     }
 
     private void undoCreate(CatalogRow row, RuntimeException cause) {
@@ -165,7 +173,7 @@ final class CassandraTables implements TableCatalog, ItemStore, TableCreator, Ta
     public Optional<TableDescription> describe(String accountId, String tableName) {
         return catalog.find(accountId, tableName).map(row -> {
             long[] counts = catalog.statistics(row.tableId());
-            return row.description().withCounts(counts[0], counts[1]);
+            return row.description(catalog.restore(row.tableId())).withCounts(counts[0], counts[1]);
         });
     }
 

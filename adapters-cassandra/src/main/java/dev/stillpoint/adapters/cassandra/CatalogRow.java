@@ -5,6 +5,7 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.StreamSpecification;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
@@ -29,6 +30,16 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
 
     /** The table's description from its row alone, counts 0: DescribeTable adds the counts from table_statistics. */
     TableDescription description() {
+        return description(Optional.empty());
+    }
+
+    /**
+     * The description with the table's restore, if it was restored. The summary is in progress only while
+     * the row is CREATING: the row's activation is the commit point of a restore's completion [E4].
+     */
+    TableDescription description(Optional<RestoreRecord> restore) {
+        Optional<RestoreSummary> summary = restore.filter(r -> r.tableId().equals(tableId))
+                .map(r -> r.summary(status == TableStatus.CREATING));
         List<GlobalSecondaryIndex> gsis = new ArrayList<>();
         List<LocalSecondaryIndex> lsis = new ArrayList<>();
         for (IndexDef index : indexes) {
@@ -39,7 +50,7 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
             }
         }
         return new TableDescription(accountId, tableName, tableId, tableArn, status, createdAt, keySchema, definitions,
-                gsis, lsis, List.of(), stream, Optional.empty(), Optional.empty(), Optional.empty(), 0, 0);
+                gsis, lsis, List.of(), stream, Optional.empty(), summary, Optional.empty(), 0, 0);
     }
 
     /** The items table, qualified with the account's keyspace. */

@@ -39,7 +39,11 @@ final class CatalogSchema {
                                 + "account_id text PRIMARY KEY, data_keyspace text, created_at timestamp)")),
                 new Step(3, "table_statistics: ItemCount and TableSizeBytes of each table, by table id", List.of(
                         "CREATE TABLE IF NOT EXISTS " + ks + ".table_statistics ("
-                                + "table_id text PRIMARY KEY, item_count bigint, size_bytes bigint)")));
+                                + "table_id text PRIMARY KEY, item_count bigint, size_bytes bigint)")),
+                new Step(4, "restores: the restore of each restored table, by table id (summary and liveness stamp)", List.of(
+                        "CREATE TABLE IF NOT EXISTS " + ks + ".restores ("
+                                + "table_id text PRIMARY KEY, account_id text, table_name text, source_table_arn text, "
+                                + "restore_date_time timestamp, in_progress boolean, alive_until timestamp)")));
     }
 
     /** The newest version this adapter knows. */

@@ -24,11 +24,14 @@ final class CatalogStore {
     private static final String COLUMNS = "account_id, table_name, table_id, table_arn, status, created_at, "
             + "data_keyspace, partition_key_name, sort_key_name, attribute_definitions, indexes, stream_specification, "
             + "revision";
+    private static final String RESTORE_COLUMNS = "table_id, account_id, table_name, source_table_arn, "
+            + "restore_date_time, in_progress, alive_until";
 
     private final Cql cql;
     private final CassandraConfig config;
     private final String tables;
     private final String accounts;
+    private final String restores;
     private final ConcurrentMap<String, String> keyspaces = new ConcurrentHashMap<>();
 
     CatalogStore(Cql cql, CassandraConfig config) {
@@ -36,6 +39,7 @@ final class CatalogStore {
         this.config = config;
         this.tables = config.catalogKeyspace() + ".tables";
         this.accounts = config.catalogKeyspace() + ".accounts";
+        this.restores = config.catalogKeyspace() + ".restores";
     }
 
     /** The table's row, if it has one. */
@@ -185,6 +189,60 @@ final class CatalogStore {
     void forgetStatistics(String tableId) {
         cql.run("forgetting the counts of table " + tableId, "DELETE FROM " + config.catalogKeyspace()
                 + ".table_statistics WHERE table_id = ?", tableId);
+    }
+
+    /** Records a restore before its table's row is inserted; every later change of the row is an LWT too. */
+    void insertRestore(RestoreRecord r) {
+        cql.run("recording the restore of table '" + r.tableName() + "'", "INSERT INTO " + restores
+                        + " (table_id, account_id, table_name, source_table_arn, restore_date_time, in_progress, alive_until)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS",
+                r.tableId(), r.accountId(), r.tableName(), r.sourceTableArn().orElse(null), r.restoreDateTime(),
+                r.inProgress(), r.aliveUntil());
+    }
+
+    /** The restore of the table {@code tableId}, if it was restored. */
+    Optional<RestoreRecord> restore(String tableId) {
+        Row row = cql.read("reading the restore of table " + tableId, "SELECT " + RESTORE_COLUMNS + " FROM " + restores
+                + " WHERE table_id = ?", tableId).one();
+        return Optional.ofNullable(row).map(CatalogStore::decodeRestore);
+    }
+
+    /** Every restore still in progress (the catalog is small: one row per restored table). */
+    List<RestoreRecord> restoresInProgress() {
+        List<RestoreRecord> out = new ArrayList<>();
+        for (Row row : cql.read("listing restores", "SELECT " + RESTORE_COLUMNS + " FROM " + restores)) {
+            RestoreRecord r = decodeRestore(row);
+            if (r.inProgress()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** Renews a restore's stamp; false when it is no longer in progress (completed, or removed with its table). */
+    boolean renewRestore(String tableId, Instant aliveUntil) {
+        return cql.run("renewing the restore of table " + tableId, "UPDATE " + restores
+                + " SET alive_until = ? WHERE table_id = ? IF in_progress = true", aliveUntil, tableId).wasApplied();
+    }
+
+    /** Marks a restore no longer in progress (after its table's row turned ACTIVE). */
+    void endRestore(String tableId) {
+        cql.run("ending the restore of table " + tableId, "UPDATE " + restores
+                + " SET in_progress = false WHERE table_id = ? IF in_progress = true", tableId);
+    }
+
+    /** Forgets a removed table's restore. */
+    void forgetRestore(String tableId) {
+        cql.run("forgetting the restore of table " + tableId, "DELETE FROM " + restores + " WHERE table_id = ? IF EXISTS",
+                tableId);
+    }
+
+    private static RestoreRecord decodeRestore(Row r) {
+        return new RestoreRecord(r.getString("table_id"), r.getString("account_id"), r.getString("table_name"),
+                Optional.ofNullable(r.getString("source_table_arn")),
+                Optional.ofNullable(r.getInstant("restore_date_time")).orElse(Instant.EPOCH),
+                Boolean.TRUE.equals(r.get("in_progress", Boolean.class)),
+                Optional.ofNullable(r.getInstant("alive_until")).orElse(Instant.EPOCH));
     }
 
     /** Forgets the cached keyspaces (after they were dropped by a test). */

@@ -7,7 +7,9 @@ import dev.stillpoint.ports.lifecycle.InlineDropAttempt;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,28 +37,40 @@ final class InlineDrops implements TableDropPort {
     @Override
     public DropAttempt beginDrop(String accountId, String tableName) {
         CatalogRow row = catalog.find(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
-        return new Attempt(row, state(row, config.time().now()));
+        Optional<RestoreRecord> restore = catalog.restore(row.tableId());
+        return new Attempt(row, restore, state(row, restore, config.time().now(), config.staleCreatingAfter()));
     }
 
-    /** A CREATING row whose creator died long ago counts as ACTIVE, so it can be deleted. */
-    private TableState state(CatalogRow row, Instant now) {
-        boolean creating = row.status() == TableStatus.CREATING
-                && !row.createdAt().plus(config.staleCreatingAfter()).isBefore(now);
-        return creating ? new TableState.Creating(row.createdAt()) : new TableState.Active();
+    /**
+     * The row's lifecycle state: a CREATING row whose restore is in progress is RESTORING, its stamp from the
+     * restore [E5]; any other CREATING row whose creator died long ago counts as ACTIVE, so it can be deleted.
+     */
+    static TableState state(CatalogRow row, Optional<RestoreRecord> restore, Instant now, Duration staleAfter) {
+        if (row.status() != TableStatus.CREATING) {
+            return new TableState.Active();
+        }
+        Optional<RestoreRecord> running = restore.filter(r -> r.inProgress() && r.tableId().equals(row.tableId()));
+        if (running.isPresent()) {
+            return new TableState.Restoring(running.get().aliveUntil());
+        }
+        return row.createdAt().plus(staleAfter).isBefore(now) ? new TableState.Active()
+                : new TableState.Creating(row.createdAt());
     }
 
     private final class Attempt extends InlineDropAttempt {
         private final CatalogRow row;
+        private final Optional<RestoreRecord> restore;
         private final TableState state;
 
-        Attempt(CatalogRow row, TableState state) {
+        Attempt(CatalogRow row, Optional<RestoreRecord> restore, TableState state) {
             this.row = row;
+            this.restore = restore;
             this.state = state;
         }
 
         @Override
         public TableRecord record() {
-            return new TableRecord(row.description(), state);
+            return new TableRecord(row.description(restore), state);
         }
 
         @Override
@@ -77,6 +91,9 @@ final class InlineDrops implements TableDropPort {
                 LOG.debug("the catalog row of '{}' was removed by a concurrent DeleteTable", row.tableName());
             }
             catalog.forgetStatistics(row.tableId());
+            if (restore.isPresent()) {
+                catalog.forgetRestore(row.tableId());
+            }
         }
     }
 }

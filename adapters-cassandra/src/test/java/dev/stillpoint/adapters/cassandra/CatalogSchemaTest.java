@@ -34,19 +34,20 @@ class CatalogSchemaTest {
                 opened.add(f.get(120, TimeUnit.SECONDS));
             }
             first = opened.get(0);
-            assertThat(first.catalogSchemaVersions()).containsExactly(1, 2, 3);
+            assertThat(first.catalogSchemaVersions()).containsExactly(1, 2, 3, 4);
             assertThat(first.keyspaces()).containsExactly(config.catalogKeyspace());
             List<String> catalogTables = new ArrayList<>();
             first.cql().read("listing", "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?",
                     config.catalogKeyspace()).forEach(r -> catalogTables.add(r.getString("table_name")));
-            assertThat(catalogTables).containsExactlyInAnyOrder("schema_version", "tables", "accounts", "table_statistics");
+            assertThat(catalogTables).containsExactlyInAnyOrder("schema_version", "tables", "accounts", "table_statistics",
+                    "restores");
 
             // A table survives reopening: the catalog is the same.
             String account = TestCassandra.account();
             String table = TestCassandra.tableName("kept");
             first.tables().createTable(TestCassandra.hashOnly(account, table, ScalarType.S));
             try (CassandraStorage again = CassandraStorage.open(config)) {
-                assertThat(again.catalogSchemaVersions()).containsExactly(1, 2, 3);
+                assertThat(again.catalogSchemaVersions()).containsExactly(1, 2, 3, 4);
                 assertThat(again.tables().listTables(account)).containsExactly(table);
             }
 
