@@ -44,6 +44,12 @@ import org.jooq.impl.DSL;
  * together. UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
  * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
  * row becomes visible; the data commits before the catalog.
+ *
+ * <p>Item writes keep the definition they last loaded per table and read only the row's
+ * {@code (table_id, catalog_version)}, FOR KEY SHARE as before: triggers advance the version in the
+ * same transaction as every change to the table's definition, whoever makes it (this engine, another
+ * node, a hand edit), so a write whose stamp matches uses exactly the definition a fresh load would
+ * give, and any other write loads it again (issue 13).
  */
 public final class PostgresTables implements TableCatalog, ItemStore, TableStatistics {
 
@@ -51,6 +57,9 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     private static final String BACKFILL_CURSOR = "sp_backfill";
 
     private final PostgresCatalog catalog;
+    /** The definition item writes last loaded, by account id and table name (neither can hold NUL). */
+    private final java.util.concurrent.ConcurrentHashMap<String, CatalogRows.Loaded> definitions =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public PostgresTables(PostgresCatalog catalog) {
         this.catalog = catalog;
@@ -130,7 +139,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     @Override
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.inWork("writing an item of table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
+            CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
             store(w.data(), loaded, rules.apply(loaded.description()));
             return null;
         });
@@ -147,7 +156,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                 loaded.put(tableName, null);
             }
             loaded.replaceAll((tableName, none) ->
-                    itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE));
+                    forWrite(w.catalog(), accountId, tableName));
             Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
             rules.forEach((tableName, tableRules) ->
                     changes.put(tableName, tableRules.apply(loaded.get(tableName).description())));
@@ -228,7 +237,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.inWork("deleting an item of table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = itemTable(w.catalog(), accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
+            CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
             remove(w.data(), loaded, ItemKeys.of(rules.apply(loaded.description())));
             return null;
         });
@@ -264,6 +273,29 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }
         }
+    }
+
+    /**
+     * The table's definition for an item write, its row held FOR KEY SHARE in the write's unit of
+     * work: the one loaded before when the row's table id and catalog version are still those it was
+     * loaded with, else loaded now.
+     */
+    private CatalogRows.Loaded forWrite(DSLContext ctx, String accountId, String tableName) {
+        String address = accountId + '\u0000' + tableName;
+        org.jooq.Record2<String, Long> stamp = ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
+                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName)).forKeyShare().fetchOne();
+        if (stamp == null) {
+            definitions.remove(address);
+            throw StorageException.tableNotFound(tableName);
+        }
+        CatalogRows.Loaded known = definitions.get(address);
+        if (known != null && known.row().getTableId().equals(stamp.value1())
+                && known.row().getCatalogVersion().equals(stamp.value2())) {
+            return known;
+        }
+        CatalogRows.Loaded loaded = itemTable(ctx, accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
+        definitions.put(address, loaded);
+        return loaded;
     }
 
     private static CatalogRows.Loaded itemTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {

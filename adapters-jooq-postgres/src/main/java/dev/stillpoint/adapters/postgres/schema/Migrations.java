@@ -57,7 +57,7 @@ public final class Migrations {
     static final String LOCATION = "/dev/stillpoint/adapters/postgres/migrations/";
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
-    static final List<String> BUNDLED = List.of("V1__catalog.sql");
+    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql");
 
     private final List<Script> scripts;
     private final Clock clock;

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
@@ -39,12 +40,20 @@ import org.jooq.impl.DSL;
  * Table and item storage on SQLite. Writes run in one IMMEDIATE transaction that also reads the
  * catalog row, so an item write and its index entries commit together against one definition; the
  * core's rules decide what is written, this class only stores it.
+ *
+ * <p>Item writes keep the definition they last loaded per table and, inside their own transaction,
+ * read only the table's {@code (table_id, catalog_version)}: triggers advance the version in the same
+ * transaction as every change to the table's definition, whoever makes it (this engine, another
+ * process, a hand edit), so a write whose stamp matches uses exactly the definition a fresh load
+ * would give, and any other write loads it again (issue 13).
  */
 public final class SqliteTables implements TableCatalog, ItemStore, TableStatistics {
 
     private static final int BACKFILL_PAGE = 1000;
 
     private final SqliteCatalog catalog;
+    /** The definition item writes last loaded, by account id and table name (neither can hold NUL). */
+    private final ConcurrentHashMap<String, CatalogRows.Loaded> definitions = new ConcurrentHashMap<>();
 
     public SqliteTables(SqliteCatalog catalog) {
         this.catalog = catalog;
@@ -121,7 +130,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     @Override
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
         catalog.write("writing an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+            CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
             store(ctx, loaded, rules.apply(loaded.record().description()));
             return null;
         });
@@ -134,7 +143,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
             // Every definition read and every rule applied before the first write: a refusal writes nothing.
             Map<CatalogRows.Loaded, List<ItemChange>> batch = new LinkedHashMap<>();
             rules.forEach((tableName, tableRules) -> {
-                CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+                CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
                 batch.put(loaded, tableRules.apply(loaded.record().description()));
             });
             batch.forEach((loaded, changes) -> {
@@ -198,7 +207,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
         catalog.write("deleting an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+            CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
             remove(ctx, loaded, ItemKeys.of(rules.apply(loaded.record().description())));
             return null;
         });
@@ -232,6 +241,28 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }
         }
+    }
+
+    /**
+     * The table's definition for an item write, inside the write's transaction: the one loaded before
+     * when the row's table id and catalog version are still those it was loaded with, else loaded now.
+     */
+    private CatalogRows.Loaded forWrite(DSLContext ctx, String accountId, String tableName) {
+        String address = accountId + '\u0000' + tableName;
+        Record2<String, Long> stamp = ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
+                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName)).fetchOne();
+        if (stamp == null) {
+            definitions.remove(address);
+            throw StorageException.tableNotFound(tableName);
+        }
+        CatalogRows.Loaded known = definitions.get(address);
+        if (known != null && known.row().getTableId().equals(stamp.value1())
+                && known.row().getCatalogVersion().equals(stamp.value2())) {
+            return known;
+        }
+        CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
+        definitions.put(address, loaded);
+        return loaded;
     }
 
     private static CatalogRows.Loaded table(DSLContext ctx, String accountId, String tableName) {

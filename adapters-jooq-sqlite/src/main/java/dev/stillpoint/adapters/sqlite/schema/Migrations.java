@@ -55,7 +55,8 @@ public final class Migrations {
     static final String LOCATION = "/dev/stillpoint/adapters/sqlite/migrations/";
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
-    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__drop_retry.sql", "V3__commit_sequence.sql");
+    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__drop_retry.sql", "V3__commit_sequence.sql",
+            "V4__catalog_version.sql");
 
     private final List<Script> scripts;
     private final Clock clock;

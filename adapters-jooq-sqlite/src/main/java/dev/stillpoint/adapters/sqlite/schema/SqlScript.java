@@ -11,13 +11,15 @@ import java.util.regex.Pattern;
  * {@code -- [jooq ignore start]} regions that jOOQ's code generator skips are executed as written.
  * A chunk holding nothing but comments and whitespace is not a statement.
  *
- * <p>Not supported: {@code CREATE TRIGGER}, whose body contains semicolons; it is refused rather than
- * cut in pieces.
+ * <p>A {@code CREATE TRIGGER} statement runs to the {@code END} of its body: the semicolons between its
+ * {@code BEGIN} and {@code END} do not end it (SQLite's own rule; a trigger body holds no nested
+ * {@code BEGIN ... END}). A trigger without its {@code END} is refused rather than cut in pieces.
  */
 public final class SqlScript {
 
     private static final Pattern TRIGGER =
             Pattern.compile("CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?TRIGGER\\b.*", Pattern.DOTALL);
+    private static final Pattern TRIGGER_END = Pattern.compile(".*\\bEND", Pattern.DOTALL);
 
     private SqlScript() {
     }
@@ -61,6 +63,10 @@ public final class SqlScript {
                 current.append(script, i, end + 1);
                 code.append(script, i, end + 1);
                 i = end + 1;
+            } else if (c == ';' && insideTrigger(code)) {
+                current.append(c);
+                code.append(c);
+                i++;
             } else if (c == ';') {
                 flush(current, code, statements);
                 i++;
@@ -74,11 +80,18 @@ public final class SqlScript {
         return List.copyOf(statements);
     }
 
+    /** A CREATE TRIGGER whose body has not reached its END: its semicolons belong to it. */
+    private static boolean insideTrigger(StringBuilder code) {
+        String upper = code.toString().strip().toUpperCase(Locale.ROOT);
+        return TRIGGER.matcher(upper).matches() && !TRIGGER_END.matcher(upper).matches();
+    }
+
     private static void flush(StringBuilder current, StringBuilder code, List<String> statements) {
         String codeOnly = code.toString().strip();
         if (!codeOnly.isEmpty()) {
-            if (TRIGGER.matcher(codeOnly.toUpperCase(Locale.ROOT)).matches()) {
-                throw new IllegalArgumentException("CREATE TRIGGER is not supported in migration scripts");
+            String upper = codeOnly.toUpperCase(Locale.ROOT);
+            if (TRIGGER.matcher(upper).matches() && !TRIGGER_END.matcher(upper).matches()) {
+                throw new IllegalArgumentException("CREATE TRIGGER without the END of its body");
             }
             statements.add(current.toString().strip());
         }

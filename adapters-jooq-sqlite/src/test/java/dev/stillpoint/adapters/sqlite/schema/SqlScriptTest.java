@@ -36,8 +36,16 @@ class SqlScriptTest {
     }
 
     @Test
+    void a_trigger_runs_to_the_end_of_its_body() {
+        assertThat(SqlScript.statements("CREATE TRIGGER t AFTER INSERT ON x BEGIN UPDATE y SET v = v + 1; "
+                + "DELETE FROM z; END; SELECT 2;"))
+                .containsExactly("CREATE TRIGGER t AFTER INSERT ON x BEGIN UPDATE y SET v = v + 1; DELETE FROM z; END",
+                        "SELECT 2");
+    }
+
+    @Test
     void refuses_what_it_cannot_split() {
-        assertThatThrownBy(() -> SqlScript.statements("CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"))
+        assertThatThrownBy(() -> SqlScript.statements("CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TRIGGER");
         assertThatThrownBy(() -> SqlScript.statements("SELECT 'open"))
                 .isInstanceOf(IllegalArgumentException.class);

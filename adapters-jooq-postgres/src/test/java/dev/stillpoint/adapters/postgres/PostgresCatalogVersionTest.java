@@ -1,0 +1,115 @@
+package dev.stillpoint.adapters.postgres;
+
+import static dev.stillpoint.adapters.postgres.testing.Tables.ACCOUNT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.stillpoint.adapters.postgres.testing.Layout;
+import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.adapters.postgres.testing.Tables;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.core.TableWaiter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Item writes keep the definition they last loaded and check it by (table_id, catalog_version), read
+ * FOR KEY SHARE in their unit of work (issue 13). A second engine on the same databases (another
+ * server node, in production) changes the table between two puts of the first; the second put must
+ * follow the change, on both layouts.
+ */
+class PostgresCatalogVersionTest {
+
+    private static final Duration ACTIVE = Duration.ofSeconds(30);
+    private static PgDatabases databases;
+
+    @BeforeAll
+    static void databases() {
+        databases = PgDatabases.create("catalogversion");
+    }
+
+    @AfterAll
+    static void drop() {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    private static PostgresStorage open(Layout layout) {
+        return PostgresStorage.open(databases.config(layout).withControlPlaneDelay(Duration.ZERO));
+    }
+
+    private static Item item(String pk, String g) {
+        return Item.of(Map.of("pk", AttributeValue.s(pk), "g", AttributeValue.s(g)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aGsiAddedByAnotherEngineBetweenTwoPutsGetsTheSecondPutsEntry(Layout layout) throws Exception {
+        try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
+            String name = Tables.uniqueName("cv");
+            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
+            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
+            first.tables().putItem(ACCOUNT, name, item("a", "x"));
+            TableDescription updated = second.tables().addGlobalSecondaryIndex(ACCOUNT, name, CreateGsiRequest.of(
+                    GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all()),
+                    new AttributeDefinition("g", ScalarType.S)));
+            TableWaiter.awaitActive(second.tables(), ACCOUNT, name, ACTIVE);
+            first.tables().putItem(ACCOUNT, name, item("b", "y"));
+            assertThat(count(layout, "d_" + updated.tableId() + "__gsi__0"))
+                    .as("the backfilled entry of 'a' and the second put's entry of 'b'").isEqualTo(2);
+            StorageException wrongType = catchThrowableOfType(() -> first.tables().putItem(ACCOUNT, name,
+                    Item.of(Map.of("pk", AttributeValue.s("c"), "g", AttributeValue.n("1")))), StorageException.class);
+            assertThat(wrongType).as("the first engine checks the new GSI's key type [R3]").isNotNull();
+            assertThat(wrongType.reason()).isEqualTo(ErrorReason.VALIDATION);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aTableDeletedAndCreatedAgainByAnotherEngineIsWrittenUnderItsNewDefinition(Layout layout) {
+        try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
+            String name = Tables.uniqueName("cv");
+            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
+            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
+            first.tables().putItem(ACCOUNT, name, Item.of(Map.of("pk", AttributeValue.s("a"))));
+            second.tables().deleteTable(ACCOUNT, name);
+            second.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.N).build());
+            TableWaiter.awaitActive(second.tables(), ACCOUNT, name, ACTIVE);
+            StorageException oldType = catchThrowableOfType(() -> first.tables().putItem(ACCOUNT, name,
+                    Item.of(Map.of("pk", AttributeValue.s("b")))), StorageException.class);
+            assertThat(oldType).as("a put with the old key type is refused against the new definition").isNotNull();
+            assertThat(oldType.reason()).isEqualTo(ErrorReason.VALIDATION);
+            first.tables().putItem(ACCOUNT, name, Item.of(Map.of("pk", AttributeValue.n("7"))));
+            assertThat(second.tables().getItem(ACCOUNT, name, Key.of(AttributeValue.n("7"))))
+                    .as("the first engine's put went into the new table").isPresent();
+        }
+    }
+
+    private static long count(Layout layout, String relation) throws Exception {
+        try (Connection c = databases.dataSession(layout); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + relation)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

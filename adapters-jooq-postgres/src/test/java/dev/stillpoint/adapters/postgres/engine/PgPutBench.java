@@ -1,0 +1,174 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.adapters.postgres.PostgresStorage;
+import dev.stillpoint.adapters.postgres.testing.Layout;
+import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.bench.BenchItems;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * PutItem on PostgreSQL (shared layout) against raw JDBC upserting the same rows (issue 13): items of
+ * ~400 bytes ({@link BenchItems}), composite key (pk S, sk N), one GSI on {@code email}. The raw side
+ * upserts the item row and the GSI row into a second Stillpoint table's own relations with prepared
+ * statements, one transaction per item, its rows encoded before the clock starts. Server settings as
+ * the test server has them (printed). Rounds alternate which side goes first. Prints each round and
+ * whether the worst round met the 0.7 target. Run by {@code bench/put.sh --postgres}.
+ */
+public final class PgPutBench {
+
+    private static final String ACCOUNT = "000000000000";
+
+    private PgPutBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = 3;
+        int n = 3000;
+        int warm = 3000;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--items" -> n = Integer.parseInt(args[++i]);
+                case "--warm" -> warm = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        PgDatabases databases = PgDatabases.create("putbench");
+        try (PostgresStorage storage = PostgresStorage.open(databases.config(Layout.SHARED)
+                .withControlPlaneDelay(Duration.ZERO));
+             Connection c = databases.dataSession(Layout.SHARED)) {
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT version(), current_setting('fsync'), "
+                    + "current_setting('synchronous_commit')")) {
+                rs.next();
+                System.out.printf(Locale.ROOT, "PgPutBench: %s; fsync %s, synchronous_commit %s; %d rounds of %d items after %d"
+                        + " warm-up items per side%n", rs.getString(1).split(",")[0], rs.getString(2), rs.getString(3),
+                        rounds, n, warm);
+            }
+            TableOperations tables = storage.tables();
+            table(tables, "bench_put");
+            table(tables, "bench_raw");
+            Raw raw = new Raw(c, "bench_raw");
+            int next = 0;
+            next = puts(tables, next, warm);
+            raw.puts(0, warm);
+            int rawNext = warm;
+            double worst = Double.MAX_VALUE;
+            for (int r = 1; r <= rounds; r++) {
+                boolean rawFirst = r % 2 == 0;
+                double rawRate = rawFirst ? raw.puts(rawNext, n) : 0;
+                long t0 = System.nanoTime();
+                next = puts(tables, next, n);
+                double spRate = n / ((System.nanoTime() - t0) / 1e9);
+                if (!rawFirst) {
+                    rawRate = raw.puts(rawNext, n);
+                }
+                rawNext += n;
+                double ratio = spRate / rawRate;
+                worst = Math.min(worst, ratio);
+                System.out.printf(Locale.ROOT, "round %d PutItem  stillpoint %,7.0f items/s  raw JDBC %,7.0f items/s  ratio %.3f%n",
+                        r, spRate, rawRate, ratio);
+            }
+            System.out.printf(Locale.ROOT, "target PutItem PostgreSQL >= 0.7: %s (worst round %.3f)%n",
+                    worst >= 0.7 ? "MET" : "NOT MET", worst);
+        } finally {
+            databases.close();
+        }
+        System.exit(0); // the embedded server stops in a shutdown hook
+    }
+
+    private static void table(TableOperations tables, String name) {
+        tables.createTable(new CreateTableRequest(ACCOUNT, name, KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                        new AttributeDefinition("email", ScalarType.S)),
+                List.of(GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"), Projection.all())),
+                List.of(), java.util.Optional.empty()));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (tables.describeTable(ACCOUNT, name).status() != TableStatus.ACTIVE) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " did not become ACTIVE");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static int puts(TableOperations tables, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            tables.putItem(ACCOUNT, "bench_put", BenchItems.item(i));
+        }
+        return from + n;
+    }
+
+    /** Raw JDBC upserts into a Stillpoint table's own relations: the item row and the GSI row. */
+    private static final class Raw {
+        final Connection c;
+        final PreparedStatement base;
+        final PreparedStatement gsi;
+
+        Raw(Connection c, String table) throws SQLException {
+            this.c = c;
+            String baseName;
+            String gsiName;
+            try (PreparedStatement q = c.prepareStatement("SELECT t.relation_name, i.relation_name FROM sp_tables t "
+                    + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
+                q.setString(1, table);
+                try (ResultSet rs = q.executeQuery()) {
+                    rs.next();
+                    baseName = rs.getString(1);
+                    gsiName = rs.getString(2);
+                }
+            }
+            base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
+            gsi = c.prepareStatement("INSERT INTO \"" + gsiName + "\" (pk, base_pk, base_sk, item) VALUES (?, ?, ?, ?) "
+                    + "ON CONFLICT (pk, base_pk, base_sk) DO UPDATE SET item = excluded.item");
+        }
+
+        double puts(int from, int n) throws SQLException {
+            List<Object[]> rows = new ArrayList<>(n);
+            for (int i = from; i < from + n; i++) {
+                Item item = BenchItems.item(i);
+                rows.add(new Object[] {((AttributeValue.S) item.get("pk")).value(),
+                        new BigDecimal(((AttributeValue.N) item.get("sk")).text()),
+                        ((AttributeValue.S) item.get("email")).value(), ItemJson.encode(item)});
+            }
+            long t0 = System.nanoTime();
+            c.setAutoCommit(false);
+            try {
+                for (Object[] row : rows) {
+                    base.setString(1, (String) row[0]);
+                    base.setBigDecimal(2, (BigDecimal) row[1]);
+                    base.setString(3, (String) row[3]);
+                    base.executeUpdate();
+                    gsi.setString(1, (String) row[2]);
+                    gsi.setString(2, (String) row[0]);
+                    gsi.setBigDecimal(3, (BigDecimal) row[1]);
+                    gsi.setString(4, (String) row[3]);
+                    gsi.executeUpdate();
+                    c.commit();
+                }
+            } finally {
+                c.setAutoCommit(true);
+            }
+            return n / ((System.nanoTime() - t0) / 1e9);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.bench.BenchItems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * PutItem and BatchWriteItem on SQLite against raw JDBC writing the same rows (issue 13): items of
+ * ~400 bytes ({@link BenchItems}) into a table with a composite key (pk S, sk N) and one GSI (on
+ * {@code email}), file database, WAL, synchronous NORMAL on both sides. The raw side writes the item
+ * row and the GSI row with prepared statements into a second Stillpoint table's own relations (same
+ * schema, same indexes), its rows encoded before the clock starts: the database's own work only.
+ * PutItem: one transaction per item on both sides. BatchWriteItem: 25 items per call / per raw
+ * transaction. Rounds alternate which side goes first; every round writes new items. Prints each
+ * round's rate and ratio and which targets (0.7 PutItem, 0.6 BatchWriteItem of 25) the worst round met.
+ *
+ * <p>Run by {@code bench/put.sh}; not a test (no timing assertion anywhere).
+ */
+public final class PutBench {
+
+    private static final String ACCOUNT = "000000000000";
+
+    private PutBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path db = Path.of("target/bench/put.db");
+        int rounds = 3;
+        int n = 8000;
+        int warm = 8000;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--db" -> db = Path.of(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--items" -> n = Integer.parseInt(args[++i]);
+                case "--warm" -> warm = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        for (String suffix : List.of("", "-wal", "-shm")) {
+            Files.deleteIfExists(Path.of(db + suffix));
+        }
+        Files.createDirectories(db.toAbsolutePath().getParent());
+        System.out.printf(Locale.ROOT, "PutBench (SQLite): %d rounds of %d items after %d warm-up items per side;"
+                + " item ~400 B, key pk S + sk N, one GSI on email%n", rounds, n, warm);
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
+            TableOperations tables = storage.tables();
+            String put = table(tables, "bench_put");
+            String raw = table(tables, "bench_raw");
+            String batch = table(tables, "bench_batch");
+            String rawBatch = table(tables, "bench_raw_batch");
+            Properties pragmas = new Properties();
+            pragmas.setProperty("journal_mode", "WAL");
+            pragmas.setProperty("synchronous", "NORMAL");
+            pragmas.setProperty("busy_timeout", "10000");
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db, pragmas)) {
+                Raw rawPut = new Raw(c, raw);
+                Raw rawBatched = new Raw(c, rawBatch);
+                int next = 0;
+                int batchNext = 0;
+                // Warm-up: both sides, both shapes.
+                next = stillpointPuts(tables, put, next, warm);
+                rawPuts(rawPut, 0, warm, 1);
+                batchNext = stillpointBatches(tables, batch, batchNext, warm);
+                rawPuts(rawBatched, 0, warm, 25);
+                double worstPut = Double.MAX_VALUE;
+                double worstBatch = Double.MAX_VALUE;
+                int rawNext = warm;
+                for (int r = 1; r <= rounds; r++) {
+                    boolean rawFirst = r % 2 == 0;
+                    double rawRate = 0;
+                    double spRate;
+                    long t0;
+                    if (rawFirst) {
+                        rawRate = rawPuts(rawPut, rawNext, n, 1);
+                    }
+                    t0 = System.nanoTime();
+                    next = stillpointPuts(tables, put, next, n);
+                    spRate = n / seconds(System.nanoTime() - t0);
+                    if (!rawFirst) {
+                        rawRate = rawPuts(rawPut, rawNext, n, 1);
+                    }
+                    double putRatio = spRate / rawRate;
+                    worstPut = Math.min(worstPut, putRatio);
+                    System.out.printf(Locale.ROOT, "round %d PutItem        stillpoint %,8.0f items/s  raw JDBC %,8.0f items/s"
+                            + "  ratio %.3f%n", r, spRate, rawRate, putRatio);
+                    if (rawFirst) {
+                        rawRate = rawPuts(rawBatched, rawNext, n, 25);
+                    }
+                    t0 = System.nanoTime();
+                    batchNext = stillpointBatches(tables, batch, batchNext, n);
+                    spRate = n / seconds(System.nanoTime() - t0);
+                    if (!rawFirst) {
+                        rawRate = rawPuts(rawBatched, rawNext, n, 25);
+                    }
+                    double batchRatio = spRate / rawRate;
+                    worstBatch = Math.min(worstBatch, batchRatio);
+                    System.out.printf(Locale.ROOT, "round %d BatchWrite(25) stillpoint %,8.0f items/s  raw JDBC %,8.0f items/s"
+                            + "  ratio %.3f%n", r, spRate, rawRate, batchRatio);
+                    rawNext += n;
+                }
+                System.out.printf(Locale.ROOT, "target PutItem SQLite >= 0.7: %s (worst round %.3f)%n",
+                        worstPut >= 0.7 ? "MET" : "NOT MET", worstPut);
+                System.out.printf(Locale.ROOT, "target BatchWriteItem of 25 SQLite >= 0.6: %s (worst round %.3f)%n",
+                        worstBatch >= 0.6 ? "MET" : "NOT MET", worstBatch);
+                check(c, tables, put, next);
+                check(c, tables, batch, batchNext);
+            }
+        }
+    }
+
+    private static String table(TableOperations tables, String name) {
+        tables.createTable(new CreateTableRequest(ACCOUNT, name, KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                        new AttributeDefinition("email", ScalarType.S)),
+                List.of(GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"), Projection.all())),
+                List.of(), java.util.Optional.empty()));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (tables.describeTable(ACCOUNT, name).status() != TableStatus.ACTIVE) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " did not become ACTIVE");
+            }
+            Thread.onSpinWait();
+        }
+        return name;
+    }
+
+    private static int stillpointPuts(TableOperations tables, String table, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            tables.putItem(ACCOUNT, table, BenchItems.item(i));
+        }
+        return from + n;
+    }
+
+    private static int stillpointBatches(TableOperations tables, String table, int from, int n) {
+        List<WriteRequest> batch = new ArrayList<>(25);
+        for (int i = from; i < from + n; i++) {
+            batch.add(new WriteRequest.Put(BenchItems.item(i)));
+            if (batch.size() == 25 || i == from + n - 1) {
+                if (!tables.batchWriteItem(ACCOUNT, Map.of(table, List.copyOf(batch))).complete()) {
+                    throw new IllegalStateException("a SQLite batch came back incomplete");
+                }
+                batch.clear();
+            }
+        }
+        return from + n;
+    }
+
+    /** Raw JDBC into a Stillpoint table's own relations: the item row and the GSI row, prepared. */
+    private static final class Raw {
+        final Connection c;
+        final PreparedStatement base;
+        final PreparedStatement gsi;
+
+        Raw(Connection c, String table) throws SQLException {
+            this.c = c;
+            String baseName;
+            String gsiName;
+            try (PreparedStatement q = c.prepareStatement("SELECT t.relation_name, i.relation_name FROM sp_tables t "
+                    + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
+                q.setString(1, table);
+                try (ResultSet rs = q.executeQuery()) {
+                    rs.next();
+                    baseName = rs.getString(1);
+                    gsiName = rs.getString(2);
+                }
+            }
+            base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
+            gsi = c.prepareStatement("INSERT OR REPLACE INTO \"" + gsiName + "\" (pk, sk, base_pk, base_sk, item) "
+                    + "VALUES (?, ?, ?, ?, ?)");
+        }
+    }
+
+    /** {@code n} items from {@code from}, {@code perTx} per transaction; rows encoded before the clock starts. */
+    private static double rawPuts(Raw raw, int from, int n, int perTx) throws SQLException {
+        List<byte[][]> keys = new ArrayList<>(n);
+        List<String> json = new ArrayList<>(n);
+        KeySchema schema = KeySchema.composite("pk", "sk");
+        for (int i = from; i < from + n; i++) {
+            Item item = BenchItems.item(i);
+            ItemKeys k = ItemKeys.of(Key.of(item, schema));
+            ItemKeys g = ItemKeys.of(Key.of(item.get("email")));
+            keys.add(new byte[][] {k.pk(), k.sk(), g.pk(), g.sk()});
+            json.add(ItemJson.encode(item));
+        }
+        long t0 = System.nanoTime();
+        raw.c.setAutoCommit(false);
+        try (Statement begin = raw.c.createStatement()) {
+            for (int i = 0; i < n; i++) {
+                byte[][] k = keys.get(i);
+                raw.base.setBytes(1, k[0]);
+                raw.base.setBytes(2, k[1]);
+                raw.base.setString(3, json.get(i));
+                raw.base.executeUpdate();
+                raw.gsi.setBytes(1, k[2]);
+                raw.gsi.setBytes(2, k[3]);
+                raw.gsi.setBytes(3, k[0]);
+                raw.gsi.setBytes(4, k[1]);
+                raw.gsi.setString(5, json.get(i));
+                raw.gsi.executeUpdate();
+                if ((i + 1) % perTx == 0 || i == n - 1) {
+                    raw.c.commit();
+                }
+            }
+        } finally {
+            raw.c.setAutoCommit(true);
+        }
+        return n / seconds(System.nanoTime() - t0);
+    }
+
+    /** The last item Stillpoint wrote reads back equal, and its GSI row exists: the figures are of real writes. */
+    private static void check(Connection c, TableOperations tables, String table, int next) throws SQLException {
+        Item last = BenchItems.item(next - 1);
+        if (!tables.getItem(ACCOUNT, table, Key.of(last, KeySchema.composite("pk", "sk"))).orElseThrow().equals(last)) {
+            throw new IllegalStateException("the last item does not read back equal");
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM \""
+                + relation(c, table) + "\"")) {
+            rs.next();
+            System.out.printf(Locale.ROOT, "check: %s holds %,d GSI entries for %,d items written%n", table, rs.getLong(1), next);
+        }
+    }
+
+    private static String relation(Connection c, String table) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT i.relation_name FROM sp_tables t "
+                + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
+            q.setString(1, table);
+            try (ResultSet rs = q.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
+}
