@@ -27,7 +27,7 @@ public final class CatalogDamage {
      * @param cause why it could not be read
      * @return the Internal error to throw
      */
-    static StorageException field(String field, String stored, RuntimeException cause) {
+    public static StorageException field(String field, String stored, RuntimeException cause) {
         String shown = stored == null ? "nothing"
                 : stored.length() > 80 ? "'" + stored.substring(0, 80) + "...'" : "'" + stored + "'";
         // The parser speaks of items, its usual input; here it read a catalog field.

@@ -1,0 +1,149 @@
+package dev.stillpoint.itemjson;
+
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.CatalogDamage;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TimeToLive;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.ScalarType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How the SQL catalogs store a description's parts in JSON columns, written with the one item codec
+ * ({@link ItemJson}) so an operator reads them in the same DynamoDB JSON as the items: definitions
+ * are {@code {"<name>":{"S":"<type>"}}}. Shared by the SQLite and PostgreSQL adapters.
+ */
+public final class CatalogJson {
+
+    private CatalogJson() {
+    }
+
+    /**
+     * The attribute definitions as the catalog stores them: one JSON object from name to type.
+     *
+     * @param definitions the table's attribute definitions
+     * @return the stored JSON text
+     */
+    public static String definitions(List<AttributeDefinition> definitions) {
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        definitions.forEach(d -> m.put(d.name(), new AttributeValue.S(d.type().name())));
+        return ItemJson.encode(Item.of(m));
+    }
+
+    /**
+     * Definitions as stored; one with a type that is not S, N or B is left out (the table then streams unordered [D1]).
+     *
+     * @param json the stored JSON text
+     * @return the definitions with a usable type
+     */
+    public static List<AttributeDefinition> definitions(String json) {
+        return parsed("attribute definitions", json, () -> {
+            List<AttributeDefinition> out = new ArrayList<>();
+            ItemJson.decode(json).attributes().forEach((name, type) -> {
+                if (type instanceof AttributeValue.S s && (s.value().equals("S") || s.value().equals("N")
+                        || s.value().equals("B"))) {
+                    out.add(new AttributeDefinition(name, ScalarType.valueOf(s.value())));
+                }
+            });
+            return out;
+        });
+    }
+
+    /**
+     * A projection as the catalog stores it.
+     *
+     * @param p the projection
+     * @return the stored JSON text
+     */
+    public static String projection(Projection p) {
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        m.put("type", new AttributeValue.S(p.type().name()));
+        m.put("nonKeyAttributes", new AttributeValue.L(p.nonKeyAttributes().stream()
+                .map(a -> (AttributeValue) new AttributeValue.S(a)).toList()));
+        return ItemJson.encode(Item.of(m));
+    }
+
+    /**
+     * A projection as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text
+     * @return the projection
+     */
+    public static Projection projection(String json) {
+        return parsed("projection", json, () -> {
+            Item item = ItemJson.decode(json);
+            ProjectionType type = ProjectionType.valueOf(((AttributeValue.S) item.get("type")).value());
+            List<String> attrs = ((AttributeValue.L) item.get("nonKeyAttributes")).values().stream()
+                    .map(v -> ((AttributeValue.S) v).value()).toList();
+            return new Projection(type, attrs);
+        });
+    }
+
+    /**
+     * A stream setting as the catalog stores it; {@code null} when the table has none.
+     *
+     * @param spec the stream setting, if any
+     * @return the stored JSON text, or {@code null}
+     */
+    public static String stream(Optional<StreamSpecification> spec) {
+        return spec.map(s -> {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+            s.viewType().ifPresent(v -> m.put("viewType", new AttributeValue.S(v)));
+            return ItemJson.encode(Item.of(m));
+        }).orElse(null);
+    }
+
+    /**
+     * A stream setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text, or {@code null}
+     * @return the stream setting, or empty when none is stored
+     */
+    public static Optional<StreamSpecification> stream(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        return parsed("stream specification", json, () -> {
+            Item item = ItemJson.decode(json);
+            return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
+                    item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
+        });
+    }
+
+    /**
+     * A time-to-live setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text, or {@code null}
+     * @return the time-to-live setting, or empty when none is stored
+     */
+    public static Optional<TimeToLive> ttl(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        return parsed("time to live", json, () -> {
+            Item item = ItemJson.decode(json);
+            return Optional.of(new TimeToLive(((AttributeValue.S) item.get("attributeName")).value(),
+                    ((AttributeValue.Bool) item.get("enabled")).value()));
+        });
+    }
+
+    /**
+     * {@code parse}'s result; any failure is catalog damage, reported as such and naming the field and
+     * the stored text, never as an item error or with a Java class name [R6]. The caller adds the table.
+     */
+    private static <T> T parsed(String field, String json, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (RuntimeException e) {
+            throw CatalogDamage.field(field, json, e);
+        }
+    }
+}
