@@ -12,19 +12,20 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * A/B of the hand-written DynamoDB JSON codec (domain.item.ItemJson, as it was before issue 13) and
- * the jackson-core one (itemjson.ItemJson), on the snapshot benchmarks' rows (BenchItems, ~407 B).
- * JMH-free: one JVM, both codecs warmed on every row first, then ROUNDS rounds in which each side
- * runs in turn over the same rows (A then B for decode, A then B for encode). Prints every round's
- * ns per item (wall and the thread's CPU) and the ratio B/A of items per second. The verdict is
- * the median per-round CPU ratio: on this shared 2-core machine wall time mostly measures the
- * scheduler whenever the load exceeds the cores, CPU time of the one measuring thread much less. Run by
- * bench/codec-ab.sh, which compiles the old codec from git history beside the new one.
+ * A/B of DynamoDB JSON codecs on the snapshot benchmarks' rows (BenchItems, ~407 chars), issue 13:
+ * A, the hand-written codec as it stood in domain (commit a36cad8); B, the jackson-core streaming
+ * candidate (commit 0bd732a, package renamed to itemjson.jackson); C, item-json as it is now.
+ * JMH-free: one JVM, every side warmed on every row three times, then ROUNDS rounds in which each
+ * side runs in turn over the same rows. Prints every round's ns per item (wall, and the measuring
+ * thread's CPU) and ratios of items per second. The verdict is the median per-round CPU ratio: on
+ * this shared 2-core machine wall time mostly measures the scheduler whenever the load exceeds the
+ * cores. Run by bench/codec-ab.sh, which takes A and B from git history.
  *
- * <p>Before measuring, it checks the two agree on every row: the same text, the same item.
+ * <p>Before measuring, it checks the three agree on every row: the same text, the same item.
  */
 public final class ItemJsonAb {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final String[] SIDES = {"A hand-written (a36cad8)", "B jackson-core (0bd732a)", "C item-json now"};
 
     private ItemJsonAb() {
     }
@@ -32,61 +33,67 @@ public final class ItemJsonAb {
     public static void main(String[] args) {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        List<Function<String, Item>> decoders = List.of(dev.stillpoint.domain.item.ItemJson::decode,
+                dev.stillpoint.itemjson.jackson.ItemJson::decode, dev.stillpoint.itemjson.ItemJson::decode);
+        List<Function<Item, String>> encoders = List.of(dev.stillpoint.domain.item.ItemJson::encode,
+                dev.stillpoint.itemjson.jackson.ItemJson::encode, dev.stillpoint.itemjson.ItemJson::encode);
         List<Item> items = new ArrayList<>(rows);
         List<String> texts = new ArrayList<>(rows);
-        long bytes = 0;
+        long chars = 0;
         for (int i = 0; i < rows; i++) {
             Item item = BenchItems.item(i);
-            String text = dev.stillpoint.domain.item.ItemJson.encode(item);
-            if (!text.equals(dev.stillpoint.itemjson.ItemJson.encode(item))
-                    || !dev.stillpoint.itemjson.ItemJson.decode(text).equals(dev.stillpoint.domain.item.ItemJson.decode(text))) {
-                throw new AssertionError("the codecs disagree on row " + i + ": " + text);
+            String text = encoders.get(0).apply(item);
+            for (int side = 1; side < SIDES.length; side++) {
+                if (!text.equals(encoders.get(side).apply(item)) || !decoders.get(side).apply(text).equals(item)) {
+                    throw new AssertionError(SIDES[side] + " disagrees with A on row " + i + ": " + text);
+                }
             }
             items.add(item);
             texts.add(text);
-            bytes += text.length();
+            chars += text.length();
         }
         System.out.printf(Locale.ROOT, "rows: %,d (BenchItems 0..%d), %.0f chars per item on average; %d rounds; load %s%n",
-                rows, rows - 1, (double) bytes / rows, rounds, Machine.loadAverage());
-
-        Function<String, Item> decodeA = dev.stillpoint.domain.item.ItemJson::decode;
-        Function<String, Item> decodeB = dev.stillpoint.itemjson.ItemJson::decode;
-        Function<Item, String> encodeA = dev.stillpoint.domain.item.ItemJson::encode;
-        Function<Item, String> encodeB = dev.stillpoint.itemjson.ItemJson::encode;
-        for (int w = 0; w < 3; w++) { // warm-up: every row through both sides, three times
-            run(texts, decodeA);
-            run(texts, decodeB);
-            run(items, encodeA);
-            run(items, encodeB);
+                rows, rows - 1, (double) chars / rows, rounds, Machine.loadAverage());
+        for (int w = 0; w < 3; w++) {
+            for (int side = 0; side < SIDES.length; side++) {
+                run(texts, decoders.get(side));
+                run(items, encoders.get(side));
+            }
         }
-        double[][] decode = new double[rounds][];
-        double[][] encode = new double[rounds][];
-        System.out.println("round | decode A hand-written ns/item wall (cpu) | decode B jackson | B/A items/s wall (cpu)"
-                + " | encode A | encode B | B/A wall (cpu) | load");
+        // [round][side] = {wall ns/item, cpu ns/item}
+        double[][][] decode = new double[rounds][SIDES.length][];
+        double[][][] encode = new double[rounds][SIDES.length][];
+        System.out.println("round | decode ns/item wall (cpu): A | B | C | encode: A | B | C | load");
         for (int r = 0; r < rounds; r++) {
-            double[] da = run(texts, decodeA);
-            double[] db = run(texts, decodeB);
-            double[] ea = run(items, encodeA);
-            double[] eb = run(items, encodeB);
-            decode[r] = new double[] {da[0], da[1], db[0], db[1]};
-            encode[r] = new double[] {ea[0], ea[1], eb[0], eb[1]};
-            System.out.printf(Locale.ROOT, "%d | %.0f (%.0f) | %.0f (%.0f) | %.2f (%.2f) | %.0f (%.0f) | %.0f (%.0f) | %.2f (%.2f) | %s%n",
-                    r + 1, da[0], da[1], db[0], db[1], da[0] / db[0], da[1] / db[1],
-                    ea[0], ea[1], eb[0], eb[1], ea[0] / eb[0], ea[1] / eb[1], Machine.loadAverage());
+            for (int side = 0; side < SIDES.length; side++) {
+                decode[r][side] = run(texts, decoders.get(side));
+            }
+            for (int side = 0; side < SIDES.length; side++) {
+                encode[r][side] = run(items, encoders.get(side));
+            }
+            StringBuilder line = new StringBuilder().append(r + 1);
+            for (double[][] kind : List.of(decode[r], encode[r])) {
+                for (double[] side : kind) {
+                    line.append(String.format(Locale.ROOT, " | %.0f (%.0f)", side[0], side[1]));
+                }
+            }
+            System.out.println(line.append(" | ").append(Machine.loadAverage()));
         }
-        summary("decode", decode);
-        summary("encode", encode);
+        for (int[] pair : new int[][] {{1, 0}, {2, 0}, {1, 2}}) {
+            summary("decode", decode, pair[0], pair[1]);
+            summary("encode", encode, pair[0], pair[1]);
+        }
     }
 
-    private static void summary(String what, double[][] rounds) {
-        double[] ratioWall = Arrays.stream(rounds).mapToDouble(r -> r[0] / r[2]).sorted().toArray();
-        double[] ratioCpu = Arrays.stream(rounds).mapToDouble(r -> r[1] / r[3]).sorted().toArray();
-        double bestA = Arrays.stream(rounds).mapToDouble(r -> r[0]).min().orElseThrow();
-        double bestB = Arrays.stream(rounds).mapToDouble(r -> r[2]).min().orElseThrow();
-        System.out.printf(Locale.ROOT, "%s: best ns/item A %.0f, B %.0f; B/A items/s best-of %.2f, per round median %.2f"
-                        + " (range %.2f-%.2f), cpu median %.2f -> %s%n", what, bestA, bestB, bestA / bestB,
-                ratioWall[ratioWall.length / 2], ratioWall[0], ratioWall[ratioWall.length - 1],
-                ratioCpu[ratioCpu.length / 2], ratioCpu[ratioCpu.length / 2] >= 1.0 ? "jackson-core faster" : "hand-written faster");
+    /** Items/s of side {@code x} over side {@code y}: per round (median, range), by CPU and by wall. */
+    private static void summary(String what, double[][][] rounds, int x, int y) {
+        double[] cpu = Arrays.stream(rounds).mapToDouble(r -> r[y][1] / r[x][1]).sorted().toArray();
+        double[] wall = Arrays.stream(rounds).mapToDouble(r -> r[y][0] / r[x][0]).sorted().toArray();
+        double median = cpu[cpu.length / 2];
+        System.out.printf(Locale.ROOT, "%s %s / %s items/s: cpu median %.2f (range %.2f-%.2f); wall median %.2f"
+                        + " (range %.2f-%.2f) -> %s faster%n", what, SIDES[x].substring(0, 1), SIDES[y].substring(0, 1),
+                median, cpu[0], cpu[cpu.length - 1], wall[wall.length / 2], wall[0], wall[wall.length - 1],
+                median >= 1.0 ? SIDES[x] : SIDES[y]);
     }
 
     /** ns per element, wall and this thread's CPU, of {@code f} over every element. */

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hexagon's dependency rule, read as sentences: the domain needs only the JDK; ports need only
- * the domain; adapters never need each other. Runs here because this module sees every module.
+ * the domain; the item codec (item-json) needs only the domain; adapters never need each other.
+ * Runs here because this module sees every module.
  */
 class ArchitectureTest {
 
@@ -36,6 +37,19 @@ class ArchitectureTest {
         classes().that().resideInAPackage("dev.stillpoint.ports..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..", "org.slf4j..")
+                .check(ALL);
+    }
+
+    /**
+     * The DynamoDB JSON codec sits beside the domain, not in it, and needs nothing but the domain and
+     * the JDK; the ports never see it (the rule above), so a {@code StoredItem} is decoded by the
+     * adapter that made it.
+     */
+    @Test
+    void theItemCodecDependsOnTheDomainOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.itemjson..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.itemjson..")
                 .check(ALL);
     }
 
@@ -82,7 +96,7 @@ class ArchitectureTest {
 
     @Test
     void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
-        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..")
+        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.itemjson..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..")
                 .check(PRODUCTION);
     }

@@ -1,15 +1,12 @@
 package dev.stillpoint.itemjson;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 
 /**
  * The one codec between an {@link Item} and DynamoDB JSON text, the form every adapter stores and
- * the CLI exports: {@code {"pk":{"S":"a"},"n":{"N":"1.5"},"l":{"L":[{"BOOL":true}]}}}. Built on
- * jackson-core's streaming parser and generator; the domain stays free of third-party code.
+ * the CLI exports: {@code {"pk":{"S":"a"},"n":{"N":"1.5"},"l":{"L":[{"BOOL":true}]}}}. It lives
+ * beside the domain, not in it: the domain holds items, this module their text.
  *
  * <p>{@link #encode} writes the canonical text: attributes and map entries in the item's iteration
  * order, no whitespace, strings escaped per RFC 8259 (only {@code "}, {@code \} and control
@@ -26,25 +23,21 @@ import dev.stillpoint.domain.item.Item;
  * NS texts are taken as stored [S4]: a valid number is normalised, an invalid one kept raw, never
  * refused. {@code decode(encode(item))} equals {@code item} whenever the item's numbers are canonical
  * or invalid, and {@code encode(decode(text))} is {@code text} for canonical text.
+ *
+ * <p><b>Why hand-written, not jackson-core's streaming API</b> (issue 13 asked for the library
+ * unless an A/B on the same rows showed this faster): on the snapshot benchmarks' rows (407-character
+ * items; {@code bench/codec-ab.sh}, BENCHMARKS.md) a codec on Jackson's parser and generator, checked
+ * byte for byte and refusal for refusal against this one (commit 0bd732a), decoded at 0.60-0.69x of
+ * this parser's speed and encoded at 0.86-0.90x (CPU time, median of 5 rounds, three runs).
+ * Jackson's tokenising alone, materialising every name and string and building nothing, cost about
+ * as much as this whole decode: items are small, type tags are read here in place without making
+ * strings, and plain strings are cut from the text in one copy. And Jackson's refusals point past
+ * the fault in its own words, so keeping these messages needed a second walk of the grammar anyway.
+ * Base64 is the JDK's.
  */
 public final class ItemJson {
     /** Deepest nesting of L and M values: an L or M directly in the item is level 1. */
     public static final int MAX_NESTING = 64;
-
-    /**
-     * Thread-safe and shared. Lower-case hex in {@code \}{@code u00XX} escapes (the canonical form
-     * predates the codec); names not interned (attribute names are user data). Jackson's string and
-     * name length limits are lifted: the codec reads back whatever was stored, and the item size
-     * limits are the domain's ({@code ItemLimits}), applied on the way in.
-     */
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .disable(JsonWriteFeature.WRITE_HEX_UPPER_CASE)
-            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .maxNameLength(Integer.MAX_VALUE)
-                    .build())
-            .build();
 
     private ItemJson() {
     }
@@ -60,7 +53,7 @@ public final class ItemJson {
         if (item == null) {
             throw StorageException.validation("item must not be null");
         }
-        return ItemWriter.write(JSON, item);
+        return ItemWriter.write(item);
     }
 
     /**
@@ -74,6 +67,6 @@ public final class ItemJson {
         if (json == null) {
             throw StorageException.validation("invalid item JSON: the text is null");
         }
-        return ItemReader.read(JSON, json);
+        return new ItemParser(json).item();
     }
 }

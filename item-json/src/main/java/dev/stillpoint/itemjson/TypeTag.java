@@ -1,29 +1,45 @@
 package dev.stillpoint.itemjson;
 
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
-
 /** The type tags of DynamoDB JSON, as DynamoDB spells them. */
 enum TypeTag {
     S, N, B, BOOL, NULL, L, M, SS, NS, BS;
 
-    /** The tag as a field name, its JSON form computed once. */
-    final SerializableString field = new SerializedString(name());
-
-    /** The tag spelled {@code name}, or null for any other text (case matters). */
-    static TypeTag of(String name) {
-        return switch (name) {
-            case "S" -> S;
-            case "N" -> N;
-            case "B" -> B;
-            case "BOOL" -> BOOL;
-            case "NULL" -> NULL;
-            case "L" -> L;
-            case "M" -> M;
-            case "SS" -> SS;
-            case "NS" -> NS;
-            case "BS" -> BS;
-            default -> null;
-        };
+    /**
+     * The tag spelled by {@code text[start, end)}, or null for any other text (case matters). Read in
+     * place, without making a string of the tag: every typed value has one.
+     */
+    static TypeTag of(String text, int start, int end) {
+        switch (end - start) {
+            case 1 -> {
+                return switch (text.charAt(start)) {
+                    case 'S' -> S;
+                    case 'N' -> N;
+                    case 'B' -> B;
+                    case 'L' -> L;
+                    case 'M' -> M;
+                    default -> null;
+                };
+            }
+            case 2 -> {
+                if (text.charAt(start + 1) != 'S') {
+                    return null;
+                }
+                return switch (text.charAt(start)) {
+                    case 'S' -> SS;
+                    case 'N' -> NS;
+                    case 'B' -> BS;
+                    default -> null;
+                };
+            }
+            case 4 -> {
+                if (text.startsWith("BOOL", start)) {
+                    return BOOL;
+                }
+                return text.startsWith("NULL", start) ? NULL : null;
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 /**
  * Reading a table's catalog entry: any failure is catalog damage, reported as such, naming the table
- * and what could be named (the field and its stored text, see {@link CatalogJson}), never as an item
+ * and what could be named (the field and its stored text, see item-json's CatalogJson), never as an item
  * error and never with a Java class name [R6]. An operator who sees it knows where to look. A
  * backend whose decoder throws its own exception type turns it into {@link IllegalStateException}
  * inside {@code read}; a storage failure (Transient and the like) passes through unchanged.
