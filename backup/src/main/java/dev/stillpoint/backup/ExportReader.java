@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.ports.in.StoredItem;

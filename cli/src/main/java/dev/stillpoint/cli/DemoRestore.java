@@ -3,7 +3,7 @@ package dev.stillpoint.cli;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.backup.TableRestore;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;

@@ -2,7 +2,7 @@ package dev.stillpoint.cli;
 
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hexagon's dependency rule, read as sentences: the domain needs only the JDK; ports need only
- * the domain; adapters never need each other. Runs here because this module sees every module.
+ * the domain; the item codec (item-json) needs only the domain; adapters never need each other.
+ * Runs here because this module sees every module.
  */
 class ArchitectureTest {
 
@@ -42,17 +43,30 @@ class ArchitectureTest {
     }
 
     /**
-     * Export and restore work on any backend through the driving ports, so the backup library never
-     * names an adapter (nor the command line that drives it): a backend gains export and restore by
-     * implementing {@link Storage}, nothing more.
+     * Export and restore work on any backend through the driving ports and the item codec, so the
+     * backup library never names an adapter (nor the command line that drives it): a backend gains
+     * export and restore by implementing {@link Storage}, nothing more.
      */
     @Test
     void backupDependsOnPortsDomainAndJacksonOnly() {
         classes().that().resideInAPackage("dev.stillpoint.backup..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..",
-                        "dev.stillpoint.backup..", "com.fasterxml.jackson..")
+                        "dev.stillpoint.backup..", "dev.stillpoint.itemjson..", "com.fasterxml.jackson..")
                 .check(PRODUCTION);
+    }
+
+    /**
+     * The DynamoDB JSON codec sits beside the domain, not in it, and needs nothing but the domain and
+     * the JDK; the ports never see it (the rule above), so a {@code StoredItem} is decoded by the
+     * adapter that made it.
+     */
+    @Test
+    void theItemCodecDependsOnTheDomainOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.itemjson..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.itemjson..")
+                .check(ALL);
     }
 
     @Test
@@ -100,7 +114,7 @@ class ArchitectureTest {
 
     @Test
     void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
-        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..")
+        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.itemjson..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..")
                 .check(PRODUCTION);
     }

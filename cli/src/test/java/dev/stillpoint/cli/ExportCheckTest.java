@@ -12,7 +12,7 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.StoredItem;

@@ -11,7 +11,7 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.snapshot.HolderKind;

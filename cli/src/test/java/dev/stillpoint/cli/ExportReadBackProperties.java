@@ -14,7 +14,7 @@ import dev.stillpoint.backup.ExportResult;
 import dev.stillpoint.backup.ExportTemps;
 import dev.stillpoint.backup.TableExport;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import java.nio.file.Files;

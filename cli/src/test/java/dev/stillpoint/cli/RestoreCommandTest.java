@@ -85,9 +85,9 @@ class RestoreCommandTest {
         assertThat(run.code()).as(run.err()).isZero();
         Path again = dir.resolve("again");
         assertThat(Cli.run("export", "--mongodb", uri, "--table", name, "--out", again.toString()).code()).isZero();
-        assertThat(Files.readAllLines(again.resolve("items.jsonl")).stream().map(dev.stillpoint.domain.item.ItemJson::decode)
+        assertThat(Files.readAllLines(again.resolve("items.jsonl")).stream().map(dev.stillpoint.itemjson.ItemJson::decode)
                 .toList()).containsExactlyInAnyOrderElementsOf(Files.readAllLines(export.resolve("items.jsonl")).stream()
-                .map(dev.stillpoint.domain.item.ItemJson::decode).toList());
+                .map(dev.stillpoint.itemjson.ItemJson::decode).toList());
     }
 
     @Test

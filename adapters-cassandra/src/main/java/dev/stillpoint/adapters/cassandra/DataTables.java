@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * The layout of a table's data in its account's keyspace, and how key values become CQL values.
  *
  * <p>Items table {@code t_<id>}: {@code pk} (the partition key), {@code sk} (the sort key, for a
- * composite key), {@code item text} (the item as DynamoDB JSON, {@link dev.stillpoint.domain.item.ItemJson}),
+ * composite key), {@code item text} (the item as DynamoDB JSON, {@link dev.stillpoint.itemjson.ItemJson}),
  * {@code rev bigint} (the item's revision, see {@link CassandraTables}); {@code PRIMARY KEY ((pk), sk)}.
  *
  * <p>Index table {@code t_<id>_g<rand>} / {@code _l<rand>}: {@code ipk} and {@code isk} (the index key),

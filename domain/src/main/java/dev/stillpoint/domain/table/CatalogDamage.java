@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 /**
  * Reading a table's catalog entry: any failure is catalog damage, reported as such, naming the table
- * and what could be named (the field and its stored text, see {@link CatalogJson}), never as an item
+ * and what could be named (the field and its stored text, see item-json's CatalogJson), never as an item
  * error and never with a Java class name [R6]. An operator who sees it knows where to look. A
  * backend whose decoder throws its own exception type turns it into {@link IllegalStateException}
  * inside {@code read}; a storage failure (Transient and the like) passes through unchanged.
@@ -27,7 +27,7 @@ public final class CatalogDamage {
      * @param cause why it could not be read
      * @return the Internal error to throw
      */
-    static StorageException field(String field, String stored, RuntimeException cause) {
+    public static StorageException field(String field, String stored, RuntimeException cause) {
         String shown = stored == null ? "nothing"
                 : stored.length() > 80 ? "'" + stored.substring(0, 80) + "...'" : "'" + stored + "'";
         // The parser speaks of items, its usual input; here it read a catalog field.

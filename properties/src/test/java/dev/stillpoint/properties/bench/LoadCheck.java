@@ -1,6 +1,6 @@
 package dev.stillpoint.properties.bench;
 
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;

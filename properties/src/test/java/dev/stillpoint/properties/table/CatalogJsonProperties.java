@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.StreamSpecification;
 import dev.stillpoint.domain.table.TimeToLive;

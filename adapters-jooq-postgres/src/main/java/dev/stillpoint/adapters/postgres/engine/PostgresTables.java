@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
@@ -8,7 +8,7 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;

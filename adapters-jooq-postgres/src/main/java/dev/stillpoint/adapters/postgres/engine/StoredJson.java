@@ -1,7 +1,7 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 
 /** An item as the data relation stores it; decoded only when asked [S4]. */

@@ -13,7 +13,7 @@ import dev.stillpoint.adapters.postgres.testing.Sessions;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;

@@ -84,7 +84,7 @@ public final class KitFixture implements ConformanceFixture {
     public void writeAttributeDefinitions(String accountId, String tableName,
                 java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
         try (java.sql.Connection c = databases.catalogDatabase(layout).connect()) {
-            String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+            String json = dev.stillpoint.itemjson.CatalogJson.definitions(definitions);
             try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
                     + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
                 u.setString(1, json);

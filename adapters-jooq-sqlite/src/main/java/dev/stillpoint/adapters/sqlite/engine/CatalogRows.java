@@ -1,7 +1,7 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.domain.table.CatalogDamage;
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_SETTINGS;

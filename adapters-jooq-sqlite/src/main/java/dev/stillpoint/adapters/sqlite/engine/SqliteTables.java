@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
@@ -9,7 +9,7 @@ import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.adapters.sqlite.storage.TableId;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;

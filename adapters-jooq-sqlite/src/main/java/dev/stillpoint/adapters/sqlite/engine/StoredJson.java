@@ -2,7 +2,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;

@@ -8,7 +8,7 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CatalogDamage;
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;

@@ -2,7 +2,7 @@ package dev.stillpoint.adapters.mongo.engine;
 
 import dev.stillpoint.adapters.mongo.storage.ItemDocuments;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.PageBudget;
 import java.util.ArrayList;

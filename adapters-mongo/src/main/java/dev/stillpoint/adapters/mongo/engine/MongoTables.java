@@ -15,7 +15,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.table.CatalogJson;
+import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;

@@ -3,7 +3,7 @@ package dev.stillpoint.adapters.mongo.storage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Utf8Text;
 import java.math.BigDecimal;
 import java.util.ArrayList;

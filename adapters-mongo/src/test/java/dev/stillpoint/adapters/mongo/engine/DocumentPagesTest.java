@@ -9,7 +9,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.PageBudget;

@@ -112,7 +112,7 @@ class MongoConformanceProperties implements SnapshotConformanceKit, RequestRules
                     var filter = com.mongodb.client.model.Filters.and(
                             com.mongodb.client.model.Filters.eq("account_id", accountId),
                             com.mongodb.client.model.Filters.eq("table_name", tableName));
-                    String json = dev.stillpoint.domain.table.CatalogJson.definitions(definitions);
+                    String json = dev.stillpoint.itemjson.CatalogJson.definitions(definitions);
                     if (tables.updateOne(filter, com.mongodb.client.model.Updates.set("attribute_definitions", json))
                             .getMatchedCount() != 1) {
                         throw new IllegalStateException("no catalog document for " + tableName);

@@ -1,8 +1,12 @@
-package dev.stillpoint.domain.table;
+package dev.stillpoint.itemjson;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.ItemJson;
+import dev.stillpoint.domain.table.CatalogDamage;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.ProjectionType;
+import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TimeToLive;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
 import java.util.ArrayList;
