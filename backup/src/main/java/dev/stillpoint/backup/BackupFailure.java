@@ -1,30 +1,45 @@
 package dev.stillpoint.backup;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * Why an export or a restore stopped, typed so a caller can react to each kind (the command line gives
  * each its exit code) without reading the message. The message names the file, and the line where
- * one is at fault; it never names a Java class [R6].
+ * one is at fault; it never names a Java class [R6]. It is a {@link StorageException} whose reason
+ * [D10] follows from the problem: the caller's input or target is a ValidationException, a stored item
+ * that is not what its row says is an internal error, an interrupted export is transient.
  */
-public final class BackupFailure extends RuntimeException {
+public final class BackupFailure extends StorageException {
     private static final long serialVersionUID = 1L;
 
-    /** The kinds of failure, one per thing a caller may want to react to. */
+    /** The kinds of failure, one per thing a caller may want to react to, each with its reason [D10]. */
     public enum Problem {
         /** The output directory cannot be created or written, or is not a directory. */
-        OUTPUT,
+        OUTPUT(ErrorReason.VALIDATION),
         /** A stored item is not well-formed DynamoDB JSON or names another key than its row's [E1]. */
-        CORRUPT_ITEM,
+        CORRUPT_ITEM(ErrorReason.INTERNAL),
         /** The export was abandoned (its temporary files removed) before it finished. */
-        INTERRUPTED,
+        INTERRUPTED(ErrorReason.TRANSIENT),
         /** The input is missing, unreadable, or not an export of a known format and version [E3]. */
-        FORMAT,
+        FORMAT(ErrorReason.VALIDATION),
         /** A checksum, an item count or a compressed stream does not match what the manifest says [E3]. */
-        INTEGRITY,
+        INTEGRITY(ErrorReason.VALIDATION),
         /** A line is not an item, or its key attributes are missing or of another type than the key's [E3]. */
-        ITEM
+        ITEM(ErrorReason.VALIDATION);
+
+        private final ErrorReason reason;
+
+        Problem(ErrorReason reason) {
+            this.reason = reason;
+        }
+
+        /** @return the reason from the closed set a failure of this kind carries */
+        public ErrorReason reason() {
+            return reason;
+        }
     }
 
     private final Problem problem;
@@ -36,7 +51,7 @@ public final class BackupFailure extends RuntimeException {
     }
 
     BackupFailure(Problem problem, Path file, long line, String message, Throwable cause) {
-        super(message, cause);
+        super(problem.reason(), message, cause);
         this.problem = problem;
         this.file = Optional.ofNullable(file);
         this.line = line;

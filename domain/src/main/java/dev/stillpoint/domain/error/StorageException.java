@@ -3,8 +3,10 @@ package dev.stillpoint.domain.error;
 /**
  * The one exception that crosses a port: a reason from the closed set [D10] and a message that
  * names the offending value (or the server's own code name and message), never a dump of a reply.
+ * Not final: a library around the core may add typed detail in a subclass (a backup's file and line)
+ * while the reason stays the one a server maps to its answer.
  */
-public final class StorageException extends RuntimeException {
+public class StorageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorReason reason;

@@ -10,6 +10,7 @@ import dev.stillpoint.domain.lifecycle.TableLifecycle;
 import dev.stillpoint.domain.lifecycle.TableRefusal;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
@@ -19,19 +20,26 @@ import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.RestoreStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TimeSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One restore between {@code begin} and {@code close} [E4, E5]. Items go in through the adapter's
- * {@link ItemStore}, each checked by {@link ItemRules#forPut} (PutItem's rules) against the definition
- * read in the write's own unit of work, which must still be this restore's table: the same table id,
- * CREATING, its restore in progress. After each item, once a quarter of the idle limit has passed since
- * the last stamp, the stamp is renewed. {@link #close()} without {@link #complete()} removes the table
+ * {@link ItemStore} in chunks (up to 100 items or about 4 MiB, one unit of work each), every item checked
+ * by {@link ItemRules#forPut} (PutItem's rules) against the definition read in the chunk's own unit of
+ * work, which must still be this restore's table: the same table id, CREATING, its restore in progress.
+ * After each chunk, once a quarter of the idle limit has passed since the last stamp, the stamp is renewed. {@link #close()} without {@link #complete()} removes the table
  * through DeleteTable's drop attempt; it may be called from another thread (a shutdown hook) while a
  * write runs, and the database orders the two.
  */
 final class RunningRestore implements RestoreLoad {
+
+    /** Items per unit of work of a load (see {@link #chunkEnd}). */
+    static final int CHUNK_ITEMS = 100;
+    /** About this many bytes of items per unit of work, whatever their count. */
+    static final long CHUNK_BYTES = 4L << 20;
 
     private final TableDescription created;
     private final RestoreStore store;
@@ -71,19 +79,68 @@ final class RunningRestore implements RestoreLoad {
             throw StorageException.validation("items to restore into table '" + name() + "' are required, got null");
         }
         for (int i = 0; i < batch.size(); i++) {
-            requireRunning("write to");
-            Item item = batch.get(i);
-            if (item == null) {
+            if (batch.get(i) == null) {
                 throw StorageException.validation("item " + (i + 1) + " of " + batch.size()
                         + " to restore into table '" + name() + "' is null");
             }
-            try {
-                items.put(created.accountId(), name(), table -> ItemRules.forPut(ours(table), item));
-            } catch (StorageException e) {
-                throw new StorageException(e.reason(), "restore into table '" + name() + "', item " + (i + 1) + " of "
-                        + batch.size() + ": " + e.getMessage(), e);
-            }
+        }
+        int from = 0;
+        while (from < batch.size()) {
+            requireRunning("write to");
+            int to = chunkEnd(batch, from);
+            writeChunk(batch, from, to);
             renewIfDue();
+            from = to;
+        }
+    }
+
+    /**
+     * The end of the chunk starting at {@code from}: at most {@link #CHUNK_ITEMS} items and about
+     * {@link #CHUNK_BYTES}, at least one. One unit of work per chunk is what makes a restore load at
+     * the database's speed rather than at one commit per item; the bounds keep a unit of work (a
+     * MongoDB transaction above all) well inside what every backend takes.
+     */
+    private static int chunkEnd(List<Item> batch, int from) {
+        int to = from;
+        long bytes = 0;
+        while (to < batch.size() && to - from < CHUNK_ITEMS && (to == from || bytes < CHUNK_BYTES)) {
+            bytes += batch.get(to).sizeInBytes();
+            to++;
+        }
+        return to;
+    }
+
+    private void writeChunk(List<Item> batch, int from, int to) {
+        List<Item> chunk = batch.subList(from, to);
+        StorageException[] refusedItem = new StorageException[1];
+        Map<String, List<ItemChange>> notApplied;
+        try {
+            notApplied = items.write(created.accountId(), Map.of(name(), table -> {
+                TableDescription mine = ours(table);
+                List<ItemChange> changes = new ArrayList<>(chunk.size());
+                for (int i = 0; i < chunk.size(); i++) {
+                    try {
+                        changes.add(new ItemChange.Put(ItemRules.forPut(mine, chunk.get(i))));
+                    } catch (StorageException e) {
+                        refusedItem[0] = new StorageException(e.reason(), "restore into table '" + name() + "', item "
+                                + (from + i + 1) + " of " + batch.size() + ": " + e.getMessage(), e);
+                        throw refusedItem[0];
+                    }
+                }
+                return changes;
+            }));
+        } catch (StorageException e) {
+            if (e == refusedItem[0]) {
+                throw e;   // already names the item
+            }
+            throw new StorageException(e.reason(), "restore into table '" + name() + "', items " + (from + 1) + "-"
+                    + to + " of " + batch.size() + ": " + e.getMessage(), e);
+        }
+        if (!notApplied.isEmpty()) {
+            // A backend without transactions applied part of the chunk: the load stops; its caller abandons it.
+            int missing = notApplied.values().stream().mapToInt(List::size).sum();
+            throw new StorageException(ErrorReason.TRANSIENT, "restore into table '" + name() + "', items " + (from + 1)
+                    + "-" + to + " of " + batch.size() + ": " + missing + " of them were not written");
         }
     }
 

@@ -134,7 +134,8 @@ class SqliteRestoreTest {
         }
     }
 
-    // E4, R3: every item is checked as PutItem checks it; the refusal names the item and what is wrong.
+    // E4, R3: every item is checked as PutItem checks it; the refusal names the item and what is wrong,
+    // and the chunk it came in (one unit of work) is written whole or not at all.
     @Test
     void e4_aBadItemIsRefusedNamingIt() throws Exception {
         Path file = TestDatabases.newFile("restore-bad");
@@ -151,8 +152,11 @@ class SqliteRestoreTest {
                     .isInstanceOf(StorageException.class).hasMessageContaining("item 1 of 1").hasMessageContaining("'sk'")
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION);
             assertThat(storage.tables().describeTable(ACCOUNT, "checked").status()).isEqualTo(TableStatus.CREATING);
-            assertThat(rows(file, load.table().tableId(), "")).as("the item before the bad one is in").isEqualTo(1);
-            assertThat(rows(file, load.table().tableId(), "__gsi__0")).isEqualTo(1);
+            // A chunk is one unit of work: the good item written beside the bad one went with it.
+            assertThat(rows(file, load.table().tableId(), "")).as("nothing of a refused chunk is in").isZero();
+            assertThat(rows(file, load.table().tableId(), "__gsi__0")).isZero();
+            load.write(List.of(RestoreFixtures.item(0)));
+            assertThat(rows(file, load.table().tableId(), "")).as("the load goes on after a refusal").isEqualTo(1);
         }
     }
 
