@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.postgres.PostgresConfig;
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

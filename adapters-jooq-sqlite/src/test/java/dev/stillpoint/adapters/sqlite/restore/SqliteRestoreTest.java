@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.sqlite.restore;
 
-import static dev.stillpoint.adapters.sqlite.restore.RestoreFixtures.ACCOUNT;
+import static dev.stillpoint.properties.fixtures.RestoreFixtures.ACCOUNT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,6 +20,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.core.TableWaiter;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
