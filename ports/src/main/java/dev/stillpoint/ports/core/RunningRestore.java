@@ -30,9 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link ItemStore} in chunks (up to 100 items or about 4 MiB, one unit of work each), every item checked
  * by {@link ItemRules#forPut} (PutItem's rules) against the definition read in the chunk's own unit of
  * work, which must still be this restore's table: the same table id, CREATING, its restore in progress.
- * After each chunk, once a quarter of the idle limit has passed since the last stamp, the stamp is renewed. {@link #close()} without {@link #complete()} removes the table
- * through DeleteTable's drop attempt; it may be called from another thread (a shutdown hook) while a
- * write runs, and the database orders the two.
+ * After each chunk, once a quarter of the idle limit has passed since the last stamp, the stamp is
+ * renewed. {@link #close()} without {@link #complete()} removes the table through DeleteTable's drop
+ * attempt; it may be called from another thread (a shutdown hook) while a write runs, and the database
+ * orders the two.
  */
 final class RunningRestore implements RestoreLoad {
 
