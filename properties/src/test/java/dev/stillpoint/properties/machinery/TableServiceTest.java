@@ -19,19 +19,13 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.core.TableService;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.ItemStore;
-import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
