@@ -4,8 +4,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.ports.core.RestoreService;
@@ -46,7 +44,8 @@ public final class CassandraStorage implements Storage {
     private final CqlSession session;
     private final Cql cql;
     private final CatalogStore catalog;
-    private final CassandraTables storage;
+    private final CassandraTables lifecycle;
+    private final CassandraItems items;
     private final TableOperations tables;
     private final ControlPlanePoller statisticsPoller;
     private final TableRestores restores;
@@ -58,21 +57,23 @@ public final class CassandraStorage implements Storage {
         this.cql = new Cql(session, config.schemaTimeout());
         CatalogSchema.apply(cql, config);
         this.catalog = new CatalogStore(cql, config);
-        this.storage = new CassandraTables(cql, catalog, config);
+        IndexEntries entries = new IndexEntries(cql, catalog);
+        this.lifecycle = new CassandraTables(cql, catalog, entries, config);
+        this.items = new CassandraItems(cql, catalog, entries, config);
         // No ControlPlane: nothing is ever due later (no ControlPlaneStore). CreateTable is
         // the adapter's own LWT (ACTIVE at once); DeleteTable has a zero delay and an inline drop port,
         // so it is always synchronous and needs no wake [C2].
         TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
                 WakeSignal.NONE, () -> Duration.ZERO);
-        this.tables = new TableService(storage, storage, storage, deletion);
+        this.tables = new TableService(lifecycle, items, lifecycle, deletion);
         // Restores have their own creation path (a restore's table stays CREATING until it completes) [E4].
-        CassandraRestores restoreRows = new CassandraRestores(catalog, storage, config);
-        this.restores = new RestoreService(restoreRows, storage, storage, deletion, config.time(),
+        CassandraRestores restoreRows = new CassandraRestores(catalog, lifecycle, config);
+        this.restores = new RestoreService(restoreRows, lifecycle, items, deletion, config.time(),
                 new RestoreIdleLimit(config.restoreIdleLimit()));
         // A poller for the statistics, and for dead restores: ItemCount and TableSizeBytes recounted on its
         // first pass and every few minutes after, as on the other backends; every pass, the startup pass
         // first, removes a restore whose stamp has passed and comes back when the next stamp is due [E5].
-        StatisticsRefresh statistics = new StatisticsRefresh(storage, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
+        StatisticsRefresh statistics = new StatisticsRefresh(lifecycle, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
         RestoreSweep sweep = new RestoreSweep(deletion, config.time());
         this.statisticsPoller = new ControlPlanePoller(PollerSchedule.DEFAULT, () -> {
             statistics.runIfDue();
@@ -169,7 +170,7 @@ public final class CassandraStorage implements Storage {
     }
 
     // ------------------------------------------------------------------------------------------
-    // For the tests in this package: what the data tables hold, and cleaning up.
+    // For the tests in this package: the session, the catalog, write hooks, and cleaning up.
 
     Cql cql() {
         return cql;
@@ -180,23 +181,7 @@ public final class CassandraStorage implements Storage {
     }
 
     void hooks(WriteHooks hooks) {
-        storage.hooks(hooks);
-    }
-
-    List<Item> partitionItems(String accountId, String tableName, AttributeValue partition) {
-        return storage.partitionItems(accountId, tableName, partition);
-    }
-
-    List<Item> indexItems(String accountId, String tableName, String indexName) {
-        return storage.indexItems(accountId, tableName, indexName);
-    }
-
-    List<Item> allItems(String accountId, String tableName) {
-        return storage.allItems(accountId, tableName);
-    }
-
-    List<String> dataTables(String accountId, String tableName) {
-        return storage.dataTables(accountId, tableName);
+        items.hooks(hooks);
     }
 
     /** Every keyspace of this engine's prefix, as the cluster lists them. */

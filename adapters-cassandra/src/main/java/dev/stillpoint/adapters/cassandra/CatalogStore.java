@@ -50,6 +50,11 @@ final class CatalogStore {
         return Optional.ofNullable(row).map(CatalogStore::decode);
     }
 
+    /** The row of {@code tableName}; TableNotFound if there is none. */
+    CatalogRow require(String accountId, String tableName) {
+        return find(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
+    }
+
     /** The account's table names in name order (clustering order: UTF-8 bytes, and names are ASCII). */
     List<String> names(String accountId) {
         List<String> names = new ArrayList<>();

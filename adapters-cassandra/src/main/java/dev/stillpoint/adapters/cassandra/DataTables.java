@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Items table {@code t_<id>}: {@code pk} (the partition key), {@code sk} (the sort key, for a
  * composite key), {@code item text} (the item as DynamoDB JSON, {@link dev.stillpoint.itemjson.ItemJson}),
- * {@code rev bigint} (the item's revision, see {@link CassandraTables}); {@code PRIMARY KEY ((pk), sk)}.
+ * {@code rev bigint} (the item's revision, see {@link CassandraItems}); {@code PRIMARY KEY ((pk), sk)}.
  *
  * <p>Index table {@code t_<id>_g<rand>} / {@code _l<rand>}: {@code ipk} and {@code isk} (the index key),
  * {@code bpk} and {@code bsk} (the base key, so two items with one index key are two entries),

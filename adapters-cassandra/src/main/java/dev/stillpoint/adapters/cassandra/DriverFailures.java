@@ -33,6 +33,7 @@ import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -87,6 +88,19 @@ final class DriverFailures {
         String m = e.getMessage().toLowerCase(Locale.ROOT);
         return m.startsWith("unconfigured table") || (m.contains("keyspace") && m.contains("does not exist"))
                 || (m.contains("table") && m.contains("does not exist"));
+    }
+
+    /** Runs {@code work}; a statement refused because its table was dropped meanwhile is TableNotFound. */
+    static <T> T whileTableExists(String tableName, String doing, Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (StorageException e) {
+            if (isMissingTable(e)) {
+                throw new StorageException(ErrorReason.TABLE_NOT_FOUND, "table '" + tableName + "' was deleted while "
+                        + doing + ": " + e.getMessage(), e);
+            }
+            throw e;
+        }
     }
 
     /**

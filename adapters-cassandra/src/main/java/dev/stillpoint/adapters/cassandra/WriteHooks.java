@@ -2,7 +2,7 @@ package dev.stillpoint.adapters.cassandra;
 
 /**
  * Points inside an item write where this package's tests pause a writer to force the interleavings
- * the index rules exist for (see {@link CassandraTables}). Production runs {@link #NONE}; there is
+ * the index rules exist for (see {@link CassandraItems}). Production runs {@link #NONE}; there is
  * no public way to set another.
  */
 interface WriteHooks {

@@ -39,7 +39,7 @@ class CassandraRequestRulesProperties implements RequestRulesKit {
 
             @Override
             public java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
-                return java.util.OptionalLong.of(latest.get().indexItems(accountId, tableName, indexName).size());
+                return java.util.OptionalLong.of(StoredData.indexItems(latest.get(), accountId, tableName, indexName).size());
             }
 
             @Override

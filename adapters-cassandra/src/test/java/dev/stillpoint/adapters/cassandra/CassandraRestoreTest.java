@@ -116,7 +116,7 @@ class CassandraRestoreTest {
             assertThat(storage.tables().getItem(account, table, Key.of(expected.get("pk"), expected.get("sk"))))
                     .as("item %d", i).contains(expected);
         }
-        List<String> dataTables = storage.dataTables(account, table);
+        List<String> dataTables = StoredData.dataTables(storage, account, table);
         assertThat(dataTables).hasSize(3);
         assertThat(rows(dataTables.get(0))).isEqualTo(60);
         assertThat(rows(dataTables.get(1))).as("GSI entries: the 30 items with g").isEqualTo(30);
@@ -157,7 +157,7 @@ class CassandraRestoreTest {
         RestoreLoad load = storage.restores().begin(definition(account, table), ORIGIN);
         String id = load.table().tableId();
         load.write(items(0, 10));
-        List<String> dataTables = storage.dataTables(account, table);
+        List<String> dataTables = StoredData.dataTables(storage, account, table);
         load.close();
         load.close();
         assertNothingLeft(account, table, id, dataTables);
@@ -178,7 +178,7 @@ class CassandraRestoreTest {
             RestoreLoad load = dying.restores().begin(definition(account, table), ORIGIN);
             id = load.table().tableId();
             load.write(items(0, 10));
-            dataTables = dying.dataTables(account, table);
+            dataTables = StoredData.dataTables(dying, account, table);
         } finally {
             dying.close(); // the load is never closed: no renewal, no removal from this engine
         }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The index rules of {@link CassandraTables}, each under the interleaving it exists for, forced by
+ * The index rules of {@link CassandraItems}, each under the interleaving it exists for, forced by
  * pausing one writer at a {@link WriteHooks} point. Each test fails when its rule is removed (tried:
  * without the second look at the catalog, the first test's entry is missing; with index entries
  * written at the current time instead of the item's revision, the second test keeps a stale entry).
@@ -106,10 +106,10 @@ class IndexRulesTest {
         storage.tables().addGlobalSecondaryIndex(account, table, CreateGsiRequest.of(
                 GlobalSecondaryIndex.creating("by-h", KeySchema.hashOnly("h"), Projection.all()),
                 new AttributeDefinition("h", ScalarType.S)));
-        assertThat(storage.indexItems(account, table, "by-h")).containsExactly(item("early", "1", "h", "x"));
+        assertThat(StoredData.indexItems(storage, account, table, "by-h")).containsExactly(item("early", "1", "h", "x"));
         pause.release.countDown();
         writer.get(60, TimeUnit.SECONDS);
-        assertThat(storage.indexItems(account, table, "by-h")).as("the late writer's second look wrote its entry")
+        assertThat(StoredData.indexItems(storage, account, table, "by-h")).as("the late writer's second look wrote its entry")
                 .containsExactlyInAnyOrder(item("early", "1", "h", "x"), late);
     }
 
@@ -137,7 +137,7 @@ class IndexRulesTest {
         pause.release.countDown();
         a.get(60, TimeUnit.SECONDS);
         assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("hot"), AttributeValue.n("1")))).contains(b);
-        assertThat(storage.indexItems(account, table, "by-g")).as("A's late entry is older than B's delete of it")
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).as("A's late entry is older than B's delete of it")
                 .containsExactly(b);
     }
 
@@ -175,7 +175,7 @@ class IndexRulesTest {
             }
             writer.get(60, TimeUnit.SECONDS);
             assertThat(quick.tables().getItem(account, table, Key.of(AttributeValue.s("u"), AttributeValue.n("1")))).contains(next);
-            assertThat(quick.indexItems(account, table, "by-g")).as("the serial read found the write applied")
+            assertThat(StoredData.indexItems(quick, account, table, "by-g")).as("the serial read found the write applied")
                     .containsExactly(next);
         } finally {
             TestCassandra.dropAndClose(quick);
@@ -208,6 +208,6 @@ class IndexRulesTest {
         pause.release.countDown();
         a.get(60, TimeUnit.SECONDS);
         assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("gone"), AttributeValue.n("1")))).isEmpty();
-        assertThat(storage.indexItems(account, table, "by-g")).as("the deleted item has no entry").isEmpty();
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).as("the deleted item has no entry").isEmpty();
     }
 }

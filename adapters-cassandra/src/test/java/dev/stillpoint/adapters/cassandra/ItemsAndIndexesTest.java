@@ -96,35 +96,35 @@ class ItemsAndIndexesTest {
         storage.tables().putItem(account, table, a);
         Item stored = storage.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5"))).orElseThrow();
         assertThat(stored.get("sk")).as("numbers normalised").isEqualTo(AttributeValue.n("1.5"));
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactly(stored);
-        assertThat(storage.indexItems(account, table, "by-l")).containsExactly(stored);
-        assertThat(storage.indexItems(account, table, "by-k")).as("KEYS_ONLY: table and index keys")
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(stored);
+        assertThat(StoredData.indexItems(storage, account, table, "by-l")).containsExactly(stored);
+        assertThat(StoredData.indexItems(storage, account, table, "by-k")).as("KEYS_ONLY: table and index keys")
                 .containsExactly(TestCassandra.item("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5"),
                         "k", AttributeValue.b(new byte[] {7})));
-        assertThat(storage.indexItems(account, table, "by-g-incl")).as("INCLUDE v")
+        assertThat(StoredData.indexItems(storage, account, table, "by-g-incl")).as("INCLUDE v")
                 .containsExactly(TestCassandra.item("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5"),
                         "g", AttributeValue.s("red"), "v", AttributeValue.s("kept")));
 
         // Overwrite: g changes, k goes, l stays.
         Item a2 = item("a", "1.5", "g", AttributeValue.s("blue"), "l", AttributeValue.s("x"));
         storage.tables().putItem(account, table, a2);
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactly(a2);
-        assertThat(storage.indexItems(account, table, "by-k")).as("the item left the index").isEmpty();
-        assertThat(storage.indexItems(account, table, "by-l")).containsExactly(a2);
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(a2);
+        assertThat(StoredData.indexItems(storage, account, table, "by-k")).as("the item left the index").isEmpty();
+        assertThat(StoredData.indexItems(storage, account, table, "by-l")).containsExactly(a2);
 
         // A second item with the same GSI key is a second entry.
         Item b = item("b", "-2", "g", AttributeValue.s("blue"), "k", AttributeValue.b(new byte[] {7}));
         storage.tables().putItem(account, table, b);
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactlyInAnyOrder(a2, b);
-        assertThat(storage.indexItems(account, table, "by-g-incl")).hasSize(2);
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactlyInAnyOrder(a2, b);
+        assertThat(StoredData.indexItems(storage, account, table, "by-g-incl")).hasSize(2);
 
         storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")));
         assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")))).isEmpty();
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactly(b);
-        assertThat(storage.indexItems(account, table, "by-l")).isEmpty();
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(b);
+        assertThat(StoredData.indexItems(storage, account, table, "by-l")).isEmpty();
         // Deleting a missing item is not an error and changes nothing.
         storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")));
-        assertThat(storage.allItems(account, table)).containsExactly(b);
+        assertThat(StoredData.allItems(storage, account, table)).containsExactly(b);
     }
 
     @Test
@@ -136,15 +136,15 @@ class ItemsAndIndexesTest {
         Item big = item("big", "1", "g", AttributeValue.s("red"), "k", AttributeValue.b(new byte[] {1}),
                 "l", AttributeValue.s("x"), "v", AttributeValue.s("v".repeat(300_000)));
         storage.tables().putItem(account, table, big);
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactly(big);
-        assertThat(storage.indexItems(account, table, "by-l")).containsExactly(big);
-        assertThat(storage.indexItems(account, table, "by-g-incl")).singleElement()
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(big);
+        assertThat(StoredData.indexItems(storage, account, table, "by-l")).containsExactly(big);
+        assertThat(StoredData.indexItems(storage, account, table, "by-g-incl")).singleElement()
                 .satisfies(e -> assertThat(e.get("v")).isEqualTo(big.get("v")));
         Item small = item("big", "1", "g", AttributeValue.s("blue"));
         storage.tables().putItem(account, table, small);
-        assertThat(storage.indexItems(account, table, "by-g")).containsExactly(small);
-        assertThat(storage.indexItems(account, table, "by-l")).isEmpty();
-        assertThat(storage.indexItems(account, table, "by-k")).isEmpty();
+        assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(small);
+        assertThat(StoredData.indexItems(storage, account, table, "by-l")).isEmpty();
+        assertThat(StoredData.indexItems(storage, account, table, "by-k")).isEmpty();
     }
 
     @Test
@@ -173,12 +173,12 @@ class ItemsAndIndexesTest {
         assertThat(gsi.backfilling()).isFalse();
         assertThat(after.definition("h")).contains(new AttributeDefinition("h", ScalarType.S));
         assertThat(storage.tables().describeTable(account, table)).isEqualTo(after);
-        assertThat(storage.indexItems(account, table, "by-h")).as("every existing item with an S 'h'")
+        assertThat(StoredData.indexItems(storage, account, table, "by-h")).as("every existing item with an S 'h'")
                 .containsExactlyInAnyOrderElementsOf(inIndex);
 
         Item late = item("late", "1", "h", AttributeValue.s("h9"));
         storage.tables().putItem(account, table, late);
-        assertThat(storage.indexItems(account, table, "by-h")).contains(late);
+        assertThat(StoredData.indexItems(storage, account, table, "by-h")).contains(late);
         // Now that 'h' is an index key, an item holding it with another type is refused, naming the index.
         Throwable wrong = catchThrowable(() -> storage.tables().putItem(account, table, item("x", "1", "h", AttributeValue.n("1"))));
         assertThat(wrong).isInstanceOfSatisfying(StorageException.class, e -> {
@@ -229,13 +229,13 @@ class ItemsAndIndexesTest {
             pool.shutdownNow();
         }
         Optional<Item> last = storage.tables().getItem(account, table, Key.of(AttributeValue.s("hot"), AttributeValue.n("1")));
-        List<Item> entries = storage.indexItems(account, table, "by-g");
+        List<Item> entries = StoredData.indexItems(storage, account, table, "by-g");
         if (last.isPresent()) {
             assertThat(entries).as("exactly the last version's entry").containsExactly(last.get());
-            assertThat(storage.indexItems(account, table, "by-k")).hasSize(1);
+            assertThat(StoredData.indexItems(storage, account, table, "by-k")).hasSize(1);
         } else {
             assertThat(entries).as("the item is deleted: no entry").isEmpty();
-            assertThat(storage.indexItems(account, table, "by-k")).isEmpty();
+            assertThat(StoredData.indexItems(storage, account, table, "by-k")).isEmpty();
         }
     }
 
@@ -287,8 +287,8 @@ class ItemsAndIndexesTest {
             pool.shutdownNow();
         }
         assertThat(written.get()).as("writers ran during the UpdateTable").isPositive();
-        List<Item> expected = storage.allItems(account, table).stream().filter(i -> i.get("h") != null).toList();
-        assertThat(storage.indexItems(account, table, "by-h")).as("the index holds exactly the base items that have 'h'")
+        List<Item> expected = StoredData.allItems(storage, account, table).stream().filter(i -> i.get("h") != null).toList();
+        assertThat(StoredData.indexItems(storage, account, table, "by-h")).as("the index holds exactly the base items that have 'h'")
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 
@@ -316,8 +316,8 @@ class ItemsAndIndexesTest {
                 .collect(Collectors.toMap(GlobalSecondaryIndex::name, GlobalSecondaryIndex::status, (x, y) -> x, HashMap::new));
         assertThat(statuses).containsOnly(Map.entry("by-x", IndexStatus.ACTIVE), Map.entry("by-y", IndexStatus.ACTIVE));
         assertThat(d.attributeDefinitions()).extracting(AttributeDefinition::name).contains("x", "y");
-        assertThat(storage.indexItems(account, table, "by-x")).hasSize(1);
-        assertThat(storage.indexItems(account, table, "by-y")).hasSize(1);
-        assertThat(storage.dataTables(account, table)).as("no index table of a lost attempt is named").hasSize(3);
+        assertThat(StoredData.indexItems(storage, account, table, "by-x")).hasSize(1);
+        assertThat(StoredData.indexItems(storage, account, table, "by-y")).hasSize(1);
+        assertThat(StoredData.dataTables(storage, account, table)).as("no index table of a lost attempt is named").hasSize(3);
     }
 }

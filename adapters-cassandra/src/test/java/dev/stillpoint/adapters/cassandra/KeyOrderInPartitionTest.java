@@ -54,7 +54,7 @@ class KeyOrderInPartitionTest {
             storage.tables().putItem(ACCOUNT, table, TestCassandra.item("pk", AttributeValue.s(pk), "sk", v));
         }
         List<AttributeValue> order = new ArrayList<>();
-        for (Item item : storage.partitionItems(ACCOUNT, table, AttributeValue.s(pk))) {
+        for (Item item : StoredData.partitionItems(storage, ACCOUNT, table, AttributeValue.s(pk))) {
             order.add(item.get("sk"));
         }
         return order;

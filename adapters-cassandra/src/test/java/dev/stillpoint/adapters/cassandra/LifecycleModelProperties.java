@@ -108,7 +108,7 @@ class LifecycleModelProperties {
                     assertThat(d.status()).as("%s", action).isEqualTo(TableStatus.ACTIVE);
                     model.put(table, c.type());
                     items.put(table, 0);
-                    assertThat(storage.allItems(ACCOUNT, table)).as("%s: a new table is empty", action).isEmpty();
+                    assertThat(StoredData.allItems(storage, ACCOUNT, table)).as("%s: a new table is empty", action).isEmpty();
                 }
             } else if (action instanceof Delete del) {
                 String table = names.get(del.name());
@@ -142,7 +142,7 @@ class LifecycleModelProperties {
                     Item item = TestCassandra.item("pk", keyOf(model.get(table), n), "n", AttributeValue.n(Integer.toString(n)));
                     storage.tables().putItem(ACCOUNT, table, item);
                     assertThat(storage.tables().getItem(ACCOUNT, table, Key.of(keyOf(model.get(table), n)))).contains(item);
-                    assertThat(storage.allItems(ACCOUNT, table)).hasSize(n);
+                    assertThat(StoredData.allItems(storage, ACCOUNT, table)).hasSize(n);
                 } else {
                     assertThat(reasonOf(() -> storage.tables().putItem(ACCOUNT, table,
                             TestCassandra.item("pk", AttributeValue.s("x")))))

@@ -102,7 +102,7 @@ class TableLifecycleTest {
         TableDescription created = storage.tables().createTable(withIndexes(account, table));
         storage.tables().putItem(account, table, TestCassandra.item("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1"),
                 "g", AttributeValue.s("x"), "l", AttributeValue.b(new byte[] {1})));
-        List<String> dataTables = storage.dataTables(account, table);
+        List<String> dataTables = StoredData.dataTables(storage, account, table);
         assertThat(dataTables).hasSize(3);
         String keyspace = dataTables.get(0).substring(0, dataTables.get(0).indexOf('.'));
         assertThat(existingTables(keyspace)).containsAll(dataTables.stream().map(t -> t.substring(t.indexOf('.') + 1)).toList());
@@ -131,7 +131,7 @@ class TableLifecycleTest {
         assertThat(second.status()).isEqualTo(TableStatus.ACTIVE);
         assertThat(second.tableId()).as("a new table instance").isNotEqualTo(first.tableId());
         assertThat(second.keySchema()).isEqualTo(KeySchema.hashOnly("pk"));
-        assertThat(storage.allItems(account, table)).as("the new table starts empty").isEmpty();
+        assertThat(StoredData.allItems(storage, account, table)).as("the new table starts empty").isEmpty();
         storage.tables().putItem(account, table, TestCassandra.item("pk", AttributeValue.b(new byte[] {(byte) 0xff})));
         assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.b(new byte[] {(byte) 0xff})))).isPresent();
     }
