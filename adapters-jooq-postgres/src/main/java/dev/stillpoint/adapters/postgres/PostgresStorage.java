@@ -1,10 +1,13 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
+import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
 import dev.stillpoint.adapters.postgres.engine.PostgresCatalog;
 import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
 import dev.stillpoint.adapters.postgres.engine.PostgresTables;
+import dev.stillpoint.adapters.postgres.engine.Transactions;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
@@ -36,6 +39,8 @@ public final class PostgresStorage implements Storage {
 
     private final Pools pools;
     private final PostgresCatalog catalog;
+    private final LockProbe locks;
+    private final OrphanSweep orphans;
     private final TableOperations tables;
     private final LeasedSnapshotEngine snapshots;
     private final PermitLedger permits;
@@ -52,11 +57,14 @@ public final class PostgresStorage implements Storage {
         }
         controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
-        catalog = new PostgresCatalog(pools, config.time(), config.controlPlaneDelay(), controlPlane);
-        PostgresTables storage = new PostgresTables(catalog);
+        Transactions tx = new Transactions(pools);
+        catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), controlPlane);
+        locks = new PgLockProbe(tx);
+        orphans = new OrphanSweep(pools);
+        PostgresTables storage = new PostgresTables(catalog, tx);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of(new PassChore("orphan sweep", catalog::sweepOrphans)),
+                storage, storage, storage, List.of(new PassChore("orphan sweep", orphans::run)),
                 new RestoreIdleLimit(config.restoreIdleLimit())));
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
@@ -93,7 +101,7 @@ public final class PostgresStorage implements Storage {
 
     /** Who holds what on a table's relations [P10]. */
     public LockProbe locks() {
-        return catalog;
+        return locks;
     }
 
     /** The permits open snapshots hold: half the data pool [D7]. */
@@ -122,7 +130,7 @@ public final class PostgresStorage implements Storage {
      * catalog row, and returns their names; every poller pass (the startup pass too) runs it [L2].
      */
     public java.util.List<String> sweepOrphanedRelations() {
-        return catalog.sweepOrphans();
+        return orphans.run();
     }
 
     /** Connections borrowed from the pools now, by HikariCP's own count; 0 when the engine is idle. */
@@ -139,7 +147,6 @@ public final class PostgresStorage implements Storage {
     public void close() {
         controlPlane.close();
         snapshots.close();
-        catalog.close();
         pools.close();
     }
 }

@@ -43,7 +43,6 @@ import org.jooq.SelectConditionStep;
  */
 final class CatalogRows {
 
-    static final String DELAY_SETTING = "control_plane_delay_ms";
 
     /** The lock a load takes on the table's row. */
     enum RowLock {
@@ -159,23 +158,6 @@ final class CatalogRows {
         return Optional.of(new Loaded(row, indexes, vectors, record, true));
     }
 
-    /** Whether the table's restore is in progress: its row is then RESTORING, its due time the restore's stamp [E5]. */
-    static org.jooq.Condition restoreInProgress() {
-        return DSL.exists(DSL.selectOne().from(SP_RESTORE_RECORDS)
-                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(SP_TABLES.TABLE_ID), SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS.isTrue()));
-    }
-
-    /** Inserts the restore record of a restoring table. */
-    static void insertRestoreRecord(DSLContext ctx, String tableId, RestoreSummary summary) {
-        ctx.insertInto(SP_RESTORE_RECORDS)
-                .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
-                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
-                .execute();
-    }
-
     static TableState state(SpTablesRecord row, boolean restoring) {
         Instant due = row.getStatusDueAt() == null ? Instant.EPOCH : Instant.ofEpochMilli(row.getStatusDueAt());
         return switch (TableStatus.valueOf(row.getStatus())) {
@@ -285,21 +267,5 @@ final class CatalogRows {
     private static ScalarType typeOf(TableDescription d, String attribute) {
         return d.definition(attribute).map(a -> a.type())
                 .orElseThrow(() -> StorageException.validation("key attribute '" + attribute + "' has no attribute definition"));
-    }
-
-    static void setStatus(DSLContext ctx, String tableId, TableStatus status, Instant dueAt, TableState.DropRetry retry) {
-        ctx.update(SP_TABLES)
-                .set(SP_TABLES.STATUS, status.name())
-                .set(SP_TABLES.STATUS_DUE_AT, dueAt == null ? null : dueAt.toEpochMilli())
-                .set(SP_TABLES.DROP_RETRY, retry == null ? null : retry.name())
-                .where(SP_TABLES.TABLE_ID.eq(tableId))
-                .execute();
-    }
-
-    static Duration controlPlaneDelay(DSLContext ctx) {
-        return ctx.select(SP_SETTINGS.VALUE).from(SP_SETTINGS).where(SP_SETTINGS.NAME.eq(DELAY_SETTING))
-                .fetchOptional(SP_SETTINGS.VALUE)
-                .map(v -> Duration.ofMillis(Long.parseLong(v)))
-                .orElse(Duration.ofMillis(250));
     }
 }

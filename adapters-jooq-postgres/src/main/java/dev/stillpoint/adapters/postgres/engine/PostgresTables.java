@@ -57,12 +57,14 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     private static final String BACKFILL_CURSOR = "sp_backfill";
 
     private final PostgresCatalog catalog;
+    private final Transactions tx;
     /** The definition item writes last loaded, by account id and table name (neither can hold NUL). */
     private final java.util.concurrent.ConcurrentHashMap<String, CatalogRows.Loaded> definitions =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public PostgresTables(PostgresCatalog catalog) {
+    public PostgresTables(PostgresCatalog catalog, Transactions tx) {
         this.catalog = catalog;
+        this.tx = tx;
     }
 
     @Override
@@ -72,7 +74,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public List<String> tableNames(String accountId) {
-        return catalog.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
+        return tx.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
                 .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
                 .orderBy(SP_TABLES.TABLE_NAME.collate("C"))
                 .fetch(SP_TABLES.TABLE_NAME));
@@ -81,7 +83,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     @Override
     public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
                                                     UnaryOperator<TableDescription> rules) {
-        return catalog.inWork("adding an index to table '" + tableName + "'", w -> {
+        return tx.inWork("adding an index to table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = table(CatalogRows.load(w.catalog(), accountId, tableName,
                     CatalogRows.RowLock.UPDATE), tableName);
             TableDescription before = loaded.description();
@@ -138,7 +140,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        catalog.inWork("writing an item of table '" + tableName + "'", w -> {
+        tx.inWork("writing an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
             store(w.data(), loaded, rules.apply(loaded.description()));
             return null;
@@ -148,7 +150,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     @Override
     public Map<String, List<ItemChange>> write(String accountId,
                                                Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        catalog.inWork("writing a batch of items to " + rules.size() + " table(s)", w -> {
+        tx.inWork("writing a batch of items to " + rules.size() + " table(s)", w -> {
             // Catalog rows locked in name order, so two batches over the same tables never wait on each
             // other in a cycle; every rule applied before the first write, so a refusal writes nothing.
             Map<String, CatalogRows.Loaded> loaded = new java.util.TreeMap<>();
@@ -220,11 +222,11 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     @Override
     public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
         String doing = "reading an item of table '" + tableName + "'";
-        CatalogRows.Loaded loaded = catalog.read(doing,
+        CatalogRows.Loaded loaded = tx.read(doing,
                 ctx -> itemTable(ctx, accountId, tableName, CatalogRows.RowLock.NONE));
         ItemKeys k = ItemKeys.of(rules.apply(loaded.description()));
         RelationLayout base = loaded.base();
-        try (Connection c = catalog.pools().data()) {
+        try (Connection c = tx.pools().data()) {
             return Work.dsl(c).select(base.item()).from(base.relation().table())
                     .where(k.matches(base))
                     .fetchOptional(base.item())
@@ -236,7 +238,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        catalog.inWork("deleting an item of table '" + tableName + "'", w -> {
+        tx.inWork("deleting an item of table '" + tableName + "'", w -> {
             CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
             remove(w.data(), loaded, ItemKeys.of(rules.apply(loaded.description())));
             return null;
@@ -252,13 +254,13 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public void recount() {
-        var tables = catalog.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
+        var tables = tx.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
                         SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
                 .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name())).fetch());
         for (var t : tables) {
             String doing = "counting the items of " + t.value2();
             org.jooq.Record2<Integer, java.math.BigDecimal> counted;
-            try (Connection c = catalog.pools().data()) {
+            try (Connection c = tx.pools().data()) {
                 counted = Work.dsl(c).select(DSL.count(), DSL.coalesce(DSL.sum(DSL.octetLength(
                                 DSL.field(DSL.name("item"), String.class))), java.math.BigDecimal.ZERO))
                         .from(DSL.table(DSL.name(t.value2()))).fetchOne();
@@ -268,7 +270,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
             long items = counted.value1();
             long bytes = counted.value2().longValue();
             if (items != t.value3() || bytes != t.value4()) {
-                catalog.inWork("recording the counts of " + t.value2(), w -> w.catalog().update(SP_TABLES)
+                tx.inWork("recording the counts of " + t.value2(), w -> w.catalog().update(SP_TABLES)
                         .set(SP_TABLES.ITEM_COUNT, items).set(SP_TABLES.SIZE_BYTES, bytes)
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }

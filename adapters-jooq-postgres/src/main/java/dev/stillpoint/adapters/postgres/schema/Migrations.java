@@ -1,55 +1,24 @@
 package dev.stillpoint.adapters.postgres.schema;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_SCHEMA_VERSION;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.stillpoint.sqlcatalog.MigrationDialect;
+import dev.stillpoint.sqlcatalog.MigrationRunner;
+import dev.stillpoint.sqlcatalog.MigrationScript;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * Brings a PostgreSQL catalog schema up to date with the versioned scripts bundled in this module
- * ({@code dev/stillpoint/adapters/postgres/migrations/V<n>__<description>.sql}).
- *
- * <p>Each pending version runs in its own transaction, which first takes a transaction-scoped
- * advisory lock, so engines starting together on one database apply each version once; PostgreSQL's
- * DDL is transactional, so a failing script leaves nothing behind. Applied versions are recorded in
- * {@code sp_schema_version}; re-running applies nothing. A database newer than this build is refused.
+ * The PostgreSQL catalog's versioned scripts bundled in this module
+ * ({@code dev/stillpoint/adapters/postgres/migrations/V<n>__<description>.sql}), applied by the shared
+ * {@link MigrationRunner}. Each version's transaction first takes a transaction-scoped advisory lock,
+ * so engines starting together on one database apply each version once.
  */
 public final class Migrations {
-
-    /** One versioned script. */
-    public record Script(int version, String resource) {
-        private static final Pattern FILE = Pattern.compile("(?:.*/)?V([1-9][0-9]{0,8})__[A-Za-z0-9_]+\\.sql");
-
-        public Script {
-            Objects.requireNonNull(resource, "resource");
-            if (version < 1) {
-                throw new IllegalArgumentException("migration versions start at 1: " + version);
-            }
-        }
-
-        /** A script whose version is read from its file name, {@code V<n>__<description>.sql}. */
-        public static Script of(String resource) {
-            Matcher m = FILE.matcher(resource);
-            if (!m.matches()) {
-                throw new IllegalArgumentException("not a migration file name V<n>__<description>.sql: " + resource);
-            }
-            return new Script(Integer.parseInt(m.group(1)), resource);
-        }
-    }
 
     /** The advisory lock key every Stillpoint migration takes ("stillpnt" as 8 ASCII bytes). */
     static final long LOCK_KEY = 0x7374696c6c706e74L;
@@ -59,131 +28,65 @@ public final class Migrations {
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
     static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql");
 
-    private final List<Script> scripts;
-    private final Clock clock;
+    private static final MigrationDialect DIALECT = new PostgresMigrationDialect();
 
-    Migrations(List<Script> scripts, Clock clock) {
-        List<Script> sorted = new ArrayList<>(scripts);
-        sorted.sort(Comparator.comparingInt(Script::version));
-        for (int i = 1; i < sorted.size(); i++) {
-            if (sorted.get(i).version() == sorted.get(i - 1).version()) {
-                throw new IllegalArgumentException("two migration scripts for version " + sorted.get(i).version());
-            }
-        }
-        if (sorted.isEmpty() || sorted.get(0).version() != 1) {
-            throw new IllegalArgumentException("migrations must start with version 1 (it creates sp_schema_version)");
-        }
-        this.scripts = List.copyOf(sorted);
-        this.clock = Objects.requireNonNull(clock, "clock");
+    private Migrations() {
     }
 
     /** The scripts bundled with this module. */
-    public static Migrations bundled() {
-        return new Migrations(BUNDLED.stream().map(name -> Script.of(LOCATION + name)).toList(), Clock.systemUTC());
-    }
-
-    /** The newest version these scripts lead to. */
-    public int latestVersion() {
-        return scripts.get(scripts.size() - 1).version();
-    }
-
-    /**
-     * Applies every script newer than the database's version, each in its own transaction.
-     *
-     * @param connection a connection in auto-commit mode (it is left so)
-     * @return the versions this call applied, in order; empty when the schema was up to date
-     */
-    public List<Integer> apply(Connection connection) {
-        try {
-            if (!connection.getAutoCommit()) {
-                throw new IllegalStateException("migrations need a connection in auto-commit mode");
-            }
-        } catch (SQLException e) {
-            throw new MigrationException(0, "cannot inspect the connection: " + e.getMessage(), e);
-        }
-        int found = currentVersion(connection);
-        if (found > latestVersion()) {
-            throw new MigrationException(found, "database schema version " + found
-                    + " is newer than this build's " + latestVersion(), null);
-        }
-        List<Integer> applied = new ArrayList<>();
-        for (Script script : scripts) {
-            if (script.version() > found && applyOne(connection, script)) {
-                applied.add(script.version());
-            }
-        }
-        return List.copyOf(applied);
+    public static MigrationRunner bundled() {
+        return new MigrationRunner(BUNDLED.stream().map(name -> MigrationScript.of(LOCATION + name)).toList(),
+                Clock.systemUTC(), DIALECT);
     }
 
     /** The newest version recorded in {@code sp_schema_version}; 0 for a database without it. */
     public static int currentVersion(Connection connection) {
-        try {
-            DSLContext ctx = DSL.using(connection, SQLDialect.POSTGRES);
-            Object exists = ctx.select(DSL.field("to_regclass({0})", Object.class, DSL.inline(SP_SCHEMA_VERSION.getName())))
-                    .fetchOne(0);
-            if (exists == null) {
-                return 0;
-            }
-            Integer version = ctx.select(DSL.max(SP_SCHEMA_VERSION.VERSION)).from(SP_SCHEMA_VERSION).fetchOne(0, Integer.class);
-            return version == null ? 0 : version;
-        } catch (org.jooq.exception.DataAccessException e) {
-            throw new MigrationException(0, "cannot read the schema version: " + e.getMessage(), e);
-        }
+        return MigrationRunner.currentVersion(connection, DIALECT);
     }
 
-    /** Runs one script unless another engine applied it meanwhile; true if this call applied it. */
-    private boolean applyOne(Connection connection, Script script) {
-        List<String> statements = SqlScript.statements(load(script));
-        try {
-            connection.setAutoCommit(false);
-            try (Statement st = connection.createStatement()) {
-                st.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
-                if (currentVersion(connection) >= script.version()) {
-                    connection.commit();
-                    return false;
-                }
-                for (int i = 0; i < statements.size(); i++) {
-                    try {
-                        st.execute(statements.get(i));
-                    } catch (SQLException e) {
-                        throw new MigrationException(script.version(), "migration " + script.resource()
-                                + " failed at statement " + (i + 1) + " of " + statements.size() + ": "
-                                + e.getMessage(), e);
-                    }
-                }
-                DSL.using(connection, SQLDialect.POSTGRES)
-                        .insertInto(SP_SCHEMA_VERSION)
-                        .set(SP_SCHEMA_VERSION.VERSION, script.version())
-                        .set(SP_SCHEMA_VERSION.APPLIED_AT, clock.millis())
-                        .execute();
-                connection.commit();
-                return true;
-            } catch (RuntimeException | SQLException e) {
-                try {
-                    connection.rollback();
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
-                }
-                throw e instanceof MigrationException me ? me
-                        : new MigrationException(script.version(), "migration " + script.resource()
-                                + " failed: " + e.getMessage(), e);
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            throw new MigrationException(script.version(), "migration " + script.resource()
-                    + " could not start or end its transaction: " + e.getMessage(), e);
-        }
-    }
+    /** PostgreSQL's part: an advisory lock per version, {@code to_regclass} for the version table. */
+    private static final class PostgresMigrationDialect implements MigrationDialect {
 
-    private static String load(Script script) {
-        try (InputStream in = Migrations.class.getResourceAsStream(script.resource())) {
-            if (in == null) {
-                throw new MigrationException(script.version(), "migration script not found: " + script.resource(), null);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new MigrationException(script.version(), "cannot read " + script.resource(), e);
+        @Override
+        public SQLDialect sql() {
+            return SQLDialect.POSTGRES;
+        }
+
+        @Override
+        public boolean versionTableExists(DSLContext ctx) {
+            return ctx.select(DSL.field("to_regclass({0})", Object.class, DSL.inline("sp_schema_version")))
+                    .fetchOne(0) != null;
+        }
+
+        @Override
+        public void begin(Statement st) throws SQLException {
+            st.getConnection().setAutoCommit(false);
+            st.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
+        }
+
+        @Override
+        public void commit(Statement st) throws SQLException {
+            st.getConnection().commit();
+        }
+
+        @Override
+        public void rollback(Statement st) throws SQLException {
+            st.getConnection().rollback();
+        }
+
+        @Override
+        public void end(Statement st) throws SQLException {
+            st.getConnection().setAutoCommit(true);
+        }
+
+        @Override
+        public Object appliedAt(Clock clock) {
+            return clock.millis();
+        }
+
+        @Override
+        public List<String> statements(String script) {
+            return SqlScript.statements(script);
         }
     }
 }

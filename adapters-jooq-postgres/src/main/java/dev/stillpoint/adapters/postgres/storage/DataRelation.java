@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.postgres.storage;
 
-import java.util.regex.Matcher;
+import dev.stillpoint.sqlcatalog.RelationName;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.Query;
@@ -24,71 +25,38 @@ import org.jooq.impl.DSL;
  */
 public final class DataRelation {
 
-    /** Which kind of relation this is. */
-    public enum Kind {
-        BASE(""), GSI("__gsi__"), LSI("__lsi__"), VECTOR("__vec__");
-
-        private final String infix;
-
-        Kind(String infix) {
-            this.infix = infix;
-        }
-    }
-
-    private static final Pattern NAME =
-            Pattern.compile("d_([a-z0-9]{1,32})(?:(__gsi__|__lsi__|__vec__)(0|[1-9][0-9]{0,8}))?");
-
     private final String name;
-    private final Kind kind;
+    private final RelationName.Kind kind;
     private final Table<Record> table;
 
-    private DataRelation(String name, Kind kind) {
-        this.name = name;
-        this.kind = kind;
+    private DataRelation(RelationName relation) {
+        this.name = relation.name();
+        this.kind = relation.kind();
         this.table = DSL.table(DSL.name(name));
     }
 
     public static DataRelation base(TableId table) {
-        return new DataRelation("d_" + table.value(), Kind.BASE);
+        return new DataRelation(RelationName.base(table.value()));
     }
 
     public static DataRelation globalIndex(TableId table, int ordinal) {
-        return index(table, Kind.GSI, ordinal);
+        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.GSI, ordinal));
     }
 
     public static DataRelation localIndex(TableId table, int ordinal) {
-        return index(table, Kind.LSI, ordinal);
+        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.LSI, ordinal));
     }
 
     public static DataRelation vectorIndex(TableId table, int ordinal) {
-        return index(table, Kind.VECTOR, ordinal);
-    }
-
-    private static DataRelation index(TableId table, Kind kind, int ordinal) {
-        if (ordinal < 0) {
-            throw new IllegalArgumentException("index ordinal must not be negative: " + ordinal);
-        }
-        return new DataRelation("d_" + table.value() + kind.infix + ordinal, kind);
+        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.VECTOR, ordinal));
     }
 
     /**
-     * The relation named by a catalog row's {@code relation_name}; refuses any name this class would
+     * The relation named by a catalog row's {@code relation_name}; refuses any name this adapter would
      * not have produced, so a damaged catalog cannot smuggle an identifier into SQL.
      */
     public static DataRelation fromCatalog(String relationName) {
-        Matcher m = NAME.matcher(relationName == null ? "" : relationName);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a data relation name: " + relationName);
-        }
-        Kind kind = Kind.BASE;
-        if (m.group(2) != null) {
-            for (Kind k : Kind.values()) {
-                if (k != Kind.BASE && k.infix.equals(m.group(2))) {
-                    kind = k;
-                }
-            }
-        }
-        return new DataRelation(relationName, kind);
+        return new DataRelation(RelationName.fromCatalog(relationName, TableId.MAX_LENGTH));
     }
 
     /**
@@ -97,10 +65,8 @@ public final class DataRelation {
      * {@code __lsi__<n>} or {@code __vec__<n>}. Empty for any other name (such as {@code d_users}),
      * which the orphan sweep therefore never touches [L2].
      */
-    public static java.util.Optional<String> tableIdOf(String relationName) {
-        Matcher m = NAME.matcher(relationName == null ? "" : relationName);
-        return m.matches() && OWN_ID.matcher(m.group(1)).matches()
-                ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+    public static Optional<String> tableIdOf(String relationName) {
+        return RelationName.tableIdOf(relationName, OWN_ID);
     }
 
     private static final Pattern OWN_ID = Pattern.compile("[0-9a-f]{32}");
@@ -109,7 +75,7 @@ public final class DataRelation {
         return name;
     }
 
-    public Kind kind() {
+    public RelationName.Kind kind() {
         return kind;
     }
 

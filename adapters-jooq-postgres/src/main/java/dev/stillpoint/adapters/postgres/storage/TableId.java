@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
  */
 public record TableId(String value) {
 
+    /** The longest id: its relations' names stay safe identifiers. */
+    static final int MAX_LENGTH = 32;
+
     private static final Pattern SHAPE = Pattern.compile("[a-z0-9]{1,32}");
 
     public TableId {

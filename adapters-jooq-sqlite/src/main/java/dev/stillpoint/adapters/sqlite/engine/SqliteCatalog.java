@@ -19,6 +19,8 @@ import dev.stillpoint.ports.out.RelationHold;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
+import dev.stillpoint.sqlcatalog.RestoreRecords;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -84,23 +86,15 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     /** Writes (or replaces) the table's restore record. */
     public void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        write("recording a restore", ctx -> ctx.insertInto(SP_RESTORE_RECORDS)
-                .set(SP_RESTORE_RECORDS.TABLE_ID, tableId)
-                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
-                .onConflict(SP_RESTORE_RECORDS.TABLE_ID).doUpdate()
-                .set(SP_RESTORE_RECORDS.SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(SP_RESTORE_RECORDS.RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, summary.restoreInProgress())
-                .execute());
+        write("recording a restore", ctx -> {
+            RestoreRecords.write(ctx, tableId, summary);
+            return null;
+        });
     }
 
     @Override
     public Duration controlPlaneDelay() {
-        return delayOverride.orElseGet(() -> read("reading the control-plane delay", CatalogRows::controlPlaneDelay));
+        return delayOverride.orElseGet(() -> read("reading the control-plane delay", TableRows::controlPlaneDelay));
     }
 
     @Override
@@ -127,39 +121,21 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
                         + "': a table of this name exists");
             }
             String tableId = CatalogRows.insertCreating(ctx, request, time.now(), aliveUntil).tableId();
-            CatalogRows.insertRestoreRecord(ctx, tableId, summary);
+            RestoreRecords.insert(ctx, tableId, summary);
             return CatalogRows.load(ctx, request.accountId(), request.tableName()).orElseThrow().record().description();
         });
     }
 
     @Override
     public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
-        return write("renewing the restore of table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
-                .set(SP_TABLES.STATUS_DUE_AT, aliveUntil.toEpochMilli())
-                .where(restoring(accountId, tableName, tableId))
-                .execute() == 1);
+        return write("renewing the restore of table '" + tableName + "'",
+                ctx -> RestoreRecords.renew(ctx, accountId, tableName, tableId, aliveUntil));
     }
 
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
-        return write("completing the restore of table '" + tableName + "'", ctx -> {
-            if (ctx.update(SP_TABLES)
-                    .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
-                    .setNull(SP_TABLES.STATUS_DUE_AT)
-                    .where(restoring(accountId, tableName, tableId))
-                    .execute() != 1) {
-                return false;
-            }
-            ctx.update(SP_RESTORE_RECORDS).set(SP_RESTORE_RECORDS.RESTORE_IN_PROGRESS, false)
-                    .where(SP_RESTORE_RECORDS.TABLE_ID.eq(tableId)).execute();
-            return true;
-        });
-    }
-
-    private static org.jooq.Condition restoring(String accountId, String tableName, String tableId) {
-        return SP_TABLES.ACCOUNT_ID.eq(accountId).and(SP_TABLES.TABLE_NAME.eq(tableName))
-                .and(SP_TABLES.TABLE_ID.eq(tableId)).and(SP_TABLES.STATUS.eq(TableStatus.CREATING.name()))
-                .and(CatalogRows.restoreInProgress());
+        return write("completing the restore of table '" + tableName + "'",
+                ctx -> RestoreRecords.complete(ctx, accountId, tableName, tableId));
     }
 
     @Override
@@ -169,18 +145,13 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     @Override
     public boolean markActive(String accountId, String tableName) {
-        return write("activating table '" + tableName + "'", ctx -> ctx.update(SP_TABLES)
-                .set(SP_TABLES.STATUS, TableStatus.ACTIVE.name())
-                .setNull(SP_TABLES.STATUS_DUE_AT)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName),
-                        SP_TABLES.STATUS.eq(TableStatus.CREATING.name()), DSL.not(CatalogRows.restoreInProgress()))
-                .execute() == 1);
+        return write("activating table '" + tableName + "'", ctx -> TableRows.markActive(ctx, accountId, tableName));
     }
 
     @Override
     public List<PendingTransition> pendingTransitions() {
         // One statement, so a row and whether its restore is in progress are read at one instant.
-        org.jooq.Field<Boolean> restoring = DSL.field(CatalogRows.restoreInProgress());
+        org.jooq.Field<Boolean> restoring = DSL.field(RestoreRecords.inProgress());
         return read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
                 .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
                 .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
@@ -261,7 +232,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
         @Override
         public void markDeleting(TableState.Deleting deleting) {
-            CatalogRows.setStatus(dsl(c), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(), deleting.retry());
+            TableRows.setStatus(dsl(c), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(), deleting.retry());
         }
 
         @Override

@@ -3,10 +3,9 @@ package dev.stillpoint.adapters.sqlite.storage;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_DATA_TEMPLATE;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEX_DATA_TEMPLATE;
 
+import dev.stillpoint.sqlcatalog.RelationName;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Name;
@@ -36,20 +35,6 @@ import org.jooq.impl.DSL;
  */
 public final class DataRelation {
 
-    /** Which template a relation follows. */
-    public enum Kind {
-        BASE(""), GSI("__gsi__"), LSI("__lsi__");
-
-        private final String infix;
-
-        Kind(String infix) {
-            this.infix = infix;
-        }
-    }
-
-    private static final Pattern NAME =
-            Pattern.compile("d_([a-z0-9]{1,64})(?:(__gsi__|__lsi__)(0|[1-9][0-9]{0,8}))?");
-
     private static final Field<byte[]> PK = unqualified(SP_DATA_TEMPLATE.PK);
     private static final Field<byte[]> SK = unqualified(SP_DATA_TEMPLATE.SK);
     private static final Field<String> ITEM = unqualified(SP_DATA_TEMPLATE.ITEM);
@@ -57,52 +42,44 @@ public final class DataRelation {
     private static final Field<byte[]> BASE_SK = unqualified(SP_INDEX_DATA_TEMPLATE.BASE_SK);
 
     private final String name;
-    private final Kind kind;
+    private final RelationName.Kind kind;
     private final Table<Record> table;
 
-    private DataRelation(String name, Kind kind) {
-        this.name = name;
-        this.kind = kind;
+    private DataRelation(RelationName relation) {
+        this.name = relation.name();
+        this.kind = relation.kind();
         this.table = DSL.table(DSL.name(name));
     }
 
     public static DataRelation base(TableId table) {
-        return new DataRelation("d_" + table.value(), Kind.BASE);
+        return new DataRelation(RelationName.base(table.value()));
     }
 
     public static DataRelation globalIndex(TableId table, int ordinal) {
-        return index(table, Kind.GSI, ordinal);
+        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.GSI, ordinal));
     }
 
     public static DataRelation localIndex(TableId table, int ordinal) {
-        return index(table, Kind.LSI, ordinal);
-    }
-
-    private static DataRelation index(TableId table, Kind kind, int ordinal) {
-        if (ordinal < 0) {
-            throw new IllegalArgumentException("index ordinal must not be negative: " + ordinal);
-        }
-        return new DataRelation("d_" + table.value() + kind.infix + ordinal, kind);
+        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.LSI, ordinal));
     }
 
     /**
-     * The relation named by a catalog row's {@code relation_name}; refuses any name this class would
+     * The relation named by a catalog row's {@code relation_name}; refuses any name this adapter would
      * not have produced, so a damaged catalog cannot smuggle an identifier into SQL.
      */
     public static DataRelation fromCatalog(String relationName) {
-        Matcher m = NAME.matcher(relationName == null ? "" : relationName);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a data relation name: " + relationName);
+        RelationName relation = RelationName.fromCatalog(relationName, TableId.MAX_LENGTH);
+        if (relation.kind() == RelationName.Kind.VECTOR) {
+            throw new IllegalArgumentException("not a data relation name of this adapter: " + relationName);
         }
-        Kind kind = m.group(2) == null ? Kind.BASE : m.group(2).equals(Kind.GSI.infix) ? Kind.GSI : Kind.LSI;
-        return new DataRelation(relationName, kind);
+        return new DataRelation(relation);
     }
 
     public String name() {
         return name;
     }
 
-    public Kind kind() {
+    public RelationName.Kind kind() {
         return kind;
     }
 
@@ -127,22 +104,22 @@ public final class DataRelation {
 
     /** Index relations only: the base item's encoded partition key. */
     public Optional<Field<byte[]>> basePk() {
-        return kind == Kind.BASE ? Optional.empty() : Optional.of(BASE_PK);
+        return kind == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_PK);
     }
 
     /** Index relations only: the base item's encoded sort key. */
     public Optional<Field<byte[]>> baseSk() {
-        return kind == Kind.BASE ? Optional.empty() : Optional.of(BASE_SK);
+        return kind == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_SK);
     }
 
     /** The columns in template order. */
     public List<Field<?>> fields() {
-        return kind == Kind.BASE ? List.of(PK, SK, ITEM) : List.of(PK, SK, BASE_PK, BASE_SK, ITEM);
+        return kind == RelationName.Kind.BASE ? List.of(PK, SK, ITEM) : List.of(PK, SK, BASE_PK, BASE_SK, ITEM);
     }
 
     /** The primary key, which is also the keyset order of a snapshot page (Q3). */
     public List<Field<byte[]>> primaryKey() {
-        return kind == Kind.BASE ? List.of(PK, SK) : List.of(PK, SK, BASE_PK, BASE_SK);
+        return kind == RelationName.Kind.BASE ? List.of(PK, SK) : List.of(PK, SK, BASE_PK, BASE_SK);
     }
 
     /** {@code CREATE TABLE} in the template's shape: a rowid table (never WITHOUT ROWID). */
@@ -155,7 +132,7 @@ public final class DataRelation {
      * index on {@code (base_pk, base_sk)}, so an item write finds its old index entries without a scan.
      */
     public List<Query> createAll(DSLContext ctx) {
-        if (kind == Kind.BASE) {
+        if (kind == RelationName.Kind.BASE) {
             return List.of(create(ctx));
         }
         return List.of(create(ctx), ctx.createIndex(DSL.name(name + "__base")).on(table, BASE_PK, BASE_SK));

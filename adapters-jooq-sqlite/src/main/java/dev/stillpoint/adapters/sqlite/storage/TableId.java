@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
  */
 public record TableId(String value) {
 
+    /** The longest id: its relations' names stay safe identifiers. */
+    static final int MAX_LENGTH = 64;
+
     private static final Pattern SHAPE = Pattern.compile("[a-z0-9]{1,64}");
 
     public TableId {

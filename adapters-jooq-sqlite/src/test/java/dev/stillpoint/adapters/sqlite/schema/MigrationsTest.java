@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.sqlcatalog.MigrationException;
+import dev.stillpoint.sqlcatalog.MigrationRunner;
+import dev.stillpoint.sqlcatalog.MigrationScript;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -41,7 +44,7 @@ class MigrationsTest {
     @Test
     void in_memory_database_is_migrated_once_and_then_left_alone() throws SQLException {
         try (Connection c = TestDatabases.inMemory()) {
-            Migrations migrations = Migrations.bundled(FIXED);
+            MigrationRunner migrations = Migrations.bundled(FIXED);
 
             assertThat(Migrations.currentVersion(c)).isZero();
             assertThat(migrations.apply(c)).containsExactly(1, 2, 3, 4);
@@ -156,9 +159,9 @@ class MigrationsTest {
 
     @Test
     void a_failing_version_is_rolled_back_whole_and_earlier_versions_stay() throws SQLException {
-        Migrations migrations = new Migrations(List.of(
-                Migrations.Script.of(Migrations.LOCATION + "V1__catalog.sql"),
-                Migrations.Script.of("/dev/stillpoint/adapters/sqlite/broken/V2__broken.sql")), FIXED);
+        MigrationRunner migrations = Migrations.of(List.of(
+                MigrationScript.of(Migrations.LOCATION + "V1__catalog.sql"),
+                MigrationScript.of("/dev/stillpoint/adapters/sqlite/broken/V2__broken.sql")), FIXED);
         try (Connection c = TestDatabases.inMemory()) {
             assertThatThrownBy(() -> migrations.apply(c))
                     .isInstanceOfSatisfying(MigrationException.class, e -> assertThat(e.version()).isEqualTo(2))
@@ -202,13 +205,13 @@ class MigrationsTest {
 
     @Test
     void script_names_carry_their_version() {
-        assertThat(Migrations.Script.of("/x/V12__add_things.sql").version()).isEqualTo(12);
-        assertThatThrownBy(() -> Migrations.Script.of("/x/V0__zero.sql")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Migrations.Script.of("/x/catalog.sql")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Migrations(List.of(
-                Migrations.Script.of("/a/V1__a.sql"), Migrations.Script.of("/b/V1__b.sql")), FIXED))
+        assertThat(MigrationScript.of("/x/V12__add_things.sql").version()).isEqualTo(12);
+        assertThatThrownBy(() -> MigrationScript.of("/x/V0__zero.sql")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MigrationScript.of("/x/catalog.sql")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Migrations.of(List.of(
+                MigrationScript.of("/a/V1__a.sql"), MigrationScript.of("/b/V1__b.sql")), FIXED))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Migrations(List.of(Migrations.Script.of("/a/V2__a.sql")), FIXED))
+        assertThatThrownBy(() -> Migrations.of(List.of(MigrationScript.of("/a/V2__a.sql")), FIXED))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

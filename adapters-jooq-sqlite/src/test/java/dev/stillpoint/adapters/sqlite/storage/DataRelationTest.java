@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.sqlite.schema.SqlScript;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.sqlcatalog.RelationName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,8 +33,8 @@ class DataRelationTest {
         assertThat(DataRelation.globalIndex(ID, 3).name()).isEqualTo("d_0f3a9c__gsi__3");
         assertThat(DataRelation.localIndex(ID, 0).name()).isEqualTo("d_0f3a9c__lsi__0");
         assertThat(DataRelation.fromCatalog("d_0f3a9c__gsi__3")).isEqualTo(DataRelation.globalIndex(ID, 3))
-                .extracting(DataRelation::kind).isEqualTo(DataRelation.Kind.GSI);
-        assertThat(DataRelation.fromCatalog("d_0f3a9c").kind()).isEqualTo(DataRelation.Kind.BASE);
+                .extracting(DataRelation::kind).isEqualTo(RelationName.Kind.GSI);
+        assertThat(DataRelation.fromCatalog("d_0f3a9c").kind()).isEqualTo(RelationName.Kind.BASE);
         assertThat(TableId.random().value()).matches("[0-9a-f]{32}");
     }
 

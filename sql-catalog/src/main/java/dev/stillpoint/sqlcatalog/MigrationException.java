@@ -1,13 +1,14 @@
-package dev.stillpoint.adapters.sqlite.schema;
+package dev.stillpoint.sqlcatalog;
 
-/** A schema migration that could not be applied; its transaction was rolled back. */
+/** A catalog migration that could not be applied; its transaction was rolled back. */
 public final class MigrationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
     private final int version;
 
-    MigrationException(int version, String message, Throwable cause) {
+    /** A failure of {@code version} (0: none in particular). */
+    public MigrationException(int version, String message, Throwable cause) {
         super(message, cause);
         this.version = version;
     }

@@ -1,0 +1,125 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.postgres.storage.DataRelation;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The orphan sweep [L2], run by every poller pass and so at startup: it drops data relations named as
+ * this adapter names them whose table id has no catalog row. It lists the relations, then takes
+ * {@link #SWEEP_LOCK} exclusively on the catalog database before reading the rows: every CreateTable
+ * holds it shared from the start of its catalog transaction to its end, and commits its relations
+ * before its row, so a relation listed before the lock either has its row visible once the lock is
+ * granted or never will.
+ */
+public final class OrphanSweep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanSweep.class);
+
+    /**
+     * The advisory lock (catalog database) between CreateTable, which holds it shared, and the
+     * orphan sweep, which takes it exclusively before reading catalog rows [L2].
+     */
+    static final long SWEEP_LOCK = 0x73702d6f7270686eL;
+
+    /** How long the sweep waits for in-flight CreateTables, and each of its DROPs for its lock. */
+    private static final Duration SWEEP_WAIT = Duration.ofSeconds(1);
+
+    private static final String OWN_RELATIONS = "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname LIKE 'd\\_%'";
+
+    private final Pools pools;
+
+    public OrphanSweep(Pools pools) {
+        this.pools = pools;
+    }
+
+    /** Takes the lock a CreateTable holds until its catalog transaction ends, so no sweep reads its rows meanwhile. */
+    static void holdOffSweep(Connection catalogConnection) throws SQLException {
+        Tx.exec(catalogConnection, "SELECT pg_advisory_xact_lock_shared(" + SWEEP_LOCK + ")");
+    }
+
+    /**
+     * Drops every data relation named as this adapter names them ({@code d_<id>...}) whose table id
+     * has no catalog row; returns their names [L2]. A relation it cannot drop now (held, or a view
+     * depends on it) is logged and left to the next pass. Any other name is never touched.
+     */
+    public List<String> run() {
+        String doing = "sweeping data relations without a catalog row";
+        List<String> dropped = new ArrayList<>();
+        try (Connection catalogConnection = pools.catalog()) {
+            Connection data = pools.shared() ? catalogConnection : pools.data();
+            try {
+                Map<String, String> candidates = new LinkedHashMap<>();
+                try (Statement st = data.createStatement(); ResultSet rs = st.executeQuery(OWN_RELATIONS)) {
+                    while (rs.next()) {
+                        String name = rs.getString(1);
+                        DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
+                    }
+                }
+                if (candidates.isEmpty()) {
+                    return dropped;
+                }
+                Set<String> known = new HashSet<>();
+                Tx.begin(catalogConnection);
+                try {
+                    Tx.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                    // Waits for every CreateTable in flight: its relations may be committed before its row.
+                    Tx.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
+                    known.addAll(Work.dsl(catalogConnection).select(SP_TABLES.TABLE_ID).from(SP_TABLES)
+                            .where(SP_TABLES.TABLE_ID.in(new HashSet<>(candidates.values())))
+                            .fetch(SP_TABLES.TABLE_ID));
+                    Tx.commit(catalogConnection);
+                } finally {
+                    Tx.rollbackQuietly(catalogConnection);
+                }
+                for (Map.Entry<String, String> e : candidates.entrySet()) {
+                    if (!known.contains(e.getValue()) && dropOrphan(data, e.getKey())) {
+                        dropped.add(e.getKey());
+                    }
+                }
+            } finally {
+                if (data != catalogConnection) {
+                    Tx.release(data);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            throw PgFailures.map(doing, e);
+        }
+        if (!dropped.isEmpty()) {
+            LOG.warn("dropped data relations without a catalog row: {}", dropped);
+        }
+        return dropped;
+    }
+
+    private static boolean dropOrphan(Connection data, String name) {
+        try {
+            Tx.begin(data);
+            try {
+                Tx.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                DataRelation.fromCatalog(name).dropIfExists(Work.dsl(data)).execute();
+                Tx.commit(data);
+                return true;
+            } finally {
+                Tx.rollbackQuietly(data);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("could not drop data relation {} (it has no catalog row); the next pass retries: {}", name,
+                    PgFailures.describe(e));
+            return false;
+        }
+    }
+}

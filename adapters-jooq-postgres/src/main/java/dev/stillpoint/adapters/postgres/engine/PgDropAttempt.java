@@ -1,0 +1,212 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_PENDING_WORK;
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.postgres.storage.DataRelation;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.DropAttempt;
+import dev.stillpoint.ports.out.DropResult;
+import dev.stillpoint.ports.out.RelationHold;
+import dev.stillpoint.ports.out.TableRecord;
+import dev.stillpoint.ports.out.TimeSource;
+import dev.stillpoint.ports.out.WakeSignal;
+import dev.stillpoint.sqlcatalog.TableRows;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One DeleteTable attempt on PostgreSQL [D5, P6, P7]: it holds the table's row FOR UPDATE in a catalog
+ * transaction from its start to its commit.
+ *
+ * <p>On the shared layout everything happens in that one transaction: the probe of pg_locks, the drops
+ * behind a savepoint (so a failed drop rolls back to it and the row can still be marked DELETING), the
+ * removal of the row; the drops' locks are all taken before the removal commits. On the separate
+ * layout the probe and the drops run in a data transaction opened before any drop, and the commit has
+ * three steps [L2]: the catalog commits the row as DELETING (deferred, due now) instead of removing
+ * it; then the data transaction commits the drops; then the row is removed. A failure or a crash at
+ * any step leaves a DELETING row the poller retries, never a relation without its row: a failed data
+ * commit keeps the row (and wakes the poller) rather than leaving relations behind, and DeleteTable
+ * never waits past its drop budget for a retry.
+ */
+final class PgDropAttempt implements DropAttempt {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgDropAttempt.class);
+
+    private final Work work;
+    private final CatalogRows.Loaded loaded;
+    private final String doing;
+    private final boolean shared;
+    private final TimeSource time;
+    private final WakeSignal wake;
+    private Savepoint beforeDrops;
+    // Separate layout: drops executed in the data transaction and not rolled back.
+    private boolean dropsPending;
+    // Separate layout: the row is to go once the data transaction committed [L2].
+    private boolean rowRemovalPending;
+
+    PgDropAttempt(Work work, CatalogRows.Loaded loaded, String doing, boolean shared, TimeSource time,
+                  WakeSignal wake) {
+        this.work = work;
+        this.loaded = loaded;
+        this.doing = doing;
+        this.shared = shared;
+        this.time = time;
+        this.wake = wake;
+    }
+
+    @Override
+    public TableRecord record() {
+        return loaded.record();
+    }
+
+    @Override
+    public boolean probeHolders() {
+        try {
+            // Shared layout: this is the catalog transaction's own connection, never a second
+            // pooled one (twenty concurrent DeleteTables on a ten-connection pool must all return).
+            List<RelationHold> holders = LockQueries.holders(work.dataConnection(), loaded.relations());
+            if (!holders.isEmpty()) {
+                LOG.info("DeleteTable of '{}' deferred: {} holds {} on {}", loaded.row().getTableName(),
+                        holders.get(0).holder(), holders.get(0).mode(), holders.get(0).relation());
+            }
+            return !holders.isEmpty();
+        } catch (SQLException e) {
+            throw PgFailures.map(doing + ": probing pg_locks", e);
+        }
+    }
+
+    @Override
+    public DropResult dropRelations(Duration budget) {
+        try {
+            Connection catalog = work.catalogConnection();
+            beforeDrops = catalog.setSavepoint("sp_drops");
+            // Pending queue rows first, waiting for in-flight claims (a worker's FOR UPDATE) with no timeout.
+            Tx.exec(catalog, "SET LOCAL lock_timeout = 0");
+            work.catalog().deleteFrom(SP_PENDING_WORK)
+                    .where(SP_PENDING_WORK.TABLE_ID.eq(loaded.row().getTableId()))
+                    .execute();
+            // The budget is the DROPs': it starts once the queue rows are gone, however long a claim held them.
+            long deadline = time.monotonicNanos() + budget.toNanos();
+            Connection data = work.dataConnection();
+            DSLContext ctx = Work.dsl(data);
+            // The base relation first: a writer takes it before its index relations, so dropping an
+            // index relation first would queue behind a write in progress and time the drop out.
+            for (DataRelation relation : loaded.relations()) {
+                long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadline - time.monotonicNanos());
+                if (leftMillis < 1) {
+                    return DropResult.lockWaitFailed("the " + budget.toMillis() + " ms drop budget was spent before "
+                            + relation.name());
+                }
+                // One budget for the group: each DROP may wait only for what is left of it [P7].
+                Tx.exec(data, "SET LOCAL lock_timeout = " + leftMillis);
+                dropsPending = !shared;
+                relation.dropIfExists(ctx).execute();
+            }
+            Tx.exec(data, "SET LOCAL lock_timeout = DEFAULT");
+            return DropResult.DROPPED;
+        } catch (SQLException | RuntimeException e) {
+            String state = PgFailures.sqlState(e);
+            String detail = PgFailures.describe(e);
+            return PgFailures.isLockWait(state) ? DropResult.lockWaitFailed(detail) : DropResult.failed(detail);
+        }
+    }
+
+    @Override
+    public void rollBackDrops() {
+        try {
+            if (!shared && work.hasData()) {
+                work.rollbackData();
+                dropsPending = false;
+            }
+            if (beforeDrops != null) {
+                work.catalogConnection().rollback(beforeDrops);
+                beforeDrops = null;
+            }
+        } catch (SQLException e) {
+            throw PgFailures.map(doing + ": rolling the drops back", e);
+        }
+    }
+
+    @Override
+    public void markDeleting(TableState.Deleting deleting) {
+        TableRows.setStatus(work.catalog(), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(),
+                deleting.retry());
+    }
+
+    @Override
+    public void removeCatalogRow() {
+        if (shared) {
+            removeRow(work.catalog());
+            return;
+        }
+        // Separate layout [L2]: the catalog commits the row DELETING (due now, deferred) first; it is
+        // removed only after the data transaction committed the drops, so no failure in between can
+        // leave a relation without its row.
+        TableRows.setStatus(work.catalog(), loaded.row().getTableId(), TableStatus.DELETING, time.now(),
+                TableState.DropRetry.DEFERRED);
+        rowRemovalPending = true;
+    }
+
+    private int removeRow(DSLContext ctx) {
+        return ctx.deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
+    }
+
+    @Override
+    public void commit() {
+        if (shared) {
+            try {
+                Tx.commit(work.catalogConnection());
+                return;
+            } catch (SQLException e) {
+                throw PgFailures.map(doing + ": committing", e);
+            }
+        }
+        // Separate layout [L2]: catalog (the row DELETING), then data (the drops), then the row's removal.
+        try {
+            Tx.commit(work.catalogConnection());
+        } catch (SQLException e) {
+            // Nothing committed: the data transaction is rolled back by close, the relations stay with their row.
+            throw PgFailures.map(doing + ": committing the catalog", e);
+        }
+        if (work.hasData()) {
+            try {
+                work.commitData();
+            } catch (SQLException e) {
+                work.rollbackData();
+                if (dropsPending) {
+                    // DeleteTable answers DELETING, which is the truth: the row says so until the drop is done.
+                    LOG.warn("{}: the data commit failed ({}); the catalog row is kept DELETING and the poller"
+                            + " retries the drop", doing, PgFailures.describe(e));
+                    wake.wake();
+                }
+                // Without drops the data transaction only probed: nothing is lost with it.
+                return;
+            }
+        }
+        if (rowRemovalPending) {
+            try {
+                removeRow(work.catalog());
+            } catch (RuntimeException e) {
+                // The relations are gone and the row says DELETING: the poller's next drop removes it.
+                LOG.warn("{}: the relations are dropped but removing the catalog row failed ({}); the poller"
+                        + " removes it", doing, PgFailures.describe(e));
+                wake.wake();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        // Rolls back whatever was not committed and gives both connections back.
+        work.close();
+    }
+}

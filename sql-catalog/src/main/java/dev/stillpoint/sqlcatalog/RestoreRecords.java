@@ -1,0 +1,94 @@
+package dev.stillpoint.sqlcatalog;
+
+import static dev.stillpoint.sqlcatalog.CatalogColumns.ACCOUNT_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_DATE_TIME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_IN_PROGRESS;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SOURCE_BACKUP_ARN;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SOURCE_TABLE_ARN;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS_DUE_AT;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
+
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableStatus;
+import java.time.Instant;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * A restore's catalog rows [E4, E5], the same statements on both SQL catalogs: the restore record
+ * beside the table's row, which stays CREATING (RESTORING while the record says in progress) with its
+ * due time the restore's stamp. Every method runs on the caller's transaction.
+ */
+public final class RestoreRecords {
+
+    private RestoreRecords() {
+    }
+
+    /** Inserts the restore record of a restoring table. */
+    public static void insert(DSLContext ctx, String tableId, RestoreSummary summary) {
+        ctx.insertInto(RESTORES)
+                .set(RESTORE_TABLE_ID, tableId)
+                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .execute();
+    }
+
+    /** Writes (or replaces) the table's restore record. */
+    public static void write(DSLContext ctx, String tableId, RestoreSummary summary) {
+        ctx.insertInto(RESTORES)
+                .set(RESTORE_TABLE_ID, tableId)
+                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .onConflict(RESTORE_TABLE_ID).doUpdate()
+                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
+                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
+                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
+                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
+                .execute();
+    }
+
+    /** Moves the restore's stamp to {@code aliveUntil}; false when that restore is no longer in progress. */
+    public static boolean renew(DSLContext ctx, String accountId, String tableName, String tableId, Instant aliveUntil) {
+        return ctx.update(TABLES)
+                .set(STATUS_DUE_AT, aliveUntil.toEpochMilli())
+                .where(restoring(accountId, tableName, tableId))
+                .execute() == 1;
+    }
+
+    /** Activates the restored table and ends its restore; false when that restore is no longer in progress. */
+    public static boolean complete(DSLContext ctx, String accountId, String tableName, String tableId) {
+        if (ctx.update(TABLES)
+                .set(STATUS, TableStatus.ACTIVE.name())
+                .setNull(STATUS_DUE_AT)
+                .where(restoring(accountId, tableName, tableId))
+                .execute() != 1) {
+            return false;
+        }
+        ctx.update(RESTORES).set(RESTORE_IN_PROGRESS, false).where(RESTORE_TABLE_ID.eq(tableId)).execute();
+        return true;
+    }
+
+    /**
+     * Whether the {@code sp_tables} row in scope has a restore in progress: its row is then RESTORING,
+     * its due time the restore's stamp [E5].
+     */
+    public static Condition inProgress() {
+        return DSL.exists(DSL.selectOne().from(RESTORES)
+                .where(RESTORE_TABLE_ID.eq(TABLE_ID), RESTORE_IN_PROGRESS.isTrue()));
+    }
+
+    private static Condition restoring(String accountId, String tableName, String tableId) {
+        return ACCOUNT_ID.eq(accountId).and(TABLE_NAME.eq(tableName)).and(TABLE_ID.eq(tableId))
+                .and(STATUS.eq(TableStatus.CREATING.name())).and(inProgress());
+    }
+}
