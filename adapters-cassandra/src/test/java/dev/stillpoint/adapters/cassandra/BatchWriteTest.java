@@ -15,9 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,23 +23,12 @@ import org.junit.jupiter.api.Test;
  * were applied returns the rest as UnprocessedItems, never a complete result; a failure of the first
  * change is thrown. The failure is forced at the {@link WriteHooks#beforeItemWrite} point of the Nth write.
  */
-class BatchWriteTest {
+class BatchWriteTest extends OnSharedNode {
 
-    static CassandraStorage storage;
-
-    @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
-    }
 
     @AfterEach
     void noHooks() {
         storage.hooks(WriteHooks.NONE);
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
     }
 
     /** Fails the {@code n}th item write (1-based) with a Transient error, as a lost node would. */

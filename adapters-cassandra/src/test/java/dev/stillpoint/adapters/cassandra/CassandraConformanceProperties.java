@@ -2,9 +2,7 @@ package dev.stillpoint.adapters.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.key.AttributeDefinition;
-import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
@@ -52,28 +50,9 @@ class CassandraConformanceProperties implements SnapshotConformanceKit {
             @Override
             public KitEngine start(KitSettings settings) {
                 CassandraStorage storage = CassandraStorage.open(config);
-                return new KitEngine() {
-                    @Override
-                    public TableOperations tables() {
-                        return storage.tables();
-                    }
-
-                    @Override
-                    public SnapshotEngine snapshots() {
-                        return storage.snapshots();
-                    }
-
-                    @Override
-                    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-                        throw new UnsupportedOperationException("the DeleteTable kit records no restores");
-                    }
-
-                    @Override
-                    public void close() {
-                        // Closed only: the next engine of a restart check opens the same keyspaces.
-                        storage.close();
-                    }
-                };
+                // Closed only: the next engine of a restart check opens the same keyspaces.
+                return StorageKitEngine.of(storage, StorageKitEngine.noRestores("the DeleteTable kit records no restores"),
+                        storage::close);
             }
 
             @Override

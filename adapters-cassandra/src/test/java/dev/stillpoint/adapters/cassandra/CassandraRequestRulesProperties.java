@@ -1,14 +1,12 @@
 package dev.stillpoint.adapters.cassandra;
 
-import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
-import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.properties.kit.RequestRulesKit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,27 +44,8 @@ class CassandraRequestRulesProperties implements RequestRulesKit {
             public KitEngine start(KitSettings settings) {
                 CassandraStorage storage = TestCassandra.open();
                 latest.set(storage);
-                return new KitEngine() {
-                    @Override
-                    public TableOperations tables() {
-                        return storage.tables();
-                    }
-
-                    @Override
-                    public SnapshotEngine snapshots() {
-                        return storage.snapshots();
-                    }
-
-                    @Override
-                    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-                        throw new UnsupportedOperationException("Cassandra keeps no restore records");
-                    }
-
-                    @Override
-                    public void close() {
-                        TestCassandra.dropAndClose(storage);
-                    }
-                };
+                return StorageKitEngine.of(storage, StorageKitEngine.noRestores("Cassandra keeps no restore records"),
+                        () -> TestCassandra.dropAndClose(storage));
             }
 
             @Override

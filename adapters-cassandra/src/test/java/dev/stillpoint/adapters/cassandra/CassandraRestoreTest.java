@@ -30,8 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,23 +38,12 @@ import org.junit.jupiter.api.Test;
  * load (items and index entries), and goes when the load is closed without completing or its engine
  * stops renewing (the next engine's statistics poller removes it).
  */
-class CassandraRestoreTest {
+class CassandraRestoreTest extends OnSharedNode {
 
     private static final Instant RESTORED_AT = Instant.parse("2026-11-30T12:00:00.123Z");
     private static final RestoreOrigin ORIGIN =
             new RestoreOrigin(Optional.of("arn:aws:dynamodb:us-east-1:111122223333:table/Source"), RESTORED_AT);
 
-    static CassandraStorage storage;
-
-    @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
-    }
 
     static CreateTableRequest definition(String account, String table) {
         return new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),

@@ -24,25 +24,22 @@ import org.junit.jupiter.api.Test;
  * CreateTable through a lightweight transaction: twenty concurrent CreateTables of one name have
  * exactly one winner; every other one gets ResourceInUse, and the winner's table is the one there.
  */
-class CreateTableRaceTest {
+class CreateTableRaceTest extends OnSharedNode {
 
     static final int RACERS = 20;
-    static CassandraStorage storage;
     /** A second engine on the same keyspaces: half the racers use it, as two servers would. */
     static CassandraStorage other;
 
     @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
+    static void setUp() {
         other = CassandraStorage.open(storage.config());
     }
 
     @AfterAll
-    static void close() {
+    static void tearDown() {
         if (other != null) {
             other.close();
         }
-        TestCassandra.dropAndClose(storage);
     }
 
     /** The outcome of one racer: its description, or its error. */

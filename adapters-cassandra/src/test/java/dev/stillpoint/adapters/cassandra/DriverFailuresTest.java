@@ -26,9 +26,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,19 +34,8 @@ import org.junit.jupiter.api.Test;
  * a stack dump: each driver exception type, and real ones from the node (a syntax error, an invalid
  * query, an unconfigured table, a client timeout, an unreachable cluster).
  */
-class DriverFailuresTest {
+class DriverFailuresTest extends OnSharedNode {
 
-    static CassandraStorage storage;
-
-    @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
-    }
 
     static void assertMapped(Throwable driver, ErrorReason reason, String code) {
         StorageException e = DriverFailures.map("doing something", driver);

@@ -34,14 +34,12 @@ import org.junit.jupiter.api.Test;
  * without the second look at the catalog, the first test's entry is missing; with index entries
  * written at the current time instead of the item's revision, the second test keeps a stale entry).
  */
-class IndexRulesTest {
+class IndexRulesTest extends OnSharedNode {
 
-    static CassandraStorage storage;
     static ExecutorService pool;
 
     @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
+    static void setUp() {
         pool = Executors.newSingleThreadExecutor();
     }
 
@@ -51,9 +49,8 @@ class IndexRulesTest {
     }
 
     @AfterAll
-    static void close() {
+    static void tearDown() {
         pool.shutdownNow();
-        TestCassandra.dropAndClose(storage);
     }
 
     /** Pauses the one thread that registers itself, at one hook point, until released. */

@@ -31,24 +31,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** put / get / delete item with index maintenance, on the real node. */
-class ItemsAndIndexesTest {
+class ItemsAndIndexesTest extends OnSharedNode {
 
-    static CassandraStorage storage;
-
-    @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
-    }
 
     static CreateTableRequest indexed(String account, String table) {
         return new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),

@@ -17,7 +17,6 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +24,8 @@ import org.junit.jupiter.api.Test;
  * [D3a] Bad table and index names and oversized or malformed keys are refused with named
  * Validation errors, before anything is written; values at the limits are accepted.
  */
-class NamesAndLimitsTest {
+class NamesAndLimitsTest extends OnSharedNode {
 
-    static CassandraStorage storage;
     static final String ACCOUNT = TestCassandra.account();
     static final String TABLE = TestCassandra.tableName("limits");
     static final String HASH_ONLY = TestCassandra.tableName("limits-b");
@@ -35,19 +33,13 @@ class NamesAndLimitsTest {
             "quote'd", "");
 
     @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
+    static void setUp() {
         storage.tables().createTable(new CreateTableRequest(ACCOUNT, TABLE, KeySchema.composite("pk", "sk"),
                 List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.S),
                         new AttributeDefinition("g", ScalarType.N)),
                 List.of(GlobalSecondaryIndex.creating("by-g", KeySchema.hashOnly("g"), Projection.keysOnly())),
                 List.of(), Optional.empty()));
         storage.tables().createTable(TestCassandra.hashOnly(ACCOUNT, HASH_ONLY, ScalarType.B));
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
     }
 
     static StorageException validation(Runnable call, String what) {

@@ -10,7 +10,6 @@ import dev.stillpoint.domain.key.ScalarType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,22 +18,15 @@ import org.junit.jupiter.api.Test;
  * Unsupported, naming Cassandra and why, before it resolves the table, so an existing table, a
  * missing one and one of an invalid name all get the same answer, even from a closed engine.
  */
-class SnapshotRefusalTest {
+class SnapshotRefusalTest extends OnSharedNode {
 
-    static CassandraStorage storage;
     static final String ACCOUNT = TestCassandra.account();
     static final String TABLE = TestCassandra.tableName("snap");
 
     @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
+    static void setUp() {
         storage.tables().createTable(TestCassandra.hashOnly(ACCOUNT, TABLE, ScalarType.S));
         storage.tables().putItem(ACCOUNT, TABLE, TestCassandra.item("pk", AttributeValue.s("one")));
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
     }
 
     private static void assertRefused(Throwable thrown, String what) {

@@ -33,8 +33,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,19 +40,8 @@ import org.junit.jupiter.api.Test;
  * so a table is there (ACTIVE) or gone, and DescribeTable never reports DELETING, not even while
  * deletes run; a CreateTable of the same name after the delete works and starts empty.
  */
-class TableLifecycleTest {
+class TableLifecycleTest extends OnSharedNode {
 
-    static CassandraStorage storage;
-
-    @BeforeAll
-    static void open() {
-        storage = TestCassandra.open();
-    }
-
-    @AfterAll
-    static void close() {
-        TestCassandra.dropAndClose(storage);
-    }
 
     static CreateTableRequest withIndexes(String account, String table) {
         return new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),

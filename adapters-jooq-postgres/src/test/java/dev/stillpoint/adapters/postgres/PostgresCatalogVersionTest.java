@@ -26,10 +26,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Item writes keep the definition they last loaded and check it by (table_id, catalog_version), read
@@ -40,22 +39,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PostgresCatalogVersionTest {
 
     private static final Duration ACTIVE = Duration.ofSeconds(30);
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void databases() {
-        databases = PgDatabases.create("catalogversion");
-    }
-
-    @AfterAll
-    static void drop() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("catalogversion");
 
     private static PostgresStorage open(Layout layout) {
-        return PostgresStorage.open(databases.config(layout).withControlPlaneDelay(Duration.ZERO));
+        return PostgresStorage.open(databases.undelayed(layout));
     }
 
     private static Item item(String pk, String g) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.stillpoint.adapters.postgres.engine.LockQueries;
+import dev.stillpoint.adapters.postgres.testing.DaemonThreads;
 import dev.stillpoint.adapters.postgres.testing.DelegatingDropAttempt;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.Orphans;
@@ -50,6 +51,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * DeleteTable and the poller on a real PostgreSQL, both layouts [D5, D8, P6-P10]. Time bounds are
@@ -66,29 +68,18 @@ class PostgresDeleteTableTest {
      */
     private static final Duration PROBED = Duration.ofMillis(900);
 
-    private static PgDatabases databases;
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("delete");
     private static ExecutorService threads;
 
     @BeforeAll
     static void setUp() {
-        databases = PgDatabases.create("delete");
-        threads = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "delete-test");
-            t.setDaemon(true);
-            return t;
-        });
+        threads = DaemonThreads.named("delete-test");
     }
 
     @AfterAll
     static void tearDown() {
         threads.shutdownNow();
-        if (databases != null) {
-            databases.close();
-        }
-    }
-
-    private static PostgresConfig config(Layout layout) {
-        return databases.config(layout).withControlPlaneDelay(Duration.ZERO);
     }
 
     private static TableDescription table(TableOperations tables, String label) {
@@ -136,7 +127,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p6_aReaderOfOnlyAGsiRelationDefersTheDropUntilItsRelease(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "gsi_reader");
             Connection reader = Sessions.reader(databases, layout, gsi(d));
@@ -215,7 +206,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p8_aSnapshotsReleaseWakesThePollerWhichDropsAtOnce(Layout layout) throws Exception {
-        PostgresConfig slowLoop = config(layout).withPageBudget(new PageBudget(2, 1 << 20))
+        PostgresConfig slowLoop = databases.undelayed(layout).withPageBudget(new PageBudget(2, 1 << 20))
                 .withPollerSchedule(new PollerSchedule(Duration.ofSeconds(60), Duration.ofSeconds(30)));
         try (PostgresStorage storage = PostgresStorage.open(slowLoop)) {
             TableOperations tables = storage.tables();
@@ -266,7 +257,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @MethodSource("holderModes")
     void d5_aHolderOfTheBaseRelationDefersWithinASecond(Layout layout, String mode) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "holder");
             Connection holder = Sessions.holder(databases, layout, "LOCK TABLE " + base(d) + " IN " + mode + " MODE");
@@ -299,7 +290,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_aCallerGivingUpMidWaitLeavesTheTableActive(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "gave_up");
             CountDownLatch probed = new CountDownLatch(1);
@@ -366,7 +357,7 @@ class PostgresDeleteTableTest {
     @EnumSource(Layout.class)
     void p7_theDropsShareOneBudget(Layout layout) throws Exception {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "one_budget");
             CountDownLatch probed = new CountDownLatch(1);
@@ -433,7 +424,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_theBaseRelationIsDroppedBeforeTheIndexRelations(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "base_first");
             List<String> indexRelations = new ArrayList<>(Sessions.relationsOf(databases, layout, d.tableId()));
@@ -479,14 +470,14 @@ class PostgresDeleteTableTest {
     // poller is idle for its 60 s sweep and the attempt holds the row FOR UPDATE), then the pass's
     // attempt is paused after its probe while a writer takes the base relation, exactly as in
     // p7_theBaseRelationIsDroppedBeforeTheIndexRelations.
-    // Mutant run by hand: PostgresCatalog.Attempt.dropRelations rotating the relation list (index
+    // Mutant run by hand: PgDropAttempt.dropRelations rotating the relation list (index
     // relations first) only when the table is already DELETING (the retry path) -> fails on both
     // layouts on "[P7] retry path: locks on the index relations held by the DROP waiting on the base
     // relation" (AccessExclusiveLock on __gsi__0 and __lsi__1); the synchronous test stays green.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_theRetryPathDropsTheBaseRelationBeforeTheIndexRelations(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "retry_base_first");
             List<String> indexRelations = new ArrayList<>(Sessions.relationsOf(databases, layout, d.tableId()));
@@ -576,7 +567,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_theTablesPendingRowsGoWithIt(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "pending");
             TableDescription other = table(tables, "pending_other");
@@ -601,7 +592,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p7_aClaimedPendingRowHoldsDeleteTableUntilItEnds(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "claimed");
             enqueue(layout, d.tableId());
@@ -678,7 +669,7 @@ class PostgresDeleteTableTest {
     @org.junit.jupiter.api.Test
     void p7_l2_separateDataCommitFailingKeepsTheRowForThePoller() throws Exception {
         Layout layout = Layout.SEPARATE;
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "retry");
             TableDropPort real = storage.dropPort();
@@ -725,7 +716,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void d8_aDropFailingForANonLockReasonDoesNotKeepThePollerActive(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             TableDescription d = table(tables, "view_dep");
             String view = "v_" + d.tableId();
@@ -772,7 +763,7 @@ class PostgresDeleteTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p9_twentyConcurrentDeleteTablesWithReadersOnTenAllReturn(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPoolSizes(10, 10))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withPoolSizes(10, 10))) {
             TableOperations tables = storage.tables();
             List<TableDescription> all = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
@@ -833,12 +824,12 @@ class PostgresDeleteTableTest {
     void d8_aReaderSpanningARestartIsFollowedWithinASecond(Layout layout) throws Exception {
         TableDescription d;
         Connection reader;
-        try (PostgresStorage first = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage first = PostgresStorage.open(databases.undelayed(layout))) {
             d = table(first.tables(), "restart");
             reader = Sessions.reader(databases, layout, gsi(d));
             assertThat(first.tables().deleteTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.DELETING);
         }
-        try (PostgresStorage second = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage second = PostgresStorage.open(databases.undelayed(layout))) {
             Tables.awaitStatus(second.tables(), d.tableName(), TableStatus.DELETING, Duration.ofSeconds(5));
             // The startup pass has run once the poller left STARTING; it found the table held.
             long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -861,7 +852,7 @@ class PostgresDeleteTableTest {
     void p7_openAndDeleteRacesLeaveNoOrphans(Layout layout) throws Exception {
         int races = 40;
         int synchronous = 0;
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPageBudget(new PageBudget(2, 1 << 20)))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withPageBudget(new PageBudget(2, 1 << 20)))) {
             TableOperations tables = storage.tables();
             List<String> names = new ArrayList<>();
             for (int i = 0; i < races; i++) {
@@ -909,7 +900,7 @@ class PostgresDeleteTableTest {
     @EnumSource(Layout.class)
     void d8_fourHeldTablesKeepTheCadenceAndADueCreateTableActivates(Layout layout) throws Exception {
         List<TableDescription> held = new ArrayList<>();
-        try (PostgresStorage setup = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage setup = PostgresStorage.open(databases.undelayed(layout))) {
             for (int i = 0; i < 4; i++) {
                 held.add(table(setup.tables(), "held"));
             }

@@ -18,11 +18,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The snapshot idle limit on a real PostgreSQL, both layouts [L1]: an abandoned snapshot (still
@@ -36,19 +35,8 @@ class PostgresLeaseIdleTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(2);
 
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void setUp() {
-        databases = PgDatabases.create("idle");
-    }
-
-    @AfterAll
-    static void tearDown() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("idle");
 
     // [L1] Mutant run by hand: the IDLE_EXPIRED release without END_TRANSACTION (permit returned,
     // transaction left open) -> fails on both layouts at awaitGone ("still exists after PT32S"): the

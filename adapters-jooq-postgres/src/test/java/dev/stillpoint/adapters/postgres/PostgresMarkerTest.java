@@ -15,10 +15,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.IntConsumer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * [L5] On PostgreSQL the marker is {@code pg_current_snapshot()} text: snapshots with a committed write
@@ -27,19 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class PostgresMarkerTest {
 
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void setUp() {
-        databases = PgDatabases.create("marker");
-    }
-
-    @AfterAll
-    static void tearDown() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("marker");
 
     private static String marker(PostgresStorage storage, String table) {
         try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
@@ -50,7 +38,7 @@ class PostgresMarkerTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void l5_tenSnapshotsWithAWriteBetweenEachHaveTenMarkers(Layout layout) {
-        try (PostgresStorage storage = PostgresStorage.open(databases.config(layout).withControlPlaneDelay(Duration.ZERO))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             String name = Tables.uniqueName("marker");
             String other = Tables.uniqueName("other");
@@ -76,7 +64,7 @@ class PostgresMarkerTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void l5_snapshotsWithNoWriteBetween(Layout layout) {
-        try (PostgresStorage storage = PostgresStorage.open(databases.config(layout).withControlPlaneDelay(Duration.ZERO))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             String name = Tables.uniqueName("same");
             Tables.createActive(tables, Tables.withIndexes(name));

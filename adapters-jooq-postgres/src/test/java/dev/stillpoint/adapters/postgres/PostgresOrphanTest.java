@@ -25,11 +25,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * No data relation outlives its catalog row [L2], on a real PostgreSQL: a data commit made to fail
@@ -43,22 +42,11 @@ class PostgresOrphanTest {
     /** A short idle sweep, so "on the next pass" is seconds, not a minute. */
     private static final PollerSchedule FAST = new PollerSchedule(Duration.ofSeconds(1), Duration.ofMillis(500));
 
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void setUp() {
-        databases = PgDatabases.create("orphan");
-    }
-
-    @AfterAll
-    static void tearDown() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("orphan");
 
     private static PostgresConfig config(Layout layout) {
-        return databases.config(layout).withControlPlaneDelay(Duration.ZERO).withPollerSchedule(FAST);
+        return databases.undelayed(layout).withPollerSchedule(FAST);
     }
 
     private static void exec(Layout layout, String... sql) throws Exception {

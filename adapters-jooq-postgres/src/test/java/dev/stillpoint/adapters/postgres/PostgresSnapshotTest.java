@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.stillpoint.adapters.postgres.engine.PostgresSnapshots;
+import dev.stillpoint.adapters.postgres.testing.DaemonThreads;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PauseObserver;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
@@ -29,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -37,33 +37,23 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Snapshot behaviour specific to PostgreSQL, on both layouts [P1-P5, D7, S5, S7]. */
 class PostgresSnapshotTest {
 
-    private static PgDatabases databases;
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("snapshot");
     private static ExecutorService threads;
 
     @BeforeAll
     static void setUp() {
-        databases = PgDatabases.create("snapshot");
-        threads = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "snapshot-test");
-            t.setDaemon(true);
-            return t;
-        });
+        threads = DaemonThreads.named("snapshot-test");
     }
 
     @AfterAll
     static void tearDown() {
         threads.shutdownNow();
-        if (databases != null) {
-            databases.close();
-        }
-    }
-
-    private static PostgresConfig config(Layout layout) {
-        return databases.config(layout).withControlPlaneDelay(Duration.ZERO);
     }
 
     private static String filled(TableOperations tables, int items) {
@@ -89,7 +79,7 @@ class PostgresSnapshotTest {
     @EnumSource(Layout.class)
     void s5_poolsAreBackToIdleAfterEveryFailedOpen(Layout layout) throws Exception {
         FailingPause pauses = new FailingPause();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withObserver(pauses))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withObserver(pauses))) {
             TableOperations tables = storage.tables();
             PoolStatistics pools = PoolStatistics.of(storage);
             String gone = filled(tables, 3);
@@ -111,7 +101,7 @@ class PostgresSnapshotTest {
             }
             pauses.failAt = null;
 
-            try (PostgresStorage slow = PostgresStorage.open(config(layout).withControlPlaneDelay(Duration.ofHours(1)))) {
+            try (PostgresStorage slow = PostgresStorage.open(databases.undelayed(layout).withControlPlaneDelay(Duration.ofHours(1)))) {
                 String creating = Tables.uniqueName("creating");
                 slow.tables().createTable(Tables.hashOnly(creating));
                 assertThat(catchThrowableOfType(StorageException.class,
@@ -189,7 +179,7 @@ class PostgresSnapshotTest {
     @EnumSource(Layout.class)
     void d7_fiveHeldSnapshotsLeaveRequestsAnsweringAndTheSixthIsRefused(Layout layout) throws Exception {
         // Pages of two rows: each held stream has items left after its first page.
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPoolSizes(10, 10)
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withPoolSizes(10, 10)
                 .withPageBudget(new PageBudget(2, 1 << 20)))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 20);
@@ -236,7 +226,7 @@ class PostgresSnapshotTest {
     void p3_markerIsTheCurrentSnapshotAndPagesAreBoundedByBytes(Layout layout) {
         PauseObserver counter = new PauseObserver(PausePoint.BEFORE_ITEMS);
         counter.release();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout)
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout)
                 .withPageBudget(new PageBudget(1000, 300)).withObserver(counter))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 40);
@@ -266,7 +256,7 @@ class PostgresSnapshotTest {
     @Test
     void p1_sharedTableDroppedBeforeTheOpensLockIsTableNotFound() throws Exception {
         PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
-        try (PostgresStorage storage = PostgresStorage.open(config(Layout.SHARED).withObserver(pause))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(Layout.SHARED).withObserver(pause))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 5);
             TableDescription d = tables.describeTable(ACCOUNT, name);
@@ -296,7 +286,7 @@ class PostgresSnapshotTest {
     @EnumSource(Layout.class)
     void p1_anOpenPausedAfterItsLockSendsDeleteTableDownTheDeferredPath(Layout layout) throws Exception {
         PauseObserver pause = new PauseObserver(PausePoint.BEFORE_ITEMS);
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withObserver(pause))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withObserver(pause))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 5);
             TableDescription d = tables.describeTable(ACCOUNT, name);
@@ -335,7 +325,7 @@ class PostgresSnapshotTest {
     @Test
     void p2_separateOpenHoldsTheRowSoDeleteTableWaitsThenDefers() throws Exception {
         PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
-        try (PostgresStorage storage = PostgresStorage.open(config(Layout.SEPARATE).withObserver(pause))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(Layout.SEPARATE).withObserver(pause))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 5);
             Future<TableSnapshot> opening = threads.submit(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
@@ -380,7 +370,7 @@ class PostgresSnapshotTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p4_legacyCollatedKeyColumnsStreamUnordered(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 30);
             String relation = "d_" + tables.describeTable(ACCOUNT, name).tableId();
@@ -401,7 +391,7 @@ class PostgresSnapshotTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void s6_anUnreadableRowEndsTheStreamAndFreesThePermit(Layout layout) throws Exception {
-        try (PostgresStorage storage = PostgresStorage.open(config(layout).withPageBudget(new PageBudget(3, 1 << 20)))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withPageBudget(new PageBudget(3, 1 << 20)))) {
             TableOperations tables = storage.tables();
             String name = filled(tables, 10);
             String relation = "d_" + tables.describeTable(ACCOUNT, name).tableId();

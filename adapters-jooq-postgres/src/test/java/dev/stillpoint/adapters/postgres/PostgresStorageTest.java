@@ -27,30 +27,18 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Table and item operations on both layouts, against a real PostgreSQL. */
 class PostgresStorageTest {
 
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void databases() {
-        databases = PgDatabases.create("storage");
-    }
-
-    @AfterAll
-    static void drop() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("storage");
 
     private static PostgresStorage open(Layout layout) {
-        return PostgresStorage.open(databases.config(layout).withControlPlaneDelay(Duration.ZERO));
+        return PostgresStorage.open(databases.undelayed(layout));
     }
 
     @ParameterizedTest

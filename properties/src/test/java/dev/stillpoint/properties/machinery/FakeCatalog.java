@@ -5,7 +5,6 @@ import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.out.ControlPlaneStore;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.PendingTransition;
@@ -26,7 +25,7 @@ import java.util.function.Function;
  * a drop attempt that stages its writes until commit, scripted probe and drop answers, and a
  * log of every call in order.
  */
-final class FakeCatalog implements ControlPlaneStore, TableDropPort {
+final class FakeCatalog implements NoRestores, TableDropPort {
 
     final Map<String, TableRecord> rows = new ConcurrentHashMap<>();
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -52,28 +51,6 @@ final class FakeCatalog implements ControlPlaneStore, TableDropPort {
         }
         calls.add("insert " + request.tableName());
         return d;
-    }
-
-    // This fake has no restores: the restore path is tested on the real databases [E4, E5].
-    @Override
-    public TableDescription insertRestoring(CreateTableRequest request, dev.stillpoint.domain.table.RestoreSummary summary,
-                                            Instant aliveUntil) {
-        throw new UnsupportedOperationException("this fake catalog does not restore");
-    }
-
-    @Override
-    public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
-        throw new UnsupportedOperationException("this fake catalog does not restore");
-    }
-
-    @Override
-    public boolean completeRestore(String accountId, String tableName, String tableId) {
-        throw new UnsupportedOperationException("this fake catalog does not restore");
-    }
-
-    @Override
-    public List<PendingTransition> restoringTables() {
-        return List.of();
     }
 
     @Override

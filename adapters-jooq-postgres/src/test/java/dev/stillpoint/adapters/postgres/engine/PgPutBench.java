@@ -6,15 +6,9 @@ import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.domain.key.AttributeDefinition;
-import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.properties.bench.BenchItems;
+import dev.stillpoint.properties.bench.PutRounds;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -64,57 +58,23 @@ public final class PgPutBench {
                         rounds, n, warm);
             }
             TableOperations tables = storage.tables();
-            table(tables, "bench_put");
-            table(tables, "bench_raw");
-            Raw raw = new Raw(c, "bench_raw");
-            int next = 0;
-            next = puts(tables, next, warm);
+            String put = PutRounds.createTable(tables, ACCOUNT, "bench_put");
+            Raw raw = new Raw(c, PutRounds.createTable(tables, ACCOUNT, "bench_raw"));
+            int[] next = {PutRounds.puts(tables, ACCOUNT, put, 0, warm)};
             raw.puts(0, warm);
-            int rawNext = warm;
             double worst = Double.MAX_VALUE;
             for (int r = 1; r <= rounds; r++) {
-                boolean rawFirst = r % 2 == 0;
-                double rawRate = rawFirst ? raw.puts(rawNext, n) : 0;
-                long t0 = System.nanoTime();
-                next = puts(tables, next, n);
-                double spRate = n / ((System.nanoTime() - t0) / 1e9);
-                if (!rawFirst) {
-                    rawRate = raw.puts(rawNext, n);
-                }
-                rawNext += n;
-                double ratio = spRate / rawRate;
-                worst = Math.min(worst, ratio);
-                System.out.printf(Locale.ROOT, "round %d PutItem  stillpoint %,7.0f items/s  raw JDBC %,7.0f items/s  ratio %.3f%n",
-                        r, spRate, rawRate, ratio);
+                int rawFrom = warm + (r - 1) * n;
+                int items = n;
+                worst = Math.min(worst, PutRounds.round(r, "PutItem",
+                        () -> PutRounds.rate(items, () -> next[0] = PutRounds.puts(tables, ACCOUNT, put, next[0], items)),
+                        () -> raw.puts(rawFrom, items)));
             }
-            System.out.printf(Locale.ROOT, "target PutItem PostgreSQL >= 0.7: %s (worst round %.3f)%n",
-                    worst >= 0.7 ? "MET" : "NOT MET", worst);
+            PutRounds.verdict("PutItem PostgreSQL", 0.7, worst);
         } finally {
             databases.close();
         }
         System.exit(0); // the embedded server stops in a shutdown hook
-    }
-
-    private static void table(TableOperations tables, String name) {
-        tables.createTable(new CreateTableRequest(ACCOUNT, name, KeySchema.composite("pk", "sk"),
-                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
-                        new AttributeDefinition("email", ScalarType.S)),
-                List.of(GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"), Projection.all())),
-                List.of(), java.util.Optional.empty()));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (tables.describeTable(ACCOUNT, name).status() != TableStatus.ACTIVE) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " did not become ACTIVE");
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    private static int puts(TableOperations tables, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            tables.putItem(ACCOUNT, "bench_put", BenchItems.item(i));
-        }
-        return from + n;
     }
 
     /** Raw JDBC upserts into a Stillpoint table's own relations: the item row and the GSI row. */
@@ -125,17 +85,9 @@ public final class PgPutBench {
 
         Raw(Connection c, String table) throws SQLException {
             this.c = c;
-            String baseName;
-            String gsiName;
-            try (PreparedStatement q = c.prepareStatement("SELECT t.relation_name, i.relation_name FROM sp_tables t "
-                    + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
-                q.setString(1, table);
-                try (ResultSet rs = q.executeQuery()) {
-                    rs.next();
-                    baseName = rs.getString(1);
-                    gsiName = rs.getString(2);
-                }
-            }
+            String[] relations = PutRounds.relations(c, table);
+            String baseName = relations[0];
+            String gsiName = relations[1];
             base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
                     + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
             gsi = c.prepareStatement("INSERT INTO \"" + gsiName + "\" (pk, base_pk, base_sk, item) VALUES (?, ?, ?, ?) "

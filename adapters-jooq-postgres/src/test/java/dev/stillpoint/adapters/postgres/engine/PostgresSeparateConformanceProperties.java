@@ -20,25 +20,15 @@ import net.jqwik.api.lifecycle.AfterContainer;
  */
 class PostgresSeparateConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
-    private static PgDatabases databases;
-
-    private static synchronized PgDatabases databases() {
-        if (databases == null) {
-            databases = PgDatabases.create("kit_separate");
-        }
-        return databases;
-    }
+    private static final PgDatabases DATABASES = PgDatabases.perClass("kit_separate");
 
     @AfterContainer
-    static synchronized void dropDatabases() {
-        if (databases != null) {
-            databases.close();
-            databases = null;
-        }
+    static void dropDatabases() {
+        DATABASES.dropIfCreated();
     }
 
     @Override
     public ConformanceFixture fixture() {
-        return new KitFixture(databases(), Layout.SEPARATE);
+        return new KitFixture(DATABASES.created(), Layout.SEPARATE);
     }
 }

@@ -18,25 +18,15 @@ import net.jqwik.api.lifecycle.AfterContainer;
  */
 class PostgresSharedConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
 
-    private static PgDatabases databases;
-
-    private static synchronized PgDatabases databases() {
-        if (databases == null) {
-            databases = PgDatabases.create("kit_shared");
-        }
-        return databases;
-    }
+    private static final PgDatabases DATABASES = PgDatabases.perClass("kit_shared");
 
     @AfterContainer
-    static synchronized void dropDatabases() {
-        if (databases != null) {
-            databases.close();
-            databases = null;
-        }
+    static void dropDatabases() {
+        DATABASES.dropIfCreated();
     }
 
     @Override
     public ConformanceFixture fixture() {
-        return new KitFixture(databases(), Layout.SHARED);
+        return new KitFixture(DATABASES.created(), Layout.SHARED);
     }
 }

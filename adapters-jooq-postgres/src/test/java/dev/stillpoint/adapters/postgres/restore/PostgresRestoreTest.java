@@ -41,10 +41,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The restore lifecycle on PostgreSQL, both layouts [E4, E5]: CREATING with its restore in progress,
@@ -60,23 +59,8 @@ class PostgresRestoreTest {
     /** A short idle sweep, so a pass comes within a second of anything due. */
     private static final PollerSchedule FAST = new PollerSchedule(Duration.ofSeconds(1), Duration.ofMillis(500));
 
-    private static PgDatabases databases;
-
-    @BeforeAll
-    static void setUp() {
-        databases = PgDatabases.create("restore");
-    }
-
-    @AfterAll
-    static void tearDown() {
-        if (databases != null) {
-            databases.close();
-        }
-    }
-
-    private static PostgresConfig config(Layout layout) {
-        return databases.config(layout).withControlPlaneDelay(Duration.ZERO);
-    }
+    @RegisterExtension
+    static final PgDatabases databases = PgDatabases.perClass("restore");
 
     // E4: CREATING with the summary in progress and not activated by the delay; PutItem from elsewhere
     // refused; complete -> ACTIVE, summary not in progress, items and GSI/LSI entries all there.
@@ -84,7 +68,7 @@ class PostgresRestoreTest {
     @EnumSource(Layout.class)
     void e4_restoreIsCreatingUntilCompleteThenActiveWithItemsAndIndexEntries(Layout layout) throws Exception {
         String name = "restored_" + layout.name().toLowerCase();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(name), ORIGIN);
             TableDescription begun = load.table();
             assertThat(begun.status()).isEqualTo(TableStatus.CREATING);
@@ -126,7 +110,7 @@ class PostgresRestoreTest {
     @EnumSource(Layout.class)
     void e4_nameInUseAndBadItemsAreRefusedNamingThem(Layout layout) throws Exception {
         String taken = "taken_" + layout.name().toLowerCase();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, taken).partitionKey("pk", ScalarType.S).build());
             TableDescription before = TableWaiter.awaitActive(storage.tables(), ACCOUNT, taken, Duration.ofSeconds(30));
             long relationsBefore = relations(layout, "");
@@ -157,7 +141,7 @@ class PostgresRestoreTest {
     @EnumSource(Layout.class)
     void e5_closeWithoutCompleteLeavesNoTableAndNoRelation(Layout layout) throws Exception {
         String name = "abandoned_" + layout.name().toLowerCase();
-        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(name), ORIGIN);
             String id = load.table().tableId();
             load.write(RestoreFixtures.items(0, 30));
@@ -176,7 +160,7 @@ class PostgresRestoreTest {
     void e5_aRestoreKilledInTheMiddleLeavesNoTableBehindAfterTheNextStart(Layout layout) throws Exception {
         String name = "killed_" + layout.name().toLowerCase();
         Duration limit = Duration.ofSeconds(2);
-        PostgresConfig config = config(layout);
+        PostgresConfig config = databases.undelayed(layout);
         List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 PgRestoreChild.class.getName(), name, Long.toString(limit.toMillis()),

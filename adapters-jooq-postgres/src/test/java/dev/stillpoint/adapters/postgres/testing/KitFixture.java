@@ -1,10 +1,8 @@
 package dev.stillpoint.adapters.postgres.testing;
 
 import dev.stillpoint.adapters.postgres.PostgresStorage;
-import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.out.PausePoint;
+import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
@@ -38,27 +36,7 @@ public final class KitFixture implements ConformanceFixture {
                 .withPageBudget(settings.pageBudget())
                 .withObserver(settings.observer())
                 .withControlPlaneDelay(settings.controlPlaneDelay()));
-        return new KitEngine() {
-            @Override
-            public TableOperations tables() {
-                return storage.tables();
-            }
-
-            @Override
-            public SnapshotEngine snapshots() {
-                return storage.snapshots();
-            }
-
-            @Override
-            public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-                storage.recordRestore(accountId, tableName, summary);
-            }
-
-            @Override
-            public void close() {
-                storage.close();
-            }
-        };
+        return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
     }
 
     /** PostgreSQL's own catalog of the data database: every table, partitioned table and index outside the system schemas. */

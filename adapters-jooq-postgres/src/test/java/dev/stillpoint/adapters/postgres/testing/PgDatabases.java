@@ -4,39 +4,85 @@ import dev.stillpoint.adapters.postgres.PostgresConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The scratch databases of one test class: one for the shared layout, a catalog and a data database
- * for the separate layout. Close drops all three, also after a failure.
+ * for the separate layout. Close drops all three, also after a failure. A test class registers one
+ * ({@code @RegisterExtension static final PgDatabases databases = PgDatabases.perClass("label")}):
+ * they are created before its first test and dropped after its last.
  */
-public final class PgDatabases implements AutoCloseable {
+public final class PgDatabases implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
-    private final ScratchDatabase shared;
-    private final ScratchDatabase catalog;
-    private final ScratchDatabase data;
+    private final String label;
+    private ScratchDatabase shared;
+    private ScratchDatabase catalog;
+    private ScratchDatabase data;
 
-    private PgDatabases(ScratchDatabase shared, ScratchDatabase catalog, ScratchDatabase data) {
-        this.shared = shared;
-        this.catalog = catalog;
-        this.data = data;
+    private PgDatabases(String label) {
+        this.label = label;
     }
 
-    /** Creates the three databases; {@code label} names the test class. */
+    /** Creates the three databases now; {@code label} names the user. */
     public static PgDatabases create(String label) {
+        PgDatabases databases = new PgDatabases(label);
+        databases.createAll();
+        return databases;
+    }
+
+    /** The databases of a test class, created before its first test and dropped after its last. */
+    public static PgDatabases perClass(String label) {
+        return new PgDatabases(label);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        createAll();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        dropIfCreated();
+    }
+
+    private void createAll() {
         PgServer server = PgServer.get();
-        ScratchDatabase shared = server.create(label + "_s");
-        ScratchDatabase catalog = null;
+        ScratchDatabase s = server.create(label + "_s");
+        ScratchDatabase c = null;
         try {
-            catalog = server.create(label + "_c");
-            ScratchDatabase data = server.create(label + "_d");
-            return new PgDatabases(shared, catalog, data);
+            c = server.create(label + "_c");
+            data = server.create(label + "_d");
+            shared = s;
+            catalog = c;
         } catch (RuntimeException e) {
-            shared.close();
-            if (catalog != null) {
-                catalog.close();
+            s.close();
+            if (c != null) {
+                c.close();
             }
             throw e;
         }
+    }
+
+    /** For a jqwik container, which runs no JUnit extension: the databases, created on first use. */
+    public synchronized PgDatabases created() {
+        if (shared == null) {
+            createAll();
+        }
+        return this;
+    }
+
+    /** Drops the databases if they were created; for a jqwik container's {@code @AfterContainer}. */
+    public synchronized void dropIfCreated() {
+        if (shared != null) {
+            close();
+        }
+    }
+
+    /** {@link #config} with a zero control-plane delay: what most tests open. */
+    public PostgresConfig undelayed(Layout layout) {
+        return config(layout).withControlPlaneDelay(Duration.ZERO);
     }
 
     /** A production-default config of {@code layout}, with a 10 s pool timeout so a hang fails fast. */
@@ -67,5 +113,6 @@ public final class PgDatabases implements AutoCloseable {
         shared.close();
         catalog.close();
         data.close();
+        shared = null;
     }
 }

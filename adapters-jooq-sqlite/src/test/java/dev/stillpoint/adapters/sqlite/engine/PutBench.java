@@ -2,20 +2,14 @@ package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
-import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.WriteRequest;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.properties.bench.BenchItems;
+import dev.stillpoint.properties.bench.PutRounds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -72,10 +66,10 @@ public final class PutBench {
                 + " item ~400 B, key pk S + sk N, one GSI on email%n", rounds, n, warm);
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
             TableOperations tables = storage.tables();
-            String put = table(tables, "bench_put");
-            String raw = table(tables, "bench_raw");
-            String batch = table(tables, "bench_batch");
-            String rawBatch = table(tables, "bench_raw_batch");
+            String put = PutRounds.createTable(tables, ACCOUNT, "bench_put");
+            String raw = PutRounds.createTable(tables, ACCOUNT, "bench_raw");
+            String batch = PutRounds.createTable(tables, ACCOUNT, "bench_batch");
+            String rawBatch = PutRounds.createTable(tables, ACCOUNT, "bench_raw_batch");
             Properties pragmas = new Properties();
             pragmas.setProperty("journal_mode", "WAL");
             pragmas.setProperty("synchronous", "NORMAL");
@@ -83,80 +77,29 @@ public final class PutBench {
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db, pragmas)) {
                 Raw rawPut = new Raw(c, raw);
                 Raw rawBatched = new Raw(c, rawBatch);
-                int next = 0;
-                int batchNext = 0;
                 // Warm-up: both sides, both shapes.
-                next = stillpointPuts(tables, put, next, warm);
+                int[] next = {PutRounds.puts(tables, ACCOUNT, put, 0, warm)};
                 rawPuts(rawPut, 0, warm, 1);
-                batchNext = stillpointBatches(tables, batch, batchNext, warm);
+                int[] batchNext = {stillpointBatches(tables, batch, 0, warm)};
                 rawPuts(rawBatched, 0, warm, 25);
                 double worstPut = Double.MAX_VALUE;
                 double worstBatch = Double.MAX_VALUE;
-                int rawNext = warm;
                 for (int r = 1; r <= rounds; r++) {
-                    boolean rawFirst = r % 2 == 0;
-                    double rawRate = 0;
-                    double spRate;
-                    long t0;
-                    if (rawFirst) {
-                        rawRate = rawPuts(rawPut, rawNext, n, 1);
-                    }
-                    t0 = System.nanoTime();
-                    next = stillpointPuts(tables, put, next, n);
-                    spRate = n / seconds(System.nanoTime() - t0);
-                    if (!rawFirst) {
-                        rawRate = rawPuts(rawPut, rawNext, n, 1);
-                    }
-                    double putRatio = spRate / rawRate;
-                    worstPut = Math.min(worstPut, putRatio);
-                    System.out.printf(Locale.ROOT, "round %d PutItem        stillpoint %,8.0f items/s  raw JDBC %,8.0f items/s"
-                            + "  ratio %.3f%n", r, spRate, rawRate, putRatio);
-                    if (rawFirst) {
-                        rawRate = rawPuts(rawBatched, rawNext, n, 25);
-                    }
-                    t0 = System.nanoTime();
-                    batchNext = stillpointBatches(tables, batch, batchNext, n);
-                    spRate = n / seconds(System.nanoTime() - t0);
-                    if (!rawFirst) {
-                        rawRate = rawPuts(rawBatched, rawNext, n, 25);
-                    }
-                    double batchRatio = spRate / rawRate;
-                    worstBatch = Math.min(worstBatch, batchRatio);
-                    System.out.printf(Locale.ROOT, "round %d BatchWrite(25) stillpoint %,8.0f items/s  raw JDBC %,8.0f items/s"
-                            + "  ratio %.3f%n", r, spRate, rawRate, batchRatio);
-                    rawNext += n;
+                    int rawFrom = warm + (r - 1) * n;
+                    int items = n;
+                    worstPut = Math.min(worstPut, PutRounds.round(r, "PutItem",
+                            () -> PutRounds.rate(items, () -> next[0] = PutRounds.puts(tables, ACCOUNT, put, next[0], items)),
+                            () -> rawPuts(rawPut, rawFrom, items, 1)));
+                    worstBatch = Math.min(worstBatch, PutRounds.round(r, "BatchWrite(25)",
+                            () -> PutRounds.rate(items, () -> batchNext[0] = stillpointBatches(tables, batch, batchNext[0], items)),
+                            () -> rawPuts(rawBatched, rawFrom, items, 25)));
                 }
-                System.out.printf(Locale.ROOT, "target PutItem SQLite >= 0.7: %s (worst round %.3f)%n",
-                        worstPut >= 0.7 ? "MET" : "NOT MET", worstPut);
-                System.out.printf(Locale.ROOT, "target BatchWriteItem of 25 SQLite >= 0.6: %s (worst round %.3f)%n",
-                        worstBatch >= 0.6 ? "MET" : "NOT MET", worstBatch);
-                check(c, tables, put, next);
-                check(c, tables, batch, batchNext);
+                PutRounds.verdict("PutItem SQLite", 0.7, worstPut);
+                PutRounds.verdict("BatchWriteItem of 25 SQLite", 0.6, worstBatch);
+                check(c, tables, put, next[0]);
+                check(c, tables, batch, batchNext[0]);
             }
         }
-    }
-
-    private static String table(TableOperations tables, String name) {
-        tables.createTable(new CreateTableRequest(ACCOUNT, name, KeySchema.composite("pk", "sk"),
-                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
-                        new AttributeDefinition("email", ScalarType.S)),
-                List.of(GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"), Projection.all())),
-                List.of(), java.util.Optional.empty()));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (tables.describeTable(ACCOUNT, name).status() != TableStatus.ACTIVE) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " did not become ACTIVE");
-            }
-            Thread.onSpinWait();
-        }
-        return name;
-    }
-
-    private static int stillpointPuts(TableOperations tables, String table, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            tables.putItem(ACCOUNT, table, BenchItems.item(i));
-        }
-        return from + n;
     }
 
     private static int stillpointBatches(TableOperations tables, String table, int from, int n) {
@@ -181,17 +124,9 @@ public final class PutBench {
 
         Raw(Connection c, String table) throws SQLException {
             this.c = c;
-            String baseName;
-            String gsiName;
-            try (PreparedStatement q = c.prepareStatement("SELECT t.relation_name, i.relation_name FROM sp_tables t "
-                    + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
-                q.setString(1, table);
-                try (ResultSet rs = q.executeQuery()) {
-                    rs.next();
-                    baseName = rs.getString(1);
-                    gsiName = rs.getString(2);
-                }
-            }
+            String[] relations = PutRounds.relations(c, table);
+            String baseName = relations[0];
+            String gsiName = relations[1];
             base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
                     + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
             gsi = c.prepareStatement("INSERT OR REPLACE INTO \"" + gsiName + "\" (pk, sk, base_pk, base_sk, item) "
@@ -243,20 +178,9 @@ public final class PutBench {
             throw new IllegalStateException("the last item does not read back equal");
         }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM \""
-                + relation(c, table) + "\"")) {
+                + PutRounds.relations(c, table)[1] + "\"")) {
             rs.next();
             System.out.printf(Locale.ROOT, "check: %s holds %,d GSI entries for %,d items written%n", table, rs.getLong(1), next);
-        }
-    }
-
-    private static String relation(Connection c, String table) throws SQLException {
-        try (PreparedStatement q = c.prepareStatement("SELECT i.relation_name FROM sp_tables t "
-                + "JOIN sp_indexes i ON i.table_id = t.table_id WHERE t.table_name = ?")) {
-            q.setString(1, table);
-            try (ResultSet rs = q.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
         }
     }
 

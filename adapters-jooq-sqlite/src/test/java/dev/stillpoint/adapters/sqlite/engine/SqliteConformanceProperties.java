@@ -3,9 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
-import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
@@ -67,27 +65,7 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
                         .withPageBudget(settings.pageBudget())
                         .withObserver(settings.observer())
                         .withControlPlaneDelay(settings.controlPlaneDelay()));
-                return new KitEngine() {
-                    @Override
-                    public TableOperations tables() {
-                        return storage.tables();
-                    }
-
-                    @Override
-                    public SnapshotEngine snapshots() {
-                        return storage.snapshots();
-                    }
-
-                    @Override
-                    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-                        storage.recordRestore(accountId, tableName, summary);
-                    }
-
-                    @Override
-                    public void close() {
-                        storage.close();
-                    }
-                };
+                return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
             }
 
             @Override

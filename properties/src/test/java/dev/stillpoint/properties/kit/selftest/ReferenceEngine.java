@@ -26,7 +26,6 @@ import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
 import dev.stillpoint.ports.lifecycle.TableCreation;
 import dev.stillpoint.ports.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.ControlPlaneStore;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.PendingTransition;
@@ -38,6 +37,7 @@ import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
+import dev.stillpoint.properties.machinery.NoRestores;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.time.Instant;
@@ -181,7 +181,7 @@ public final class ReferenceEngine implements KitEngine {
     }
 
     /** The catalog as the shared lifecycle machinery sees it; drops never meet a holder (a copy holds nothing). */
-    private final class Catalog implements ControlPlaneStore, TableDropPort {
+    private final class Catalog implements NoRestores, TableDropPort {
         private final Duration delay;
 
         Catalog(Duration delay) {
@@ -201,28 +201,6 @@ public final class ReferenceEngine implements KitEngine {
         @Override
         public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
             return db.insertCreating(request, activateAt);
-        }
-
-        // This fake has no restores: the restore path is tested on the real databases [E4, E5].
-        @Override
-        public TableDescription insertRestoring(CreateTableRequest request, dev.stillpoint.domain.table.RestoreSummary summary,
-                                                Instant aliveUntil) {
-            throw new UnsupportedOperationException("this fake catalog does not restore");
-        }
-
-        @Override
-        public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
-            throw new UnsupportedOperationException("this fake catalog does not restore");
-        }
-
-        @Override
-        public boolean completeRestore(String accountId, String tableName, String tableId) {
-            throw new UnsupportedOperationException("this fake catalog does not restore");
-        }
-
-        @Override
-        public List<PendingTransition> restoringTables() {
-            return List.of();
         }
 
         @Override
