@@ -17,6 +17,41 @@ final class CatalogColumns {
     static final Field<String> STATUS = DSL.field(DSL.name("sp_tables", "status"), String.class);
     static final Field<Long> STATUS_DUE_AT = DSL.field(DSL.name("sp_tables", "status_due_at"), Long.class);
     static final Field<String> DROP_RETRY = DSL.field(DSL.name("sp_tables", "drop_retry"), String.class);
+    static final Field<String> RELATION_NAME = DSL.field(DSL.name("sp_tables", "relation_name"), String.class);
+    static final Field<String> PARTITION_KEY_TYPE = DSL.field(DSL.name("sp_tables", "partition_key_type"), String.class);
+    static final Field<String> SORT_KEY_TYPE = DSL.field(DSL.name("sp_tables", "sort_key_type"), String.class);
+    static final Field<String> TABLE_ARN = DSL.field(DSL.name("sp_tables", "table_arn"), String.class);
+    static final Field<Long> CREATED_AT = DSL.field(DSL.name("sp_tables", "created_at"), Long.class);
+    static final Field<String> PARTITION_KEY_NAME = DSL.field(DSL.name("sp_tables", "partition_key_name"), String.class);
+    static final Field<String> SORT_KEY_NAME = DSL.field(DSL.name("sp_tables", "sort_key_name"), String.class);
+    static final Field<String> ATTRIBUTE_DEFINITIONS_JSON =
+            DSL.field(DSL.name("sp_tables", "attribute_definitions_json"), String.class);
+    static final Field<String> STREAM_SPEC_JSON = DSL.field(DSL.name("sp_tables", "stream_spec_json"), String.class);
+    static final Field<String> TTL_JSON = DSL.field(DSL.name("sp_tables", "ttl_json"), String.class);
+    static final Field<Long> ITEM_COUNT = DSL.field(DSL.name("sp_tables", "item_count"), Long.class);
+    static final Field<Long> SIZE_BYTES = DSL.field(DSL.name("sp_tables", "size_bytes"), Long.class);
+
+    static final Table<?> INDEXES = DSL.table(DSL.name("sp_indexes"));
+    static final Field<String> INDEX_TABLE_ID = DSL.field(DSL.name("sp_indexes", "table_id"), String.class);
+    static final Field<Integer> INDEX_ORDINAL = DSL.field(DSL.name("sp_indexes", "ordinal"), Integer.class);
+    static final Field<String> INDEX_RELATION_NAME = DSL.field(DSL.name("sp_indexes", "relation_name"), String.class);
+    static final Field<String> INDEX_PARTITION_KEY_TYPE =
+            DSL.field(DSL.name("sp_indexes", "partition_key_type"), String.class);
+    static final Field<String> INDEX_SORT_KEY_TYPE = DSL.field(DSL.name("sp_indexes", "sort_key_type"), String.class);
+    static final Field<String> INDEX_NAME = DSL.field(DSL.name("sp_indexes", "index_name"), String.class);
+    static final Field<String> INDEX_KIND = DSL.field(DSL.name("sp_indexes", "kind"), String.class);
+    static final Field<String> INDEX_PARTITION_KEY_NAME =
+            DSL.field(DSL.name("sp_indexes", "partition_key_name"), String.class);
+    static final Field<String> INDEX_SORT_KEY_NAME = DSL.field(DSL.name("sp_indexes", "sort_key_name"), String.class);
+    static final Field<String> PROJECTION_JSON = DSL.field(DSL.name("sp_indexes", "projection_json"), String.class);
+    static final Field<String> INDEX_STATUS = DSL.field(DSL.name("sp_indexes", "status"), String.class);
+    static final Field<Boolean> BACKFILLING = DSL.field(DSL.name("sp_indexes", "backfilling"), Boolean.class);
+
+    static final Field<String> VECTOR_NAME = DSL.field(DSL.name("sp_vector_indexes", "index_name"), String.class);
+    static final Field<String> VECTOR_ATTRIBUTE = DSL.field(DSL.name("sp_vector_indexes", "attribute_name"), String.class);
+    static final Field<Integer> VECTOR_DIMENSIONS = DSL.field(DSL.name("sp_vector_indexes", "dimensions"), Integer.class);
+    static final Field<String> VECTOR_METRIC = DSL.field(DSL.name("sp_vector_indexes", "metric"), String.class);
+    static final Field<String> VECTOR_STATUS = DSL.field(DSL.name("sp_vector_indexes", "status"), String.class);
 
     static final Table<?> RESTORES = DSL.table(DSL.name("sp_restore_records"));
     static final Field<String> RESTORE_TABLE_ID = DSL.field(DSL.name("sp_restore_records", "table_id"), String.class);

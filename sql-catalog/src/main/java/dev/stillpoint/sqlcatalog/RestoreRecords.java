@@ -16,8 +16,11 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableStatus;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
@@ -32,29 +35,23 @@ public final class RestoreRecords {
 
     /** Inserts the restore record of a restoring table. */
     public static void insert(DSLContext ctx, String tableId, RestoreSummary summary) {
-        ctx.insertInto(RESTORES)
-                .set(RESTORE_TABLE_ID, tableId)
-                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
-                .execute();
+        ctx.insertInto(RESTORES).set(RESTORE_TABLE_ID, tableId).set(values(summary)).execute();
     }
 
     /** Writes (or replaces) the table's restore record. */
     public static void write(DSLContext ctx, String tableId, RestoreSummary summary) {
-        ctx.insertInto(RESTORES)
-                .set(RESTORE_TABLE_ID, tableId)
-                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
-                .onConflict(RESTORE_TABLE_ID).doUpdate()
-                .set(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null))
-                .set(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null))
-                .set(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli())
-                .set(RESTORE_IN_PROGRESS, summary.restoreInProgress())
+        ctx.insertInto(RESTORES).set(RESTORE_TABLE_ID, tableId).set(values(summary))
+                .onConflict(RESTORE_TABLE_ID).doUpdate().set(values(summary))
                 .execute();
+    }
+
+    private static Map<Field<?>, Object> values(RestoreSummary summary) {
+        Map<Field<?>, Object> values = new LinkedHashMap<>();
+        values.put(SOURCE_BACKUP_ARN, summary.sourceBackupArn().orElse(null));
+        values.put(SOURCE_TABLE_ARN, summary.sourceTableArn().orElse(null));
+        values.put(RESTORE_DATE_TIME, summary.restoreDateTime().toEpochMilli());
+        values.put(RESTORE_IN_PROGRESS, summary.restoreInProgress());
+        return values;
     }
 
     /** Moves the restore's stamp to {@code aliveUntil}; false when that restore is no longer in progress. */

@@ -1,30 +1,110 @@
 package dev.stillpoint.sqlcatalog;
 
 import static dev.stillpoint.sqlcatalog.CatalogColumns.ACCOUNT_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.ATTRIBUTE_DEFINITIONS_JSON;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.BACKFILLING;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.CREATED_AT;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.DROP_RETRY;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEXES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_KIND;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_ORDINAL;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_PARTITION_KEY_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_PARTITION_KEY_TYPE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_RELATION_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_SORT_KEY_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_SORT_KEY_TYPE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_STATUS;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.PARTITION_KEY_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.PARTITION_KEY_TYPE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.PROJECTION_JSON;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RELATION_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.SETTINGS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.SETTING_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.SETTING_VALUE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SORT_KEY_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SORT_KEY_TYPE;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS_DUE_AT;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.STREAM_SPEC_JSON;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ARN;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ID;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
 
+import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.itemjson.CatalogJson;
 import java.time.Duration;
 import java.time.Instant;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** A table row's lifecycle columns, the same statements on both SQL catalogs; each runs on the caller's transaction. */
+/**
+ * A table's catalog rows written, the same statements on both SQL catalogs: the CREATING row and its
+ * index rows, the lifecycle columns, the control-plane delay. Each runs on the caller's transaction.
+ */
 public final class TableRows {
 
     /** The {@code sp_settings} row holding the control-plane delay in milliseconds. */
     public static final String DELAY_SETTING = "control_plane_delay_ms";
 
     private TableRows() {
+    }
+
+    /**
+     * Inserts the CREATING row of {@code description} (the table {@code request} makes), due at
+     * {@code activateAt}; its base relation is {@code relationName}, its key types {@code pkType} and
+     * {@code skType} (null: no sort key).
+     */
+    public static void insertCreating(DSLContext ctx, CreateTableRequest request, TableDescription description,
+                                      String relationName, Instant activateAt, String pkType, String skType) {
+        ctx.insertInto(TABLES)
+                .set(ACCOUNT_ID, request.accountId())
+                .set(TABLE_NAME, request.tableName())
+                .set(TABLE_ID, description.tableId())
+                .set(TABLE_ARN, description.tableArn())
+                .set(RELATION_NAME, relationName)
+                .set(STATUS, TableStatus.CREATING.name())
+                .set(CREATED_AT, description.creationTime().toEpochMilli())
+                .set(STATUS_DUE_AT, activateAt.toEpochMilli())
+                .set(PARTITION_KEY_NAME, request.keySchema().partitionKey())
+                .set(PARTITION_KEY_TYPE, pkType)
+                .set(SORT_KEY_NAME, request.keySchema().sortKey().orElse(null))
+                .set(SORT_KEY_TYPE, skType)
+                .set(ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
+                .set(STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
+                .execute();
+    }
+
+    /** The ARN of a table this engine creates. */
+    public static String arn(CreateTableRequest request) {
+        return "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
+    }
+
+    /** One index row: {@code kind} GSI or LSI, its relation {@code relationName}, its key types as on the table row. */
+    public static void insertIndex(DSLContext ctx, String tableId, String kind, int ordinal, String name, KeySchema key,
+                                   String relationName, String pkType, String skType, String projectionJson,
+                                   IndexStatus status, boolean backfilling) {
+        ctx.insertInto(INDEXES)
+                .set(INDEX_TABLE_ID, tableId)
+                .set(INDEX_NAME, name)
+                .set(INDEX_KIND, kind)
+                .set(INDEX_ORDINAL, ordinal)
+                .set(INDEX_RELATION_NAME, relationName)
+                .set(INDEX_PARTITION_KEY_NAME, key.partitionKey())
+                .set(INDEX_PARTITION_KEY_TYPE, pkType)
+                .set(INDEX_SORT_KEY_NAME, key.sortKey().orElse(null))
+                .set(INDEX_SORT_KEY_TYPE, skType)
+                .set(PROJECTION_JSON, projectionJson)
+                .set(INDEX_STATUS, status.name())
+                .set(BACKFILLING, backfilling)
+                .execute();
     }
 
     /** Sets the row's status, due time and retry class (null clears them). */

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shared SQL-catalog code sits beside the adapters, not among them: it needs the domain, the
- * ports and jOOQ only, so the two jOOQ adapters can both use it without depending on each other.
+ * ports, jOOQ and item-json's {@code CatalogJson} (the catalog's JSON columns) only, so the two jOOQ
+ * adapters can both use it without depending on each other.
  */
 class SqlCatalogArchitectureTest {
 
@@ -18,11 +19,11 @@ class SqlCatalogArchitectureTest {
             .importPackages("dev.stillpoint.sqlcatalog");
 
     @Test
-    void theSharedSqlCatalogDependsOnDomainPortsAndJooqOnly() {
+    void theSharedSqlCatalogDependsOnDomainPortsItemJsonAndJooqOnly() {
         classes().that().resideInAPackage("dev.stillpoint.sqlcatalog..")
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..",
-                        "dev.stillpoint.sqlcatalog..", "org.jooq..")
+                        "dev.stillpoint.itemjson..", "dev.stillpoint.sqlcatalog..", "org.jooq..")
                 .check(PRODUCTION);
     }
 }

@@ -84,7 +84,6 @@ public final class PostgresStorage implements Storage {
         return tables;
     }
 
-    /** Consistent table snapshots [P1-P5, S1-S7]. */
     /**
      * Restores into new tables [E4, E5]. A restore killed with its process is removed by the next poller
      * pass of any opening on this catalog, once {@code restoreIdleLimit} has passed since its last sign of life.
@@ -94,6 +93,7 @@ public final class PostgresStorage implements Storage {
         return controlPlane.restores();
     }
 
+    /** Consistent table snapshots [P1-P5, S1-S7]. */
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;

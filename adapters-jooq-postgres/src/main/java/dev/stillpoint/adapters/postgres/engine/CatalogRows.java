@@ -1,10 +1,7 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.domain.table.CatalogDamage;
-import dev.stillpoint.itemjson.CatalogJson;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_RESTORE_RECORDS;
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_SETTINGS;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_VECTOR_INDEXES;
 
@@ -17,23 +14,22 @@ import dev.stillpoint.adapters.postgres.storage.TableId;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.domain.table.VectorIndex;
+import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.TableRecord;
-import java.time.Duration;
+import dev.stillpoint.sqlcatalog.RelationName;
+import dev.stillpoint.sqlcatalog.TableDescriptions;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.jooq.SelectConditionStep;
 
 /**
@@ -141,7 +137,8 @@ final class CatalogRows {
                 .fetch();
         if (!full) {
             // Not the state the control plane decides with (that comes from a full load): a restoring row reads CREATING.
-            TableRecord record = new TableRecord(describe(row, indexes, List.of(), Optional.empty()), state(row, false));
+            TableRecord record = new TableRecord(TableDescriptions.of(row, indexes, List.of(), Optional.empty()),
+                    TableDescriptions.state(row, false));
             return Optional.of(new Loaded(row, indexes, List.of(), record, false));
         }
         List<SpVectorIndexesRecord> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
@@ -150,49 +147,11 @@ final class CatalogRows {
                 .fetch();
         Optional<RestoreSummary> restore = ctx.selectFrom(SP_RESTORE_RECORDS)
                 .where(SP_RESTORE_RECORDS.TABLE_ID.eq(row.getTableId()))
-                .fetchOptional(r -> new RestoreSummary(Optional.ofNullable(r.getSourceBackupArn()),
-                        Optional.ofNullable(r.getSourceTableArn()), Instant.ofEpochMilli(r.getRestoreDateTime()),
-                        Boolean.TRUE.equals(r.getRestoreInProgress())));
-        TableRecord record = new TableRecord(describe(row, indexes, vectors, restore),
-                state(row, restore.map(RestoreSummary::restoreInProgress).orElse(false)));
+                .fetchOptional(TableDescriptions::restoreSummary);
+        TableRecord record = new TableRecord(
+                TableDescriptions.of(row, indexes, vectors.stream().map(TableDescriptions::vectorIndex).toList(), restore),
+                TableDescriptions.state(row, restore.map(RestoreSummary::restoreInProgress).orElse(false)));
         return Optional.of(new Loaded(row, indexes, vectors, record, true));
-    }
-
-    static TableState state(SpTablesRecord row, boolean restoring) {
-        Instant due = row.getStatusDueAt() == null ? Instant.EPOCH : Instant.ofEpochMilli(row.getStatusDueAt());
-        return switch (TableStatus.valueOf(row.getStatus())) {
-            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
-            case ACTIVE -> new TableState.Active();
-            case DELETING -> new TableState.Deleting(due, row.getDropRetry() == null
-                    ? TableState.DropRetry.SCHEDULED : TableState.DropRetry.valueOf(row.getDropRetry()));
-        };
-    }
-
-    private static TableDescription describe(SpTablesRecord row, List<SpIndexesRecord> indexes,
-                                             List<SpVectorIndexesRecord> vectorRows, Optional<RestoreSummary> restore) {
-        return CatalogDamage.reading(row.getTableName(), () -> {
-            List<GlobalSecondaryIndex> gsis = new ArrayList<>();
-            List<LocalSecondaryIndex> lsis = new ArrayList<>();
-            for (SpIndexesRecord i : indexes) {
-                KeySchema key = new KeySchema(i.getPartitionKeyName(), Optional.ofNullable(i.getSortKeyName()));
-                if (i.getKind().equals("GSI")) {
-                    gsis.add(new GlobalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()),
-                            IndexStatus.valueOf(i.getStatus()), Boolean.TRUE.equals(i.getBackfilling()), 0, 0));
-                } else {
-                    lsis.add(new LocalSecondaryIndex(i.getIndexName(), key, CatalogJson.projection(i.getProjectionJson()), 0, 0));
-                }
-            }
-            List<VectorIndex> vectors = vectorRows.stream()
-                    .map(v -> new VectorIndex(v.getIndexName(), v.getAttributeName(), v.getDimensions(), v.getMetric(),
-                            IndexStatus.valueOf(v.getStatus())))
-                    .toList();
-            return new TableDescription(row.getAccountId(), row.getTableName(), row.getTableId(), row.getTableArn(),
-                    TableStatus.valueOf(row.getStatus()), Instant.ofEpochMilli(row.getCreatedAt()),
-                    new KeySchema(row.getPartitionKeyName(), Optional.ofNullable(row.getSortKeyName())),
-                    CatalogJson.definitions(row.getAttributeDefinitionsJson()), gsis, lsis, vectors,
-                    CatalogJson.stream(row.getStreamSpecJson()), CatalogJson.ttl(row.getTtlJson()), restore,
-                    Optional.empty(), row.getItemCount(), row.getSizeBytes());
-        });
     }
 
     /**
@@ -202,27 +161,12 @@ final class CatalogRows {
     static TableDescription insertCreating(DSLContext catalog, DSLContext data, CreateTableRequest request,
                                            Instant now, Instant activateAt) {
         TableId id = TableId.random();
-        DataRelation baseRelation = DataRelation.base(id);
-        String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
-        TableDescription description = request.describe(id.value(), arn, now);
+        DataRelation baseRelation = DataRelation.of(RelationName.base(id.value()));
+        TableDescription description = request.describe(id.value(), TableRows.arn(request), now);
         ScalarType pkType = typeOf(description, request.keySchema().partitionKey());
         Optional<ScalarType> skType = request.keySchema().sortKey().map(s -> typeOf(description, s));
-        catalog.insertInto(SP_TABLES)
-                .set(SP_TABLES.ACCOUNT_ID, request.accountId())
-                .set(SP_TABLES.TABLE_NAME, request.tableName())
-                .set(SP_TABLES.TABLE_ID, id.value())
-                .set(SP_TABLES.TABLE_ARN, arn)
-                .set(SP_TABLES.RELATION_NAME, baseRelation.name())
-                .set(SP_TABLES.STATUS, TableStatus.CREATING.name())
-                .set(SP_TABLES.CREATED_AT, now.toEpochMilli())
-                .set(SP_TABLES.STATUS_DUE_AT, activateAt.toEpochMilli())
-                .set(SP_TABLES.PARTITION_KEY_NAME, request.keySchema().partitionKey())
-                .set(SP_TABLES.PARTITION_KEY_TYPE, pkType.name())
-                .set(SP_TABLES.SORT_KEY_NAME, request.keySchema().sortKey().orElse(null))
-                .set(SP_TABLES.SORT_KEY_TYPE, skType.map(Enum::name).orElse(null))
-                .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
-                .set(SP_TABLES.STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
-                .execute();
+        TableRows.insertCreating(catalog, request, description, baseRelation.name(), activateAt, pkType.name(),
+                skType.map(Enum::name).orElse(null));
         RelationLayout.base(baseRelation, pkType, skType).createAll(data).forEach(q -> q.execute());
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
@@ -242,23 +186,12 @@ final class CatalogRows {
                                       String name, KeySchema key, String projectionJson, IndexStatus status,
                                       boolean backfilling, TableDescription description, ScalarType tablePkType,
                                       Optional<ScalarType> tableSkType) {
-        DataRelation relation = kind.equals("GSI") ? DataRelation.globalIndex(id, ordinal) : DataRelation.localIndex(id, ordinal);
+        DataRelation relation = DataRelation.of(RelationName.index(id.value(),
+                kind.equals("GSI") ? RelationName.Kind.GSI : RelationName.Kind.LSI, ordinal));
         ScalarType pkType = typeOf(description, key.partitionKey());
         Optional<ScalarType> skType = key.sortKey().map(s -> typeOf(description, s));
-        catalog.insertInto(SP_INDEXES)
-                .set(SP_INDEXES.TABLE_ID, id.value())
-                .set(SP_INDEXES.INDEX_NAME, name)
-                .set(SP_INDEXES.KIND, kind)
-                .set(SP_INDEXES.ORDINAL, ordinal)
-                .set(SP_INDEXES.RELATION_NAME, relation.name())
-                .set(SP_INDEXES.PARTITION_KEY_NAME, key.partitionKey())
-                .set(SP_INDEXES.PARTITION_KEY_TYPE, pkType.name())
-                .set(SP_INDEXES.SORT_KEY_NAME, key.sortKey().orElse(null))
-                .set(SP_INDEXES.SORT_KEY_TYPE, skType.map(Enum::name).orElse(null))
-                .set(SP_INDEXES.PROJECTION_JSON, projectionJson)
-                .set(SP_INDEXES.STATUS, status.name())
-                .set(SP_INDEXES.BACKFILLING, backfilling)
-                .execute();
+        TableRows.insertIndex(catalog, id.value(), kind, ordinal, name, key, relation.name(), pkType.name(),
+                skType.map(Enum::name).orElse(null), projectionJson, status, backfilling);
         RelationLayout layout = RelationLayout.index(relation, pkType, skType, tablePkType, tableSkType);
         layout.createAll(data).forEach(q -> q.execute());
         return layout;

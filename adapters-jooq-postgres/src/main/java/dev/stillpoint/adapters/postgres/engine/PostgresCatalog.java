@@ -1,6 +1,5 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.domain.error.ErrorReason;
@@ -18,6 +17,7 @@ import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
+import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -142,7 +142,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
                 .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
                 .orderBy(SP_TABLES.STATUS_DUE_AT)
                 .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
-                        CatalogRows.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
+                        TableDescriptions.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
     }
 
     @Override

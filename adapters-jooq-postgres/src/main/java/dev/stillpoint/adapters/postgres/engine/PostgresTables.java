@@ -1,6 +1,5 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.itemjson.CatalogJson;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
@@ -8,23 +7,21 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemChange;
+import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.domain.request.ItemChange;
-import dev.stillpoint.domain.request.ItemRules;
-import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.itemjson.CatalogJson;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +30,6 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.SQLDialect;
-import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 
 /**
@@ -52,9 +47,6 @@ import org.jooq.impl.DSL;
  * give, and any other write loads it again (issue 13).
  */
 public final class PostgresTables implements TableCatalog, ItemStore, TableStatistics {
-
-    private static final int BACKFILL_FETCH = 1000;
-    private static final String BACKFILL_CURSOR = "sp_backfill";
 
     private final PostgresCatalog catalog;
     private final Transactions tx;
@@ -97,7 +89,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
             RelationLayout index = CatalogRows.insertIndex(w.catalog(), w.data(), loaded.id(), "GSI", ordinal, gsi.name(),
                     gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true, after,
                     loaded.pkType(), loaded.skType());
-            backfill(w.dataConnection(), loaded, index, after, gsi.name());
+            IndexBackfill.run(w.dataConnection(), loaded, index, after, gsi.name());
             // The backfill ran inside this unit: the index is complete when it becomes visible.
             w.catalog().update(SP_INDEXES)
                     .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
@@ -106,36 +98,6 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                     .execute();
             return CatalogRows.load(w.catalog(), accountId, tableName, CatalogRows.RowLock.NONE).orElseThrow().description();
         });
-    }
-
-    /** Copies every base item that has the index's key attributes into the index relation, through a cursor. */
-    private static void backfill(Connection data, CatalogRows.Loaded loaded, RelationLayout index, TableDescription table,
-                                 String indexName) throws SQLException {
-        RelationLayout base = loaded.base();
-        String select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table())
-                .getSQL(ParamType.INLINED);
-        DSLContext ctx = Work.dsl(data);
-        try (Statement s = data.createStatement()) {
-            s.execute("DECLARE " + BACKFILL_CURSOR + " NO SCROLL CURSOR FOR " + select);
-            while (true) {
-                int rows = 0;
-                try (ResultSet rs = s.executeQuery("FETCH FORWARD " + BACKFILL_FETCH + " FROM " + BACKFILL_CURSOR)) {
-                    while (rs.next()) {
-                        rows++;
-                        String json = rs.getString(1);
-                        Item item = ItemJson.decode(json);
-                        Optional<Key> entry = ItemRules.entryKeyOfStoredItem(table, indexName, item);
-                        if (entry.isPresent()) {
-                            insertEntry(ctx, index, ItemKeys.of(entry.get()), ItemKeys.of(Key.of(item, loaded.keySchema())), json);
-                        }
-                    }
-                }
-                if (rows < BACKFILL_FETCH) {
-                    break;
-                }
-            }
-            s.execute("CLOSE " + BACKFILL_CURSOR);
-        }
     }
 
     @Override
@@ -194,7 +156,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
         insert.values(values).onConflict(keyColumns).doUpdate().set(base.item(), json).execute();
         removeIndexEntries(data, loaded, key);
         for (Map.Entry<RelationLayout, ItemKeys> e : entries.entrySet()) {
-            insertEntry(data, e.getKey(), e.getValue(), key, json);
+            e.getKey().insertEntry(data, e.getValue().values(), key.values(), json).execute();
         }
     }
 
@@ -203,14 +165,6 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
         RelationLayout base = loaded.base();
         data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
         removeIndexEntries(data, loaded, k);
-    }
-
-    private static void insertEntry(DSLContext ctx, RelationLayout index, ItemKeys entry, ItemKeys baseKey, String json) {
-        List<Field<?>> columns = index.fields();
-        List<Object> values = new java.util.ArrayList<>(entry.values());
-        values.addAll(baseKey.values());
-        values.add(json);
-        ctx.insertInto(index.relation().table()).columns(columns).values(values).execute();
     }
 
     private static List<Field<?>> fieldsOf(List<Field<Object>> keys, Field<String> item) {

@@ -1,12 +1,9 @@
 package dev.stillpoint.adapters.postgres.storage;
 
+import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import org.jooq.DSLContext;
-import org.jooq.Query;
-import org.jooq.Record;
-import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -23,32 +20,15 @@ import org.jooq.impl.DSL;
  * So no user-supplied name ever becomes an SQL identifier: the relation is
  * {@code DSL.table(DSL.name(name))}, quoted by jOOQ. Its columns are {@link RelationLayout}'s.
  */
-public final class DataRelation {
-
-    private final String name;
-    private final RelationName.Kind kind;
-    private final Table<Record> table;
+public final class DataRelation extends NamedRelation {
 
     private DataRelation(RelationName relation) {
-        this.name = relation.name();
-        this.kind = relation.kind();
-        this.table = DSL.table(DSL.name(name));
+        super(relation);
     }
 
-    public static DataRelation base(TableId table) {
-        return new DataRelation(RelationName.base(table.value()));
-    }
-
-    public static DataRelation globalIndex(TableId table, int ordinal) {
-        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.GSI, ordinal));
-    }
-
-    public static DataRelation localIndex(TableId table, int ordinal) {
-        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.LSI, ordinal));
-    }
-
-    public static DataRelation vectorIndex(TableId table, int ordinal) {
-        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.VECTOR, ordinal));
+    /** The relation {@code name} names (made by {@link RelationName} from a {@link TableId}). */
+    public static DataRelation of(RelationName name) {
+        return new DataRelation(name);
     }
 
     /**
@@ -70,39 +50,4 @@ public final class DataRelation {
     }
 
     private static final Pattern OWN_ID = Pattern.compile("[0-9a-f]{32}");
-
-    public String name() {
-        return name;
-    }
-
-    public RelationName.Kind kind() {
-        return kind;
-    }
-
-    public Table<Record> table() {
-        return table;
-    }
-
-    /**
-     * {@code DROP TABLE IF EXISTS}, never CASCADE: a dependent object (a view an operator made)
-     * fails the drop instead of disappearing with it.
-     */
-    public Query dropIfExists(DSLContext ctx) {
-        return ctx.dropTableIfExists(table);
-    }
-
-    @Override
-    public String toString() {
-        return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof DataRelation other && other.name.equals(name);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode();
-    }
 }

@@ -133,6 +133,14 @@ public final class RelationLayout {
         return out;
     }
 
+    /** Index relations: the entry of {@code entryKey} for the base item {@code baseKey}, holding {@code json}. */
+    public Query insertEntry(DSLContext ctx, List<Object> entryKey, List<Object> baseKey, String json) {
+        List<Object> values = new ArrayList<>(entryKey);
+        values.addAll(baseKey);
+        values.add(json);
+        return ctx.insertInto(relation().table()).columns(fields()).values(values);
+    }
+
     /**
      * The statements that create the relation: the table with its primary key, and for an index
      * relation a secondary index on the base key, so an item write finds its old entries without a scan.

@@ -1,6 +1,5 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
@@ -20,6 +19,7 @@ import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
+import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -155,7 +155,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         return read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
                 .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
                 .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
-                        CatalogRows.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
+                        TableDescriptions.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.sqlite.storage;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_DATA_TEMPLATE;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEX_DATA_TEMPLATE;
 
+import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +11,6 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Name;
 import org.jooq.Query;
-import org.jooq.Record;
-import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -33,7 +32,7 @@ import org.jooq.impl.DSL;
  * {@code "sp_data_template"."pk"}). Queries over one relation therefore read
  * {@code select "pk", "sk", "item" from "d_<id>" where "pk" = ?}.
  */
-public final class DataRelation {
+public final class DataRelation extends NamedRelation {
 
     private static final Field<byte[]> PK = unqualified(SP_DATA_TEMPLATE.PK);
     private static final Field<byte[]> SK = unqualified(SP_DATA_TEMPLATE.SK);
@@ -41,14 +40,8 @@ public final class DataRelation {
     private static final Field<byte[]> BASE_PK = unqualified(SP_INDEX_DATA_TEMPLATE.BASE_PK);
     private static final Field<byte[]> BASE_SK = unqualified(SP_INDEX_DATA_TEMPLATE.BASE_SK);
 
-    private final String name;
-    private final RelationName.Kind kind;
-    private final Table<Record> table;
-
     private DataRelation(RelationName relation) {
-        this.name = relation.name();
-        this.kind = relation.kind();
-        this.table = DSL.table(DSL.name(name));
+        super(relation);
     }
 
     public static DataRelation base(TableId table) {
@@ -75,18 +68,6 @@ public final class DataRelation {
         return new DataRelation(relation);
     }
 
-    public String name() {
-        return name;
-    }
-
-    public RelationName.Kind kind() {
-        return kind;
-    }
-
-    public Table<Record> table() {
-        return table;
-    }
-
     /** Encoded partition key ({@link KeyCodec}). */
     public Field<byte[]> pk() {
         return PK;
@@ -104,27 +85,27 @@ public final class DataRelation {
 
     /** Index relations only: the base item's encoded partition key. */
     public Optional<Field<byte[]>> basePk() {
-        return kind == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_PK);
+        return kind() == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_PK);
     }
 
     /** Index relations only: the base item's encoded sort key. */
     public Optional<Field<byte[]>> baseSk() {
-        return kind == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_SK);
+        return kind() == RelationName.Kind.BASE ? Optional.empty() : Optional.of(BASE_SK);
     }
 
     /** The columns in template order. */
     public List<Field<?>> fields() {
-        return kind == RelationName.Kind.BASE ? List.of(PK, SK, ITEM) : List.of(PK, SK, BASE_PK, BASE_SK, ITEM);
+        return kind() == RelationName.Kind.BASE ? List.of(PK, SK, ITEM) : List.of(PK, SK, BASE_PK, BASE_SK, ITEM);
     }
 
     /** The primary key, which is also the keyset order of a snapshot page (Q3). */
     public List<Field<byte[]>> primaryKey() {
-        return kind == RelationName.Kind.BASE ? List.of(PK, SK) : List.of(PK, SK, BASE_PK, BASE_SK);
+        return kind() == RelationName.Kind.BASE ? List.of(PK, SK) : List.of(PK, SK, BASE_PK, BASE_SK);
     }
 
     /** {@code CREATE TABLE} in the template's shape: a rowid table (never WITHOUT ROWID). */
     public Query create(DSLContext ctx) {
-        return ctx.createTable(table).columns(fields()).primaryKey(primaryKey());
+        return ctx.createTable(table()).columns(fields()).primaryKey(primaryKey());
     }
 
     /**
@@ -132,29 +113,10 @@ public final class DataRelation {
      * index on {@code (base_pk, base_sk)}, so an item write finds its old index entries without a scan.
      */
     public List<Query> createAll(DSLContext ctx) {
-        if (kind == RelationName.Kind.BASE) {
+        if (kind() == RelationName.Kind.BASE) {
             return List.of(create(ctx));
         }
-        return List.of(create(ctx), ctx.createIndex(DSL.name(name + "__base")).on(table, BASE_PK, BASE_SK));
-    }
-
-    public Query dropIfExists(DSLContext ctx) {
-        return ctx.dropTableIfExists(table);
-    }
-
-    @Override
-    public String toString() {
-        return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof DataRelation other && other.name.equals(name);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode();
+        return List.of(create(ctx), ctx.createIndex(DSL.name(name() + "__base")).on(table(), BASE_PK, BASE_SK));
     }
 
     private static <T> Field<T> unqualified(Field<T> templateField) {
