@@ -105,12 +105,12 @@ class DriverFailuresTest extends OnSharedNode {
         CassandraStorage quick = CassandraStorage.open(TestCassandra.config().withRequestTimeout(Duration.ofMillis(700)));
         try {
             String account = TestCassandra.account();
-            signal(node.pid(), "STOP");   // the node stops answering, as an overloaded or partitioned one would
+            TestCassandra.signal(node.pid(), "STOP");   // the node stops answering, as an overloaded or partitioned one would
             Throwable thrown;
             try {
                 thrown = catchThrowable(() -> quick.tables().describeTable(account, "paused-table"));
             } finally {
-                signal(node.pid(), "CONT");
+                TestCassandra.signal(node.pid(), "CONT");
             }
             assertThat(thrown).isInstanceOf(StorageException.class);
             StorageException timeout = (StorageException) thrown;
@@ -123,11 +123,6 @@ class DriverFailuresTest extends OnSharedNode {
         } finally {
             TestCassandra.dropAndClose(quick);
         }
-    }
-
-    private static void signal(long pid, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
     }
 
     @Test

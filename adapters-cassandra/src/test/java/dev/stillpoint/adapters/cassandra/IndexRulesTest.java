@@ -163,12 +163,12 @@ class IndexRulesTest extends OnSharedNode {
             Future<?> writer = pause.run(() -> quick.tables().putItem(account, table, next));
             // The node stops answering just before the conditional write; the client gives up on it
             // after 1 s, then the node resumes and applies it: the outcome is unknown to the writer.
-            signal(node.pid(), "STOP");
+            TestCassandra.signal(node.pid(), "STOP");
             try {
                 pause.release.countDown();
                 Thread.sleep(1300);
             } finally {
-                signal(node.pid(), "CONT");
+                TestCassandra.signal(node.pid(), "CONT");
             }
             writer.get(60, TimeUnit.SECONDS);
             assertThat(quick.tables().getItem(account, table, Key.of(AttributeValue.s("u"), AttributeValue.n("1")))).contains(next);
@@ -177,11 +177,6 @@ class IndexRulesTest extends OnSharedNode {
         } finally {
             TestCassandra.dropAndClose(quick);
         }
-    }
-
-    private static void signal(long pid, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
     }
 
     @Test

@@ -45,6 +45,14 @@ final class TestCassandra {
         }
     }
 
+    /** Sends {@code signal} (STOP, CONT) to the node's process: a node that stops answering, then answers again. */
+    static void signal(long pid, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " exited " + kill.exitValue());
+        }
+    }
+
     static String random(int length) {
         StringBuilder b = new StringBuilder(length);
         for (int i = 0; i < length; i++) {

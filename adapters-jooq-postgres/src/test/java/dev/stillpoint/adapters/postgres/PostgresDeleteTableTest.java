@@ -649,17 +649,8 @@ class PostgresDeleteTableTest {
              PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
                      + " WHERE NOT l.granted AND l.locktype IN ('transactionid', 'tuple')"
                      + " AND a.query ILIKE '%sp_pending_work%'")) {
-            while (System.nanoTime() - end < 0) {
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return true;
-                    }
-                }
-                Tables.pause(Duration.ofMillis(5));
-            }
+            return Sessions.awaitPositive(ps, end);
         }
-        return false;
     }
 
     // P7, L2, separate layout: the data transaction's commit fails after the catalog committed the row

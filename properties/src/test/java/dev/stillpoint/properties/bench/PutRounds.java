@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the put benchmarks of every backend share: their table (composite key pk S + sk N, one GSI on
@@ -100,6 +101,20 @@ public final class PutRounds {
                 }
                 return new String[] {rs.getString(1), rs.getString(2)};
             }
+        }
+    }
+
+    /**
+     * A bench table's own relations, written by raw JDBC on {@code c}: the base row's upsert and the GSI
+     * row's, whose statement text {@code gsiUpsert} makes from the GSI relation's name.
+     */
+    public record RawTable(Connection c, PreparedStatement base, PreparedStatement gsi) {
+
+        /** Prepares both upserts for bench table {@code table}. */
+        public static RawTable open(Connection c, String table, Function<String, String> gsiUpsert) throws SQLException {
+            String[] names = relations(c, table);
+            return new RawTable(c, c.prepareStatement("INSERT INTO \"" + names[0] + "\" (pk, sk, item) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item"), c.prepareStatement(gsiUpsert.apply(names[1])));
         }
     }
 

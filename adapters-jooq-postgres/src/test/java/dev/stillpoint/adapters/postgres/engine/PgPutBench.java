@@ -11,7 +11,6 @@ import dev.stillpoint.properties.bench.BenchItems;
 import dev.stillpoint.properties.bench.PutRounds;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -59,16 +58,16 @@ public final class PgPutBench {
             }
             TableOperations tables = storage.tables();
             String put = PutRounds.createTable(tables, ACCOUNT, "bench_put");
-            Raw raw = new Raw(c, PutRounds.createTable(tables, ACCOUNT, "bench_raw"));
+            PutRounds.RawTable raw = raw(c, PutRounds.createTable(tables, ACCOUNT, "bench_raw"));
             int[] next = {PutRounds.puts(tables, ACCOUNT, put, 0, warm)};
-            raw.puts(0, warm);
+            rawPuts(raw, 0, warm);
             double worst = Double.MAX_VALUE;
             for (int r = 1; r <= rounds; r++) {
                 int rawFrom = warm + (r - 1) * n;
                 int items = n;
                 worst = Math.min(worst, PutRounds.round(r, "PutItem",
                         () -> PutRounds.rate(items, () -> next[0] = PutRounds.puts(tables, ACCOUNT, put, next[0], items)),
-                        () -> raw.puts(rawFrom, items)));
+                        () -> rawPuts(raw, rawFrom, items)));
             }
             PutRounds.verdict("PutItem PostgreSQL", 0.7, worst);
         } finally {
@@ -78,49 +77,39 @@ public final class PgPutBench {
     }
 
     /** Raw JDBC upserts into a Stillpoint table's own relations: the item row and the GSI row. */
-    private static final class Raw {
-        final Connection c;
-        final PreparedStatement base;
-        final PreparedStatement gsi;
+    private static PutRounds.RawTable raw(Connection c, String table) throws SQLException {
+        return PutRounds.RawTable.open(c, table, gsi -> "INSERT INTO \"" + gsi + "\" (pk, base_pk, base_sk, item) VALUES (?, ?, ?, ?) "
+                + "ON CONFLICT (pk, base_pk, base_sk) DO UPDATE SET item = excluded.item");
+    }
 
-        Raw(Connection c, String table) throws SQLException {
-            this.c = c;
-            String[] relations = PutRounds.relations(c, table);
-            String baseName = relations[0];
-            String gsiName = relations[1];
-            base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
-                    + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
-            gsi = c.prepareStatement("INSERT INTO \"" + gsiName + "\" (pk, base_pk, base_sk, item) VALUES (?, ?, ?, ?) "
-                    + "ON CONFLICT (pk, base_pk, base_sk) DO UPDATE SET item = excluded.item");
+    /** {@code n} items from {@code from}, one transaction each; rows encoded before the clock starts. */
+    private static double rawPuts(PutRounds.RawTable raw, int from, int n) throws SQLException {
+        List<Object[]> rows = new ArrayList<>(n);
+        for (int i = from; i < from + n; i++) {
+            Item item = BenchItems.item(i);
+            rows.add(new Object[] {((AttributeValue.S) item.get("pk")).value(),
+                    new BigDecimal(((AttributeValue.N) item.get("sk")).text()),
+                    ((AttributeValue.S) item.get("email")).value(), ItemJson.encode(item)});
         }
-
-        double puts(int from, int n) throws SQLException {
-            List<Object[]> rows = new ArrayList<>(n);
-            for (int i = from; i < from + n; i++) {
-                Item item = BenchItems.item(i);
-                rows.add(new Object[] {((AttributeValue.S) item.get("pk")).value(),
-                        new BigDecimal(((AttributeValue.N) item.get("sk")).text()),
-                        ((AttributeValue.S) item.get("email")).value(), ItemJson.encode(item)});
+        long t0 = System.nanoTime();
+        Connection c = raw.c();
+        c.setAutoCommit(false);
+        try {
+            for (Object[] row : rows) {
+                raw.base().setString(1, (String) row[0]);
+                raw.base().setBigDecimal(2, (BigDecimal) row[1]);
+                raw.base().setString(3, (String) row[3]);
+                raw.base().executeUpdate();
+                raw.gsi().setString(1, (String) row[2]);
+                raw.gsi().setString(2, (String) row[0]);
+                raw.gsi().setBigDecimal(3, (BigDecimal) row[1]);
+                raw.gsi().setString(4, (String) row[3]);
+                raw.gsi().executeUpdate();
+                c.commit();
             }
-            long t0 = System.nanoTime();
-            c.setAutoCommit(false);
-            try {
-                for (Object[] row : rows) {
-                    base.setString(1, (String) row[0]);
-                    base.setBigDecimal(2, (BigDecimal) row[1]);
-                    base.setString(3, (String) row[3]);
-                    base.executeUpdate();
-                    gsi.setString(1, (String) row[2]);
-                    gsi.setString(2, (String) row[0]);
-                    gsi.setBigDecimal(3, (BigDecimal) row[1]);
-                    gsi.setString(4, (String) row[3]);
-                    gsi.executeUpdate();
-                    c.commit();
-                }
-            } finally {
-                c.setAutoCommit(true);
-            }
-            return n / ((System.nanoTime() - t0) / 1e9);
+        } finally {
+            c.setAutoCommit(true);
         }
+        return n / ((System.nanoTime() - t0) / 1e9);
     }
 }

@@ -4,10 +4,10 @@ import dev.stillpoint.adapters.postgres.PostgresConfig;
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,13 +31,6 @@ public final class PgRestoreChild {
         PostgresStorage storage = PostgresStorage.open(config.withRestoreIdleLimit(limit));
         RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(table),
                 new RestoreOrigin(Optional.empty(), Instant.now()));
-        int n = 0;
-        load.write(RestoreFixtures.items(n, 50));
-        n += 50;
-        System.out.println("WRITING " + load.table().tableId());
-        System.out.flush();
-        while (true) {
-            load.write(List.of(RestoreFixtures.item(n++)));
-        }
+        KilledRestore.writeUntilKilled(load);
     }
 }

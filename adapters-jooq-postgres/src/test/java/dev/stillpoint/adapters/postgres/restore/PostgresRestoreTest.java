@@ -22,28 +22,24 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.core.TableWaiter;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The restore lifecycle on PostgreSQL, both layouts [E4, E5]: CREATING with its restore in progress,
@@ -167,23 +163,7 @@ class PostgresRestoreTest {
                 config.catalog().jdbcUrl(), config.catalog().user(), config.catalog().password()));
         config.data().ifPresent(d -> command.addAll(List.of(d.jdbcUrl(), d.user(), d.password())));
         Path stderr = Files.createTempFile("pg-restore-child-", ".txt");
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        String id;
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(60, TimeUnit.SECONDS);
-            assertThat(line).as("the child's report (stderr: %s)", Files.readString(stderr)).startsWith("WRITING ");
-            id = line.substring("WRITING ".length());
-        } finally {
-            child.destroyForcibly();
-            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        }
+        String id = KilledRestore.run(command, stderr);
         long killedAt = System.nanoTime();
         assertThat(status(layout, id)).as("the killed restore's row").contains("CREATING");
         assertThat(rows(layout, id, "")).as("items the child wrote").isGreaterThanOrEqualTo(50);
@@ -209,7 +189,7 @@ class PostgresRestoreTest {
     private static void assertNothingLeft(Layout layout, String tableId) throws Exception {
         try (Connection c = databases.catalogDatabase(layout).connect()) {
             for (String table : List.of("sp_tables", "sp_indexes", "sp_vector_indexes", "sp_restore_records")) {
-                assertThat(count(c, "SELECT count(*) FROM " + table + " WHERE table_id = ?", tableId))
+                assertThat(SqlCatalogAccess.count(c, "SELECT count(*) FROM " + table + " WHERE table_id = ?", tableId))
                         .as("rows of %s for the table", table).isZero();
             }
         }
@@ -219,36 +199,20 @@ class PostgresRestoreTest {
     /** Relations named {@code d_<tableId>...} in the data database (every one of ours when the id is empty). */
     private static long relations(Layout layout, String tableId) throws Exception {
         try (Connection c = databases.dataSession(layout)) {
-            return count(c, "SELECT count(*) FROM pg_class WHERE relkind = 'r' AND starts_with(relname::text, ?)",
+            return SqlCatalogAccess.count(c, "SELECT count(*) FROM pg_class WHERE relkind = 'r' AND starts_with(relname::text, ?)",
                     "d_" + tableId);
         }
     }
 
     private static long rows(Layout layout, String tableId, String suffix) throws Exception {
         try (Connection c = databases.dataSession(layout)) {
-            return count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
+            return SqlCatalogAccess.count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
         }
     }
 
     private static Optional<String> status(Layout layout, String tableId) throws Exception {
-        try (Connection c = databases.catalogDatabase(layout).connect();
-             PreparedStatement s = c.prepareStatement("SELECT status FROM sp_tables WHERE table_id = ?")) {
-            s.setString(1, tableId);
-            try (ResultSet r = s.executeQuery()) {
-                return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
-            }
-        }
-    }
-
-    private static long count(Connection c, String sql, String arg) throws Exception {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            if (arg != null) {
-                s.setString(1, arg);
-            }
-            try (ResultSet r = s.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
+        try (Connection c = databases.catalogDatabase(layout).connect()) {
+            return SqlCatalogAccess.status(c, tableId);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres.testing;
 
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.ports.out.PausePoint;
+import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
@@ -42,19 +43,13 @@ public final class KitFixture implements ConformanceFixture {
     /** PostgreSQL's own catalog of the data database: every table, partitioned table and index outside the system schemas. */
     @Override
     public java.util.Set<String> relationsInCatalog() {
-        try (java.sql.Connection c = databases.dataSession(layout);
-             java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SELECT n.nspname || '.' || c.relname FROM pg_class c "
-                     + "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                     + "WHERE c.relkind IN ('r', 'p', 'i', 'I') "
-                     + "AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')")) {
-            java.util.Set<String> names = new java.util.TreeSet<>();
-            while (rs.next()) {
-                names.add(rs.getString(1));
-            }
-            return names;
+        try (java.sql.Connection c = databases.dataSession(layout)) {
+            return SqlCatalogAccess.names(c, "SELECT n.nspname || '.' || c.relname FROM pg_class c "
+                    + "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    + "WHERE c.relkind IN ('r', 'p', 'i', 'I') "
+                    + "AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')");
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("listing pg_class of the data database", e);
+            throw new IllegalStateException("connecting to the data database", e);
         }
     }
 
@@ -62,18 +57,9 @@ public final class KitFixture implements ConformanceFixture {
     public void writeAttributeDefinitions(String accountId, String tableName,
                 java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
         try (java.sql.Connection c = databases.catalogDatabase(layout).connect()) {
-            String json = dev.stillpoint.itemjson.CatalogJson.definitions(definitions);
-            try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
-                    + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
-                u.setString(1, json);
-                u.setString(2, accountId);
-                u.setString(3, tableName);
-                if (u.executeUpdate() != 1) {
-                    throw new IllegalStateException("catalog row of " + tableName + " not updated");
-                }
-            }
+            SqlCatalogAccess.writeAttributeDefinitions(c, accountId, tableName, definitions);
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("rewriting the catalog row of " + tableName, e);
+            throw new IllegalStateException("connecting to the catalog database", e);
         }
     }
 

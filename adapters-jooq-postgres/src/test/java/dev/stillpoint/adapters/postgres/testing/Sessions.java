@@ -68,15 +68,20 @@ public final class Sessions {
              PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_locks l JOIN pg_class r ON r.oid = l.relation"
                      + " WHERE NOT l.granted AND r.relname = ?")) {
             ps.setString(1, relation);
-            while (System.nanoTime() - end < 0) {
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return true;
-                    }
+            return awaitPositive(ps, end);
+        }
+    }
+
+    /** Runs the count query {@code ps} every 5 ms until it counts something (true) or {@code end} passes (false). */
+    public static boolean awaitPositive(PreparedStatement ps, long end) throws SQLException {
+        while (System.nanoTime() - end < 0) {
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) > 0) {
+                    return true;
                 }
-                Tables.pause(Duration.ofMillis(5));
             }
+            Tables.pause(Duration.ofMillis(5));
         }
         return false;
     }

@@ -3,10 +3,10 @@ package dev.stillpoint.adapters.sqlite.engine;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.properties.bench.BenchItems;
 import dev.stillpoint.properties.bench.PutRounds;
@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -75,8 +74,8 @@ public final class PutBench {
             pragmas.setProperty("synchronous", "NORMAL");
             pragmas.setProperty("busy_timeout", "10000");
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db, pragmas)) {
-                Raw rawPut = new Raw(c, raw);
-                Raw rawBatched = new Raw(c, rawBatch);
+                PutRounds.RawTable rawPut = raw(c, raw);
+                PutRounds.RawTable rawBatched = raw(c, rawBatch);
                 // Warm-up: both sides, both shapes.
                 int[] next = {PutRounds.puts(tables, ACCOUNT, put, 0, warm)};
                 rawPuts(rawPut, 0, warm, 1);
@@ -117,25 +116,13 @@ public final class PutBench {
     }
 
     /** Raw JDBC into a Stillpoint table's own relations: the item row and the GSI row, prepared. */
-    private static final class Raw {
-        final Connection c;
-        final PreparedStatement base;
-        final PreparedStatement gsi;
-
-        Raw(Connection c, String table) throws SQLException {
-            this.c = c;
-            String[] relations = PutRounds.relations(c, table);
-            String baseName = relations[0];
-            String gsiName = relations[1];
-            base = c.prepareStatement("INSERT INTO \"" + baseName + "\" (pk, sk, item) VALUES (?, ?, ?) "
-                    + "ON CONFLICT (pk, sk) DO UPDATE SET item = excluded.item");
-            gsi = c.prepareStatement("INSERT OR REPLACE INTO \"" + gsiName + "\" (pk, sk, base_pk, base_sk, item) "
-                    + "VALUES (?, ?, ?, ?, ?)");
-        }
+    private static PutRounds.RawTable raw(Connection c, String table) throws SQLException {
+        return PutRounds.RawTable.open(c, table, gsi -> "INSERT OR REPLACE INTO \"" + gsi
+                + "\" (pk, sk, base_pk, base_sk, item) VALUES (?, ?, ?, ?, ?)");
     }
 
     /** {@code n} items from {@code from}, {@code perTx} per transaction; rows encoded before the clock starts. */
-    private static double rawPuts(Raw raw, int from, int n, int perTx) throws SQLException {
+    private static double rawPuts(PutRounds.RawTable raw, int from, int n, int perTx) throws SQLException {
         List<byte[][]> keys = new ArrayList<>(n);
         List<String> json = new ArrayList<>(n);
         KeySchema schema = KeySchema.composite("pk", "sk");
@@ -147,26 +134,26 @@ public final class PutBench {
             json.add(ItemJson.encode(item));
         }
         long t0 = System.nanoTime();
-        raw.c.setAutoCommit(false);
-        try (Statement begin = raw.c.createStatement()) {
+        raw.c().setAutoCommit(false);
+        try (Statement begin = raw.c().createStatement()) {
             for (int i = 0; i < n; i++) {
                 byte[][] k = keys.get(i);
-                raw.base.setBytes(1, k[0]);
-                raw.base.setBytes(2, k[1]);
-                raw.base.setString(3, json.get(i));
-                raw.base.executeUpdate();
-                raw.gsi.setBytes(1, k[2]);
-                raw.gsi.setBytes(2, k[3]);
-                raw.gsi.setBytes(3, k[0]);
-                raw.gsi.setBytes(4, k[1]);
-                raw.gsi.setString(5, json.get(i));
-                raw.gsi.executeUpdate();
+                raw.base().setBytes(1, k[0]);
+                raw.base().setBytes(2, k[1]);
+                raw.base().setString(3, json.get(i));
+                raw.base().executeUpdate();
+                raw.gsi().setBytes(1, k[2]);
+                raw.gsi().setBytes(2, k[3]);
+                raw.gsi().setBytes(3, k[0]);
+                raw.gsi().setBytes(4, k[1]);
+                raw.gsi().setString(5, json.get(i));
+                raw.gsi().executeUpdate();
                 if ((i + 1) % perTx == 0 || i == n - 1) {
-                    raw.c.commit();
+                    raw.c().commit();
                 }
             }
         } finally {
-            raw.c.setAutoCommit(true);
+            raw.c().setAutoCommit(true);
         }
         return n / seconds(System.nanoTime() - t0);
     }

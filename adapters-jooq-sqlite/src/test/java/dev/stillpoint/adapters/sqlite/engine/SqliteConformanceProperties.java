@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
@@ -71,16 +72,10 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
             @Override
             public java.util.Set<String> relationsInCatalog() {
                 // SQLite's own catalog: every table and index of the file.
-                try (java.sql.Connection c = TestDatabases.openFile(DATABASE);
-                     java.sql.Statement st = c.createStatement();
-                     java.sql.ResultSet rs = st.executeQuery("SELECT type || ' ' || name FROM sqlite_master")) {
-                    java.util.Set<String> names = new java.util.TreeSet<>();
-                    while (rs.next()) {
-                        names.add(rs.getString(1));
-                    }
-                    return names;
+                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
+                    return SqlCatalogAccess.names(c, "SELECT type || ' ' || name FROM sqlite_master");
                 } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException("listing sqlite_master", e);
+                    throw new IllegalStateException("opening " + DATABASE, e);
                 }
             }
 
@@ -88,18 +83,9 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
             public void writeAttributeDefinitions(String accountId, String tableName,
                         java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
                 try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
-                    String json = dev.stillpoint.itemjson.CatalogJson.definitions(definitions);
-                    try (java.sql.PreparedStatement u = c.prepareStatement("UPDATE sp_tables SET "
-                            + "attribute_definitions_json = ? WHERE account_id = ? AND table_name = ?")) {
-                        u.setString(1, json);
-                        u.setString(2, accountId);
-                        u.setString(3, tableName);
-                        if (u.executeUpdate() != 1) {
-                            throw new IllegalStateException("catalog row of " + tableName + " not updated");
-                        }
-                    }
+                    SqlCatalogAccess.writeAttributeDefinitions(c, accountId, tableName, definitions);
                 } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException("rewriting the catalog row of " + tableName, e);
+                    throw new IllegalStateException("opening " + DATABASE, e);
                 }
             }
 

@@ -4,11 +4,11 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,13 +28,6 @@ public final class RestoreChild {
         SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withRestoreIdleLimit(limit));
         RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(table),
                 new RestoreOrigin(Optional.of("arn:aws:dynamodb:us-east-1:111122223333:table/Source"), Instant.now()));
-        int n = 0;
-        load.write(RestoreFixtures.items(n, 50));
-        n += 50;
-        System.out.println("WRITING " + load.table().tableId());
-        System.out.flush();
-        while (true) {
-            load.write(List.of(RestoreFixtures.item(n++)));
-        }
+        KilledRestore.writeUntilKilled(load);
     }
 }

@@ -20,24 +20,19 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.core.TableWaiter;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -202,26 +197,9 @@ class SqliteRestoreTest {
         }
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = Files.createTempFile(file.getParent(), "child-", ".txt");
-        Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        String id = KilledRestore.run(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), RestoreChild.class.getName(),
-                file.toString(), "killed", Long.toString(limit.toMillis()))
-                .redirectError(stderr.toFile()).start();
-        String id;
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(60, TimeUnit.SECONDS);
-            assertThat(line).as("the child's report (stderr: %s)", Files.readString(stderr)).startsWith("WRITING ");
-            id = line.substring("WRITING ".length());
-        } finally {
-            child.destroyForcibly();
-            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        }
+                file.toString(), "killed", Long.toString(limit.toMillis())), stderr);
         long killedAt = System.nanoTime();
         assertThat(status(file, id)).as("the killed restore's row").contains("CREATING");
         assertThat(rows(file, id, "")).as("items the child wrote").isGreaterThanOrEqualTo(50);
@@ -248,45 +226,29 @@ class SqliteRestoreTest {
     private static void assertNothingLeft(Path file, String tableId) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             for (String table : List.of("sp_tables", "sp_indexes", "sp_vector_indexes", "sp_restore_records")) {
-                assertThat(count(c, "SELECT count(*) FROM " + table + " WHERE table_id = ?", tableId))
+                assertThat(SqlCatalogAccess.count(c, "SELECT count(*) FROM " + table + " WHERE table_id = ?", tableId))
                         .as("rows of %s for the table", table).isZero();
             }
-            assertThat(count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
+            assertThat(SqlCatalogAccess.count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
                     "d_" + tableId + "*")).as("relations of the table").isZero();
         }
     }
 
     private static int relations(Path file) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            return (int) count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?", "d_*");
+            return (int) SqlCatalogAccess.count(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name GLOB ?", "d_*");
         }
     }
 
     private static long rows(Path file, String tableId, String suffix) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            return count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
+            return SqlCatalogAccess.count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
         }
     }
 
     private static Optional<String> status(Path file, String tableId) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-             PreparedStatement s = c.prepareStatement("SELECT status FROM sp_tables WHERE table_id = ?")) {
-            s.setString(1, tableId);
-            try (ResultSet r = s.executeQuery()) {
-                return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
-            }
-        }
-    }
-
-    private static long count(Connection c, String sql, String arg) throws Exception {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            if (arg != null) {
-                s.setString(1, arg);
-            }
-            try (ResultSet r = s.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            return SqlCatalogAccess.status(c, tableId);
         }
     }
 }

@@ -3,11 +3,10 @@ package dev.stillpoint.adapters.mongo.engine;
 import dev.stillpoint.adapters.mongo.MongoStorage;
 import dev.stillpoint.adapters.mongo.storage.ItemDocuments;
 import dev.stillpoint.adapters.mongo.testing.MongoServers;
+import dev.stillpoint.adapters.mongo.testing.NeedsMongoReplicaSet;
 import dev.stillpoint.adapters.mongo.testing.ScratchDatabases;
 import dev.stillpoint.adapters.mongo.testing.SnapshotRoundTrips;
-import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
@@ -15,7 +14,6 @@ import dev.stillpoint.properties.kit.KitSettings;
 import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
 import java.util.Optional;
-import dev.stillpoint.adapters.mongo.testing.NeedsMongoReplicaSet;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 
@@ -68,27 +66,7 @@ class MongoConformanceProperties implements SnapshotConformanceKit, RequestRules
                         .withObserver(settings.observer())
                         .withControlPlaneDelay(settings.controlPlaneDelay())
                         .withCommandListener(new SnapshotRoundTrips(scratch.data(), settings.observer())));
-                return new KitEngine() {
-                    @Override
-                    public TableOperations tables() {
-                        return storage.tables();
-                    }
-
-                    @Override
-                    public SnapshotEngine snapshots() {
-                        return storage.snapshots();
-                    }
-
-                    @Override
-                    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-                        storage.recordRestore(accountId, tableName, summary);
-                    }
-
-                    @Override
-                    public void close() {
-                        storage.close();
-                    }
-                };
+                return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
             }
 
             @Override
