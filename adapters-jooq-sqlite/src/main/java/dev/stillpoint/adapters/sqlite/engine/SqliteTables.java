@@ -166,11 +166,11 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
         ItemKeys key = ItemKeys.of(write.key());
         removeIndexEntries(kept, loaded, key);
         String json = ItemJson.encode(write.item());
-        kept.upsertItem(loaded.base(), key, json);
+        kept.upsertItem(loaded.row().getRelationName(), key, json);
         for (SpIndexesRecord index : loaded.indexes()) {
             Optional<Key> entry = write.indexKey(index.getIndexName());
             if (entry.isPresent()) {
-                kept.insertEntry(DataRelation.fromCatalog(index.getRelationName()), ItemKeys.of(entry.get()), key, json);
+                kept.insertEntry(index.getRelationName(), ItemKeys.of(entry.get()), key, json);
             }
         }
     }
@@ -178,7 +178,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     /** Removes the item under {@code k} and its index entries. */
     private static void remove(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys k) throws SQLException {
         removeIndexEntries(kept, loaded, k);
-        kept.deleteItem(loaded.base(), k);
+        kept.deleteItem(loaded.row().getRelationName(), k);
     }
 
     @Override
@@ -206,7 +206,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     private static void removeIndexEntries(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys key)
             throws SQLException {
         for (SpIndexesRecord index : loaded.indexes()) {
-            kept.deleteEntries(DataRelation.fromCatalog(index.getRelationName()), key);
+            kept.deleteEntries(index.getRelationName(), key);
         }
     }
 

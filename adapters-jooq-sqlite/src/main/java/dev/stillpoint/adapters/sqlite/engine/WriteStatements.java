@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
@@ -23,11 +24,11 @@ import org.jooq.impl.DSL;
  * <p>Only the writer connection's owner may use it, under the writer lock. Every statement is reset
  * after it runs (a query's result set is closed before returning), so none holds a lock or blocks a DROP
  * of its relation; a statement over a dropped relation is never run again (its table id is gone) and
- * leaves the cache by age.
+ * leaves the cache by age. The statements end with the writer connection, which finalizes them.
  */
 final class WriteStatements {
 
-    /** Enough for the relations of many tables; the oldest statement is closed beyond it. */
+    /** Enough for the relations of many tables; the oldest relation's statements are closed beyond it. */
     private static final int CAPACITY = 256;
     private static final DSLContext RENDER = DSL.using(SQLDialect.SQLITE);
     private static final String BEGIN = "BEGIN IMMEDIATE";
@@ -42,13 +43,16 @@ final class WriteStatements {
     }
 
     private final Connection connection;
-    private final Map<String, PreparedStatement> prepared = new LinkedHashMap<>(64, 0.75f, true) {
+    /** Begin, commit, stamp and advance: the same four for every table. */
+    private final Map<String, PreparedStatement> fixed = new HashMap<>();
+    /** By relation name, most recently used last; the oldest closed beyond {@link #CAPACITY}. */
+    private final Map<String, RelationStatements> relations = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, RelationStatements> eldest) {
             if (size() <= CAPACITY) {
                 return false;
             }
-            closeQuietly(eldest.getValue());
+            eldest.getValue().close();
             return true;
         }
     };
@@ -85,31 +89,26 @@ final class WriteStatements {
         }
     }
 
-    /** Inserts or replaces the item under its key in the base relation. */
-    void upsertItem(DataRelation base, ItemKeys key, String json) throws SQLException {
-        PreparedStatement s = statement(base, "upsert", () -> RENDER.insertInto(base.table())
-                .columns(base.pk(), base.sk(), base.item()).values((byte[]) null, null, null)
-                .onConflict(base.pk(), base.sk()).doUpdate().set(base.item(), DSL.excluded(base.item())));
+    /** Inserts or replaces the item under its key in the base relation named {@code base}. */
+    void upsertItem(String base, ItemKeys key, String json) throws SQLException {
+        PreparedStatement s = of(base).upsert();
         s.setBytes(1, key.pk());
         s.setBytes(2, key.sk());
         s.setString(3, json);
         s.executeUpdate();
     }
 
-    /** Deletes the item under its key from the base relation. */
-    void deleteItem(DataRelation base, ItemKeys key) throws SQLException {
-        PreparedStatement s = statement(base, "delete", () -> RENDER.deleteFrom(base.table())
-                .where(base.pk().eq((byte[]) null), base.sk().eq((byte[]) null)));
+    /** Deletes the item under its key from the base relation named {@code base}. */
+    void deleteItem(String base, ItemKeys key) throws SQLException {
+        PreparedStatement s = of(base).delete();
         s.setBytes(1, key.pk());
         s.setBytes(2, key.sk());
         s.executeUpdate();
     }
 
-    /** Inserts one index entry of the base item under {@code base}. */
-    void insertEntry(DataRelation index, ItemKeys entry, ItemKeys base, String json) throws SQLException {
-        PreparedStatement s = statement(index, "entry", () -> RENDER.insertInto(index.table())
-                .columns(index.pk(), index.sk(), index.basePk().orElseThrow(), index.baseSk().orElseThrow(), index.item())
-                .values((byte[]) null, null, null, null, null));
+    /** Inserts one entry, into the index relation named {@code index}, of the base item under {@code base}. */
+    void insertEntry(String index, ItemKeys entry, ItemKeys base, String json) throws SQLException {
+        PreparedStatement s = of(index).upsert();
         s.setBytes(1, entry.pk());
         s.setBytes(2, entry.sk());
         s.setBytes(3, base.pk());
@@ -118,37 +117,60 @@ final class WriteStatements {
         s.executeUpdate();
     }
 
-    /** Deletes every entry of the index that belongs to the base item under {@code base}. */
-    void deleteEntries(DataRelation index, ItemKeys base) throws SQLException {
-        PreparedStatement s = statement(index, "entries", () -> RENDER.deleteFrom(index.table())
-                .where(index.basePk().orElseThrow().eq((byte[]) null), index.baseSk().orElseThrow().eq((byte[]) null)));
+    /** Deletes every entry, from the index relation named {@code index}, of the base item under {@code base}. */
+    void deleteEntries(String index, ItemKeys base) throws SQLException {
+        PreparedStatement s = of(index).delete();
         s.setBytes(1, base.pk());
         s.setBytes(2, base.sk());
         s.executeUpdate();
     }
 
-    /** Closes every statement kept; the connection stays open. */
-    void close() {
-        prepared.values().forEach(WriteStatements::closeQuietly);
-        prepared.clear();
+    /**
+     * The two statements of one relation: for a base relation the item's upsert and delete by key, for an
+     * index relation the entry's insert and the delete of a base item's entries.
+     */
+    private record RelationStatements(PreparedStatement upsert, PreparedStatement delete) {
+        void close() {
+            closeQuietly(upsert);
+            closeQuietly(delete);
+        }
     }
 
-    private PreparedStatement statement(DataRelation relation, String what, java.util.function.Supplier<Query> query)
-            throws SQLException {
-        String cacheKey = relation.name() + ' ' + what;
-        PreparedStatement s = prepared.get(cacheKey);
-        if (s == null) {
-            s = connection.prepareStatement(RENDER.render(query.get()));
-            prepared.put(cacheKey, s);
+    private RelationStatements of(String relationName) throws SQLException {
+        RelationStatements kept = relations.get(relationName);
+        if (kept == null) {
+            // The name is checked here, once per relation: a damaged catalog row never reaches SQL [R1].
+            DataRelation r = DataRelation.fromCatalog(relationName);
+            Query upsert;
+            Query delete;
+            if (r.kind() == DataRelation.Kind.BASE) {
+                upsert = RENDER.insertInto(r.table()).columns(r.pk(), r.sk(), r.item()).values((byte[]) null, null, null)
+                        .onConflict(r.pk(), r.sk()).doUpdate().set(r.item(), DSL.excluded(r.item()));
+                delete = RENDER.deleteFrom(r.table()).where(r.pk().eq((byte[]) null), r.sk().eq((byte[]) null));
+            } else {
+                upsert = RENDER.insertInto(r.table())
+                        .columns(r.pk(), r.sk(), r.basePk().orElseThrow(), r.baseSk().orElseThrow(), r.item())
+                        .values((byte[]) null, null, null, null, null);
+                delete = RENDER.deleteFrom(r.table())
+                        .where(r.basePk().orElseThrow().eq((byte[]) null), r.baseSk().orElseThrow().eq((byte[]) null));
+            }
+            PreparedStatement first = connection.prepareStatement(RENDER.render(upsert));
+            try {
+                kept = new RelationStatements(first, connection.prepareStatement(RENDER.render(delete)));
+            } catch (SQLException e) {
+                closeQuietly(first);
+                throw e;
+            }
+            relations.put(relationName, kept);
         }
-        return s;
+        return kept;
     }
 
     private PreparedStatement statement(String sql) throws SQLException {
-        PreparedStatement s = prepared.get(sql);
+        PreparedStatement s = fixed.get(sql);
         if (s == null) {
             s = connection.prepareStatement(sql);
-            prepared.put(sql, s);
+            fixed.put(sql, s);
         }
         return s;
     }
@@ -157,7 +179,7 @@ final class WriteStatements {
         try {
             s.close();
         } catch (SQLException ignored) {
-            // Closing a cached statement: the connection's own close finalizes it anyway.
+            // Closing a kept statement: the connection's own close finalizes it anyway.
         }
     }
 }
