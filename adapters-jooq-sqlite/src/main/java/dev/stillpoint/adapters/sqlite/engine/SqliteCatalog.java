@@ -105,7 +105,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     /** The kept statements of the writer connection; called under the writer lock. */
     private WriteStatements statementsOf(Connection writer) {
         if (statements == null || !statements.of(writer)) {
-            statements = new WriteStatements(writer);
+            statements = new WriteStatements(writer, WriteStatements.CAPACITY);
         }
         return statements;
     }

@@ -29,7 +29,7 @@ import org.jooq.impl.DSL;
 final class WriteStatements {
 
     /** Enough for the relations of many tables; the oldest relation's statements are closed beyond it. */
-    private static final int CAPACITY = 256;
+    static final int CAPACITY = 256;
     private static final DSLContext RENDER = DSL.using(SQLDialect.SQLITE);
     private static final String BEGIN = "BEGIN IMMEDIATE";
     private static final String COMMIT = "COMMIT";
@@ -43,13 +43,14 @@ final class WriteStatements {
     }
 
     private final Connection connection;
+    private final int capacity;
     /** Begin, commit, stamp and advance: the same four for every table. */
     private final Map<String, PreparedStatement> fixed = new HashMap<>();
-    /** By relation name, most recently used last; the oldest closed beyond {@link #CAPACITY}. */
+    /** By relation name, most recently used last; the oldest closed beyond {@code capacity} relations. */
     private final Map<String, RelationStatements> relations = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, RelationStatements> eldest) {
-            if (size() <= CAPACITY) {
+            if (size() <= capacity) {
                 return false;
             }
             eldest.getValue().close();
@@ -57,8 +58,9 @@ final class WriteStatements {
         }
     };
 
-    WriteStatements(Connection connection) {
+    WriteStatements(Connection connection, int capacity) {
         this.connection = connection;
+        this.capacity = capacity;
     }
 
     /** Whether these statements belong to {@code c}. */
@@ -134,6 +136,11 @@ final class WriteStatements {
             closeQuietly(upsert);
             closeQuietly(delete);
         }
+    }
+
+    /** How many relations have statements kept now (at most the capacity). */
+    int relationsKept() {
+        return relations.size();
     }
 
     private RelationStatements of(String relationName) throws SQLException {
