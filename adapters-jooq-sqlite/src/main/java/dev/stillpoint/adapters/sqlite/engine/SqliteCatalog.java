@@ -42,6 +42,8 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     private final Connections connections;
     private final TimeSource time;
     private final Optional<Duration> delayOverride;
+    /** The writer's kept item-write statements; read and replaced only under the writer lock. */
+    private WriteStatements statements;
 
     public SqliteCatalog(Connections connections, TimeSource time, Optional<Duration> delayOverride) {
         this.connections = connections;
@@ -71,6 +73,43 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
                 throw SqlFailures.map(doing, e);
             }
         }
+    }
+
+    /** An item write's work: the writer's kept statements, and jOOQ for the rare catalog load. */
+    interface ItemWork<T> {
+        T run(DSLContext ctx, WriteStatements statements) throws SQLException;
+    }
+
+    /**
+     * Runs an item write in one IMMEDIATE transaction as {@link #write} does, through the writer's kept
+     * statements (issue 13): the begin, the commit-sequence advance [L5] and the commit are prepared once.
+     */
+    <T> T writeItems(String doing, ItemWork<T> work) {
+        try (Connections.Borrowed w = connections.write()) {
+            Connection c = w.connection();
+            WriteStatements kept = statementsOf(c);
+            try {
+                kept.begin();
+                T result = work.run(dsl(c), kept);
+                kept.advanceSequence();
+                kept.commit();
+                return result;
+            } catch (SQLException e) {
+                Tx.rollbackQuietly(c);
+                throw SqlFailures.map(doing, e);
+            } catch (RuntimeException e) {
+                Tx.rollbackQuietly(c);
+                throw SqlFailures.map(doing, e);
+            }
+        }
+    }
+
+    /** The kept statements of the writer connection; called under the writer lock. */
+    private WriteStatements statementsOf(Connection writer) {
+        if (statements == null || !statements.of(writer)) {
+            statements = new WriteStatements(writer, WriteStatements.CAPACITY);
+        }
+        return statements;
     }
 
     /** Runs {@code work} on a read connection in auto-commit mode (each statement its own snapshot). */

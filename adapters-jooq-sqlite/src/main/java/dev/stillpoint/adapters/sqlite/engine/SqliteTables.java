@@ -22,6 +22,7 @@ import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,9 +130,9 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
 
     @Override
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        catalog.write("writing an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
-            store(ctx, loaded, rules.apply(loaded.record().description()));
+        catalog.writeItems("writing an item of table '" + tableName + "'", (ctx, kept) -> {
+            CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, tableName);
+            store(kept, loaded, rules.apply(loaded.record().description()));
             return null;
         });
     }
@@ -139,56 +140,45 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     @Override
     public Map<String, List<ItemChange>> write(String accountId,
                                                Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        catalog.write("writing a batch of items to " + rules.size() + " table(s)", ctx -> {
+        catalog.writeItems("writing a batch of items to " + rules.size() + " table(s)", (ctx, kept) -> {
             // Every definition read and every rule applied before the first write: a refusal writes nothing.
             Map<CatalogRows.Loaded, List<ItemChange>> batch = new LinkedHashMap<>();
-            rules.forEach((tableName, tableRules) -> {
-                CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
-                batch.put(loaded, tableRules.apply(loaded.record().description()));
-            });
-            batch.forEach((loaded, changes) -> {
-                for (ItemChange change : changes) {
+            for (Map.Entry<String, Function<TableDescription, List<ItemChange>>> table : rules.entrySet()) {
+                CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, table.getKey());
+                batch.put(loaded, table.getValue().apply(loaded.record().description()));
+            }
+            for (Map.Entry<CatalogRows.Loaded, List<ItemChange>> table : batch.entrySet()) {
+                for (ItemChange change : table.getValue()) {
                     if (change instanceof ItemChange.Put p) {
-                        store(ctx, loaded, p.write());
+                        store(kept, table.getKey(), p.write());
                     } else {
-                        remove(ctx, loaded, ItemKeys.of(change.key()));
+                        remove(kept, table.getKey(), ItemKeys.of(change.key()));
                     }
                 }
-            });
+            }
             return null;
         });
         return Map.of();
     }
 
     /** Writes the item and exactly its index entries, the earlier version's entries removed. */
-    private static void store(DSLContext ctx, CatalogRows.Loaded loaded, ItemWrite write) {
+    private static void store(WriteStatements kept, CatalogRows.Loaded loaded, ItemWrite write) throws SQLException {
         ItemKeys key = ItemKeys.of(write.key());
-        removeIndexEntries(ctx, loaded, key);
-        DataRelation base = loaded.base();
+        removeIndexEntries(kept, loaded, key);
         String json = ItemJson.encode(write.item());
-        ctx.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
-                .values(key.pk(), key.sk(), json)
-                .onConflict(base.pk(), base.sk()).doUpdate().set(base.item(), json)
-                .execute();
+        kept.upsertItem(loaded.row().getRelationName(), key, json);
         for (SpIndexesRecord index : loaded.indexes()) {
             Optional<Key> entry = write.indexKey(index.getIndexName());
             if (entry.isPresent()) {
-                ItemKeys k = ItemKeys.of(entry.get());
-                DataRelation relation = DataRelation.fromCatalog(index.getRelationName());
-                ctx.insertInto(relation.table())
-                        .columns(relation.pk(), relation.sk(), relation.basePk().orElseThrow(),
-                                relation.baseSk().orElseThrow(), relation.item())
-                        .values(k.pk(), k.sk(), key.pk(), key.sk(), json)
-                        .execute();
+                kept.insertEntry(index.getRelationName(), ItemKeys.of(entry.get()), key, json);
             }
         }
     }
 
     /** Removes the item under {@code k} and its index entries. */
-    private static void remove(DSLContext ctx, CatalogRows.Loaded loaded, ItemKeys k) {
-        removeIndexEntries(ctx, loaded, k);
-        DataRelation base = loaded.base();
-        ctx.deleteFrom(base.table()).where(base.pk().eq(k.pk()), base.sk().eq(k.sk())).execute();
+    private static void remove(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys k) throws SQLException {
+        removeIndexEntries(kept, loaded, k);
+        kept.deleteItem(loaded.row().getRelationName(), k);
     }
 
     @Override
@@ -206,19 +196,17 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
 
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        catalog.write("deleting an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = forWrite(ctx, accountId, tableName);
-            remove(ctx, loaded, ItemKeys.of(rules.apply(loaded.record().description())));
+        catalog.writeItems("deleting an item of table '" + tableName + "'", (ctx, kept) -> {
+            CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, tableName);
+            remove(kept, loaded, ItemKeys.of(rules.apply(loaded.record().description())));
             return null;
         });
     }
 
-    private static void removeIndexEntries(DSLContext ctx, CatalogRows.Loaded loaded, ItemKeys key) {
+    private static void removeIndexEntries(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys key)
+            throws SQLException {
         for (SpIndexesRecord index : loaded.indexes()) {
-            DataRelation relation = DataRelation.fromCatalog(index.getRelationName());
-            ctx.deleteFrom(relation.table())
-                    .where(relation.basePk().orElseThrow().eq(key.pk()), relation.baseSk().orElseThrow().eq(key.sk()))
-                    .execute();
+            kept.deleteEntries(index.getRelationName(), key);
         }
     }
 
@@ -247,17 +235,17 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
      * The table's definition for an item write, inside the write's transaction: the one loaded before
      * when the row's table id and catalog version are still those it was loaded with, else loaded now.
      */
-    private CatalogRows.Loaded forWrite(DSLContext ctx, String accountId, String tableName) {
+    private CatalogRows.Loaded forWrite(DSLContext ctx, WriteStatements kept, String accountId, String tableName)
+            throws SQLException {
         String address = accountId + '\u0000' + tableName;
-        Record2<String, Long> stamp = ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName)).fetchOne();
+        WriteStatements.Stamp stamp = kept.stamp(accountId, tableName);
         if (stamp == null) {
             definitions.remove(address);
             throw StorageException.tableNotFound(tableName);
         }
         CatalogRows.Loaded known = definitions.get(address);
-        if (known != null && known.row().getTableId().equals(stamp.value1())
-                && known.row().getCatalogVersion().equals(stamp.value2())) {
+        if (known != null && known.row().getTableId().equals(stamp.tableId())
+                && known.row().getCatalogVersion() == stamp.catalogVersion()) {
             return known;
         }
         CatalogRows.Loaded loaded = table(ctx, accountId, tableName);

@@ -1,0 +1,192 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE;
+import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Query;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * The item-write statements of the writer connection, rendered by jOOQ once per relation and kept
+ * prepared: a put otherwise paid jOOQ's rendering and SQLite's prepare for each of its five statements,
+ * the largest cost after the database's own work in the put profile (BENCHMARKS.md, issue 13).
+ *
+ * <p>Only the writer connection's owner may use it, under the writer lock. Every statement is reset
+ * after it runs (a query's result set is closed before returning), so none holds a lock or blocks a DROP
+ * of its relation; a statement over a dropped relation is never run again (its table id is gone) and
+ * leaves the cache by age. The statements end with the writer connection, which finalizes them.
+ */
+final class WriteStatements {
+
+    /** Enough for the relations of many tables; the oldest relation's statements are closed beyond it. */
+    static final int CAPACITY = 256;
+    private static final DSLContext RENDER = DSL.using(SQLDialect.SQLITE);
+    private static final String BEGIN = "BEGIN IMMEDIATE";
+    private static final String COMMIT = "COMMIT";
+    private static final String STAMP = RENDER.render(RENDER.select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION)
+            .from(SP_TABLES).where(SP_TABLES.ACCOUNT_ID.eq((String) null), SP_TABLES.TABLE_NAME.eq((String) null)));
+    private static final String ADVANCE = RENDER.render(RENDER.update(SP_COMMIT_SEQUENCE)
+            .set(SP_COMMIT_SEQUENCE.SEQ, SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L))));
+
+    /** A table's identity and catalog version as its row holds them now. */
+    record Stamp(String tableId, long catalogVersion) {
+    }
+
+    private final Connection connection;
+    private final int capacity;
+    /** Begin, commit, stamp and advance: the same four for every table. */
+    private final Map<String, PreparedStatement> fixed = new HashMap<>();
+    /** By relation name, most recently used last; the oldest closed beyond {@code capacity} relations. */
+    private final Map<String, RelationStatements> relations = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, RelationStatements> eldest) {
+            if (size() <= capacity) {
+                return false;
+            }
+            eldest.getValue().close();
+            return true;
+        }
+    };
+
+    WriteStatements(Connection connection, int capacity) {
+        this.connection = connection;
+        this.capacity = capacity;
+    }
+
+    /** Whether these statements belong to {@code c}. */
+    boolean of(Connection c) {
+        return connection == c;
+    }
+
+    void begin() throws SQLException {
+        statement(BEGIN).execute();
+    }
+
+    void commit() throws SQLException {
+        statement(COMMIT).execute();
+    }
+
+    /** Advances the commit sequence [L5]; inside the write transaction, just before COMMIT. */
+    void advanceSequence() throws SQLException {
+        statement(ADVANCE).executeUpdate();
+    }
+
+    /** The table's row stamp, or null when the account has no table of that name. */
+    Stamp stamp(String accountId, String tableName) throws SQLException {
+        PreparedStatement s = statement(STAMP);
+        s.setString(1, accountId);
+        s.setString(2, tableName);
+        try (ResultSet rs = s.executeQuery()) {
+            return rs.next() ? new Stamp(rs.getString(1), rs.getLong(2)) : null;
+        }
+    }
+
+    /** Inserts or replaces the item under its key in the base relation named {@code base}. */
+    void upsertItem(String base, ItemKeys key, String json) throws SQLException {
+        PreparedStatement s = of(base).upsert();
+        s.setBytes(1, key.pk());
+        s.setBytes(2, key.sk());
+        s.setString(3, json);
+        s.executeUpdate();
+    }
+
+    /** Deletes the item under its key from the base relation named {@code base}. */
+    void deleteItem(String base, ItemKeys key) throws SQLException {
+        PreparedStatement s = of(base).delete();
+        s.setBytes(1, key.pk());
+        s.setBytes(2, key.sk());
+        s.executeUpdate();
+    }
+
+    /** Inserts one entry, into the index relation named {@code index}, of the base item under {@code base}. */
+    void insertEntry(String index, ItemKeys entry, ItemKeys base, String json) throws SQLException {
+        PreparedStatement s = of(index).upsert();
+        s.setBytes(1, entry.pk());
+        s.setBytes(2, entry.sk());
+        s.setBytes(3, base.pk());
+        s.setBytes(4, base.sk());
+        s.setString(5, json);
+        s.executeUpdate();
+    }
+
+    /** Deletes every entry, from the index relation named {@code index}, of the base item under {@code base}. */
+    void deleteEntries(String index, ItemKeys base) throws SQLException {
+        PreparedStatement s = of(index).delete();
+        s.setBytes(1, base.pk());
+        s.setBytes(2, base.sk());
+        s.executeUpdate();
+    }
+
+    /**
+     * The two statements of one relation: for a base relation the item's upsert and delete by key, for an
+     * index relation the entry's insert and the delete of a base item's entries.
+     */
+    private record RelationStatements(PreparedStatement upsert, PreparedStatement delete) {
+        void close() {
+            closeQuietly(upsert);
+            closeQuietly(delete);
+        }
+    }
+
+    /** How many relations have statements kept now (at most the capacity). */
+    int relationsKept() {
+        return relations.size();
+    }
+
+    private RelationStatements of(String relationName) throws SQLException {
+        RelationStatements kept = relations.get(relationName);
+        if (kept == null) {
+            // The name is checked here, once per relation: a damaged catalog row never reaches SQL [R1].
+            DataRelation r = DataRelation.fromCatalog(relationName);
+            Query upsert;
+            Query delete;
+            if (r.kind() == DataRelation.Kind.BASE) {
+                upsert = RENDER.insertInto(r.table()).columns(r.pk(), r.sk(), r.item()).values((byte[]) null, null, null)
+                        .onConflict(r.pk(), r.sk()).doUpdate().set(r.item(), DSL.excluded(r.item()));
+                delete = RENDER.deleteFrom(r.table()).where(r.pk().eq((byte[]) null), r.sk().eq((byte[]) null));
+            } else {
+                upsert = RENDER.insertInto(r.table())
+                        .columns(r.pk(), r.sk(), r.basePk().orElseThrow(), r.baseSk().orElseThrow(), r.item())
+                        .values((byte[]) null, null, null, null, null);
+                delete = RENDER.deleteFrom(r.table())
+                        .where(r.basePk().orElseThrow().eq((byte[]) null), r.baseSk().orElseThrow().eq((byte[]) null));
+            }
+            PreparedStatement first = connection.prepareStatement(RENDER.render(upsert));
+            try {
+                kept = new RelationStatements(first, connection.prepareStatement(RENDER.render(delete)));
+            } catch (SQLException e) {
+                closeQuietly(first);
+                throw e;
+            }
+            relations.put(relationName, kept);
+        }
+        return kept;
+    }
+
+    private PreparedStatement statement(String sql) throws SQLException {
+        PreparedStatement s = fixed.get(sql);
+        if (s == null) {
+            s = connection.prepareStatement(sql);
+            fixed.put(sql, s);
+        }
+        return s;
+    }
+
+    private static void closeQuietly(PreparedStatement s) {
+        try {
+            s.close();
+        } catch (SQLException ignored) {
+            // Closing a kept statement: the connection's own close finalizes it anyway.
+        }
+    }
+}
