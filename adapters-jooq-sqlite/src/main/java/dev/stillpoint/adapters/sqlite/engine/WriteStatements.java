@@ -4,6 +4,7 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.sqlcatalog.RelationName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -150,7 +151,7 @@ final class WriteStatements {
             DataRelation r = DataRelation.fromCatalog(relationName);
             Query upsert;
             Query delete;
-            if (r.kind() == DataRelation.Kind.BASE) {
+            if (r.kind() == RelationName.Kind.BASE) {
                 upsert = RENDER.insertInto(r.table()).columns(r.pk(), r.sk(), r.item()).values((byte[]) null, null, null)
                         .onConflict(r.pk(), r.sk()).doUpdate().set(r.item(), DSL.excluded(r.item()));
                 delete = RENDER.deleteFrom(r.table()).where(r.pk().eq((byte[]) null), r.sk().eq((byte[]) null));
