@@ -34,6 +34,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     private final int size;
     final AtomicInteger openWindows = new AtomicInteger();
     final AtomicInteger closedTwice = new AtomicInteger();
+    /** Closes of a step that had already handed the read to the next step (the engine must close the newest). */
+    final AtomicInteger closedAfterHandOver = new AtomicInteger();
     volatile FailAt failAt = FailAt.NOWHERE;
 
     InMemoryReadPort(TableDescription description, int size) {
@@ -49,7 +51,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
         FailAt plan = failAt;
         fail(plan, FailAt.BEGIN);
         openWindows.incrementAndGet();
-        return new Begun(new Window(plan), description);
+        Window window = new Window(plan);
+        return window.handTo(new Begun(window, description));
     }
 
     private static void fail(FailAt plan, FailAt here) {
@@ -62,12 +65,12 @@ final class InMemoryReadPort implements SnapshotReadPort {
         @Override
         public DefinedRead readDefinition() {
             fail(window.plan, FailAt.DEFINITION);
-            return new Defined(window, stored);
+            return window.handTo(new Defined(window, stored));
         }
 
         @Override
         public void close() {
-            window.close();
+            window.closeFrom(this);
         }
     }
 
@@ -75,12 +78,12 @@ final class InMemoryReadPort implements SnapshotReadPort {
         @Override
         public PinnedRead pin() {
             fail(window.plan, FailAt.PIN);
-            return new Pinned(window, new SnapshotInfo("in-memory", "0"), false);
+            return window.handTo(new Pinned(window, new SnapshotInfo("in-memory", "0"), false));
         }
 
         @Override
         public void close() {
-            window.close();
+            window.closeFrom(this);
         }
     }
 
@@ -88,24 +91,39 @@ final class InMemoryReadPort implements SnapshotReadPort {
         @Override
         public PageSource pages() {
             fail(window.plan, FailAt.PAGES);
-            return window;
+            return window.handTo(window);
         }
 
         @Override
         public void close() {
-            window.close();
+            window.closeFrom(this);
         }
     }
 
-    /** The one read behind every step of an open, and its pages: counts how often it is closed. */
+    /** The one read behind every step of an open, and its pages: counts how, and how often, it is closed. */
     private final class Window implements PageSource {
         private final FailAt plan;
         private int next;
         private int pagesServed;
         private boolean closed;
+        /** The step (or, once handed over, this page source) that holds the read now. */
+        private volatile Object holder;
 
         Window(FailAt plan) {
             this.plan = plan;
+        }
+
+        <T> T handTo(T next) {
+            holder = next;
+            return next;
+        }
+
+        /** Ends the read on a close of {@code step}, counting a close of a step that had handed it over. */
+        void closeFrom(Object step) {
+            if (step != holder) {
+                closedAfterHandOver.incrementAndGet();
+            }
+            end();
         }
 
         @Override
@@ -125,7 +143,11 @@ final class InMemoryReadPort implements SnapshotReadPort {
         }
 
         @Override
-        public synchronized void close() {
+        public void close() {
+            closeFrom(this);
+        }
+
+        private synchronized void end() {
             if (closed) {
                 closedTwice.incrementAndGet();
                 return;
