@@ -68,13 +68,14 @@ class PostgresSnapshotTest {
     // S5, D6, P2: every failed open gives back every connection it borrowed: after each failure the
     // engine's pools are back to no connection in use, read from the pools' own statistics (HikariCP's
     // HikariPoolMXBean of the catalog and the data pool). The failures: a table whose base relation
-    // was dropped behind the catalog (TableNotFound once the data connection is borrowed), an open
+    // was dropped behind the catalog (TableNotFound at the pin, the data connection borrowed), an open
     // failing at AFTER_DEFINITION (data connection borrowed, catalog row FOR SHARE) and at BEFORE_ITEMS
     // (pinned: catalog given back, data transaction open), and a table that is not ACTIVE.
-    // Mutant run by hand: PostgresSnapshots' Window.close not releasing the data connection of an open
-    // that failed before its pages were handed over (the Tx.release(data) line removed) -> fails on the
-    // separate layout on "[S5] pools back to idle after a failed open (missing base relation): data pool
-    // connections in use ... expected: 0 but was: 1"; the shared layout (data == catalog) stays green.
+    // Mutant run by hand (again after issue 11's typed steps): PostgresSnapshots' Defined.close not
+    // releasing the data connection of an open that failed between its definition and its pin (the
+    // Tx.release(data) line removed) -> fails on the separate layout on "[S5] pools back to idle after a
+    // failed open (missing base relation): data pool connections in use ... expected: 0 but was: 1"; the
+    // shared layout (data == catalog) stays green.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void s5_poolsAreBackToIdleAfterEveryFailedOpen(Layout layout) throws Exception {

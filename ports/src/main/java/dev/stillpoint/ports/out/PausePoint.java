@@ -1,6 +1,6 @@
 package dev.stillpoint.ports.out;
 
-/** The two places inside an open's read window where a test may hold it [K2]. */
+/** The two places between an open's read steps where a test may hold it, inside the read [K2]. */
 public enum PausePoint {
     /** The definition was read; the items not yet. */
     AFTER_DEFINITION,

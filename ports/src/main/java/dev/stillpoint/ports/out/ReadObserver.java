@@ -7,7 +7,7 @@ package dev.stillpoint.ports.out;
 public interface ReadObserver {
 
     /**
-     * Called at each pause point, inside the read window; may block.
+     * Called at each pause point, between the open's read steps and inside the read; may block.
      *
      * @param point the pause point reached
      */

@@ -114,11 +114,15 @@ final class Lease {
         return true;
     }
 
-    /** The resource that END_TRANSACTION closes: first the read window, later its page source. */
+    /**
+     * The resource that END_TRANSACTION closes: the open's current step (begun, defined, pinned), each
+     * replacing the one it was made from, which has handed it everything; later the page source.
+     */
     synchronized void own(AutoCloseable resource) {
         this.resource = resource;
     }
 
+    /** The page source the stream fetches from; it replaces the pinned step as what END_TRANSACTION closes. */
     synchronized void ownPages(PageSource pages) {
         this.pages = pages;
         this.resource = pages;

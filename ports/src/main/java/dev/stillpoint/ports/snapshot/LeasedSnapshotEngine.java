@@ -9,21 +9,23 @@ import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.PausePoint;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.lang.ref.Cleaner;
 
 /**
  * The one implementation of {@link SnapshotEngine} the snapshot-capable adapters share: a permit,
- * the lease machine, the adapter's read window with the two pauses inside it, and a stream that
- * releases on every path [S1-S7, D6, D7]. Adapters supply only the {@link SnapshotReadPort}.
+ * the lease machine, the adapter's read steps (begun, defined, pinned, pages) with the two pauses
+ * between them, the refusal of a table that is not ACTIVE, and a stream that releases on every path
+ * [S1-S7, D6, D7]. Adapters supply only the {@link SnapshotReadPort}.
  *
  * <p>Every stream it hands out has an idle limit [L1]: past it with no page fetched, the engine's
  * idle timer (one daemon thread, {@link IdleWatch}) releases the lease as a close would, and the
@@ -43,7 +45,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     /**
      * An engine whose streams have the default idle limit (60 s) [L1].
      *
-     * @param reads the adapter's read windows
+     * @param reads the adapter's snapshot reads
      * @param permits the engine's permit pool [D7]
      * @param wake woken by every release [P8]
      * @param budget rows and bytes per page [S7]
@@ -58,7 +60,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     /**
      * An engine over the adapter's read port.
      *
-     * @param reads     the adapter's read windows
+     * @param reads     the adapter's snapshot reads
      * @param permits   the engine's permit pool [D7]
      * @param wake      woken by every release [P8]
      * @param budget    rows and bytes per page [S7]
@@ -114,26 +116,34 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         }
     }
 
+    /**
+     * The open's steps in order, each owned by the lease from the moment it exists, so a failure or a
+     * cancellation anywhere closes the step current then, once. The refusal of a table that is not
+     * ACTIVE is decided here and nowhere else [S6].
+     */
     private TableSnapshot open(Lease lease, String accountId, String tableName) {
-        ReadWindow window = reads.begin(accountId, tableName, observer);
-        lease.own(window);
-        TableDescription description = window.readDefinition();
+        BegunRead begun = reads.begin(accountId, tableName, observer);
+        lease.own(begun);
+        DefinedRead defined = begun.readDefinition();
+        lease.own(defined);
         lease.apply(LeaseEvent.DEFINITION_READ);
+        TableDescription description = defined.description();
         if (description.status() != TableStatus.ACTIVE) {
             throw new StorageException(ErrorReason.RESOURCE_IN_USE, "table '" + tableName + "' is "
                     + description.status() + "; a snapshot needs an ACTIVE table");
         }
         observer.atPause(PausePoint.AFTER_DEFINITION);
-        SnapshotInfo info = window.pin();
+        PinnedRead pinned = defined.pin();
+        lease.own(pinned);
         lease.apply(LeaseEvent.SNAPSHOT_PINNED);
         observer.atPause(PausePoint.BEFORE_ITEMS);
-        boolean keyOrdered = window.keyOrdered();
-        PageSource pages = window.pages();
+        PageSource pages = pinned.pages();
         lease.ownPages(pages);
         lease.startIdleClock();
         lease.apply(LeaseEvent.STREAM_STARTED);
         TableDescription atInstant = description.dropDeletingIndexes().snapshotView();
-        TableSnapshot snapshot = new TableSnapshot(atInstant, info, keyOrdered, new LeasedItemStream(lease, budget, cleaner));
+        TableSnapshot snapshot = new TableSnapshot(atInstant, pinned.info(), pinned.keyOrdered(),
+                new LeasedItemStream(lease, budget, cleaner));
         idle.watch(lease);
         return snapshot;
     }

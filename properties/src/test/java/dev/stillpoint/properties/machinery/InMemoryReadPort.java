@@ -7,11 +7,13 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fake read port for testing the shared snapshot machinery alone (no database is involved):
- * one table of {@code size} items, scripted to fail at a chosen step, counting open windows.
+ * one table of {@code size} items, scripted to fail at a chosen step, counting open reads (windows)
+ * and reads closed twice, whichever step closed them.
  */
 final class InMemoryReadPort implements SnapshotReadPort {
 
@@ -31,6 +34,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     private final int size;
     final AtomicInteger openWindows = new AtomicInteger();
     final AtomicInteger closedTwice = new AtomicInteger();
+    /** Closes of a step that had already handed the read to the next step (the engine must close the newest). */
+    final AtomicInteger closedAfterHandOver = new AtomicInteger();
     volatile FailAt failAt = FailAt.NOWHERE;
 
     InMemoryReadPort(TableDescription description, int size) {
@@ -39,14 +44,15 @@ final class InMemoryReadPort implements SnapshotReadPort {
     }
 
     @Override
-    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+    public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         if (!tableName.equals(description.tableName())) {
             throw StorageException.tableNotFound(tableName);
         }
         FailAt plan = failAt;
         fail(plan, FailAt.BEGIN);
         openWindows.incrementAndGet();
-        return new Window(plan);
+        Window window = new Window(plan);
+        return window.handTo(new Begun(window, description));
     }
 
     private static void fail(FailAt plan, FailAt here) {
@@ -55,37 +61,69 @@ final class InMemoryReadPort implements SnapshotReadPort {
         }
     }
 
-    private final class Window implements ReadWindow, PageSource {
+    private record Begun(Window window, TableDescription stored) implements BegunRead {
+        @Override
+        public DefinedRead readDefinition() {
+            fail(window.plan, FailAt.DEFINITION);
+            return window.handTo(new Defined(window, stored));
+        }
+
+        @Override
+        public void close() {
+            window.closeFrom(this);
+        }
+    }
+
+    private record Defined(Window window, TableDescription description) implements DefinedRead {
+        @Override
+        public PinnedRead pin() {
+            fail(window.plan, FailAt.PIN);
+            return window.handTo(new Pinned(window, new SnapshotInfo("in-memory", "0"), false));
+        }
+
+        @Override
+        public void close() {
+            window.closeFrom(this);
+        }
+    }
+
+    private record Pinned(Window window, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
+        @Override
+        public PageSource pages() {
+            fail(window.plan, FailAt.PAGES);
+            return window.handTo(window);
+        }
+
+        @Override
+        public void close() {
+            window.closeFrom(this);
+        }
+    }
+
+    /** The one read behind every step of an open, and its pages: counts how, and how often, it is closed. */
+    private final class Window implements PageSource {
         private final FailAt plan;
         private int next;
         private int pagesServed;
         private boolean closed;
+        /** The step (or, once handed over, this page source) that holds the read now. */
+        private volatile Object holder;
 
         Window(FailAt plan) {
             this.plan = plan;
         }
 
-        @Override
-        public TableDescription readDefinition() {
-            fail(plan, FailAt.DEFINITION);
-            return description;
+        <T> T handTo(T next) {
+            holder = next;
+            return next;
         }
 
-        @Override
-        public SnapshotInfo pin() {
-            fail(plan, FailAt.PIN);
-            return new SnapshotInfo("in-memory", "0");
-        }
-
-        @Override
-        public boolean keyOrdered() {
-            return false;
-        }
-
-        @Override
-        public PageSource pages() {
-            fail(plan, FailAt.PAGES);
-            return this;
+        /** Ends the read on a close of {@code step}, counting a close of a step that had handed it over. */
+        void closeFrom(Object step) {
+            if (step != holder) {
+                closedAfterHandOver.incrementAndGet();
+            }
+            end();
         }
 
         @Override
@@ -105,7 +143,11 @@ final class InMemoryReadPort implements SnapshotReadPort {
         }
 
         @Override
-        public synchronized void close() {
+        public void close() {
+            closeFrom(this);
+        }
+
+        private synchronized void end() {
             if (closed) {
                 closedTwice.incrementAndGet();
                 return;

@@ -6,14 +6,12 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.SnapshotInfo;
-import dev.stillpoint.ports.in.StoredItem;
-import dev.stillpoint.ports.out.Page;
-import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.sql.Array;
 import java.sql.Connection;
@@ -21,23 +19,23 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Record1;
 import org.jooq.SQLDialect;
 import org.jooq.SelectJoinStep;
-import org.jooq.Record1;
 import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Snapshots on PostgreSQL [P1-P5, S1-S7].
+ * Snapshots on PostgreSQL [P1-P5, S1-S7], as the steps of {@link SnapshotReadPort}, each a record
+ * holding the connections it owns; read from {@link #begin} down to {@link CursorPages}.
  *
  * <p>Shared layout: one pooled connection, one REPEATABLE READ READ ONLY transaction whose first
  * statement reads the catalog row (so the definition and the items are one MVCC snapshot, with no
@@ -49,11 +47,12 @@ import org.slf4j.LoggerFactory;
  * ONLY transaction holds ACCESS SHARE on the relations and has pinned its snapshot; only then is
  * the catalog transaction ended and its connection returned.
  *
- * <p>Both: the marker is {@code pg_current_snapshot()}; a GSI whose relation is missing is left out
- * of the description [D9]; items come through a server-side cursor, one FETCH per round trip,
- * ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose text key
- * columns have another collation streams unordered with a warning, never sorted whole. SQLSTATE
- * 40001 and 72000 are SnapshotExpired.
+ * <p>Both: the marker is {@code pg_current_snapshot()}; the relations that exist are probed with the
+ * definition, and a GSI whose relation is missing is left out of the description [D9] (a missing
+ * base relation is TableNotFound at the pin); items come through a server-side cursor, one FETCH per
+ * round trip, ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose
+ * text key columns have another collation streams unordered with a warning, never sorted whole.
+ * SQLSTATE 40001 and 72000 are SnapshotExpired.
  */
 public final class PostgresSnapshots implements SnapshotReadPort {
 
@@ -61,11 +60,6 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
     /** The marker's kind in {@link SnapshotInfo}. */
     public static final String KIND = "postgresql-snapshot";
-
-    /** Rows of the first FETCH, before the items' size is known (16 of the largest items are 6.5 MB). */
-    static final int FIRST_FETCH_ROWS = 16;
-
-    private static final String CURSOR = "sp_snapshot";
 
     private static final String EXISTING_RELATIONS =
             "SELECT r FROM unnest(?::text[]) AS r WHERE to_regclass(quote_ident(r)) IS NOT NULL";
@@ -82,8 +76,9 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         this.pools = pools;
     }
 
+    /** Shared: the data connection's snapshot transaction. Separate: the catalog connection's transaction. */
     @Override
-    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+    public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         String doing = "opening a snapshot of '" + tableName + "'";
         Connection first;
         try {
@@ -94,76 +89,65 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         try {
             if (pools.shared()) {
                 Tx.beginSnapshot(first);
-                return new Window(first, first, accountId, tableName, observer);
+            } else {
+                Tx.begin(first);
             }
-            Tx.begin(first);
-            return new Window(first, null, accountId, tableName, observer);
+            return new Begun(pools, accountId, tableName, observer, first);
         } catch (SQLException | RuntimeException e) {
             Tx.release(first);
             throw PgFailures.mapSnapshot(doing, e);
         }
     }
 
-    /**
-     * The read window. On the shared layout {@code catalog == data}; on the separate layout the
-     * data connection is borrowed once the definition is read (always after the catalog's).
-     */
-    private final class Window implements ReadWindow {
-        private final Connection catalog;
-        private Connection data;
-        private final String accountId;
-        private final String tableName;
-        private final ReadObserver observer;
-        private CatalogRows.Loaded loaded;
-        private List<DataRelation> existing = List.of();
-        private boolean keyOrdered;
-        private boolean catalogEnded;
-        private boolean handedOver;
+    /** Begun: {@code catalog} is in its transaction (on the shared layout it is the data connection too). */
+    private record Begun(Pools pools, String accountId, String tableName, ReadObserver observer, Connection catalog)
+            implements BegunRead {
 
-        Window(Connection catalog, Connection data, String accountId, String tableName, ReadObserver observer) {
-            this.catalog = catalog;
-            this.data = data;
-            this.accountId = accountId;
-            this.tableName = tableName;
-            this.observer = observer;
-        }
-
+        /**
+         * Reads the row (shared: the transaction's first statement, which takes its snapshot [P1];
+         * separate: FOR SHARE until the data transaction is pinned [P2]), then, on the data connection
+         * (borrowed now on the separate layout, always after the catalog's), which relations exist.
+         */
         @Override
-        public TableDescription readDefinition() {
+        public DefinedRead readDefinition() {
             try {
-                // Shared: the transaction's first statement, which takes its snapshot [P1].
-                // Separate: the row FOR SHARE until the data transaction is pinned [P2].
                 CatalogRows.RowLock lock = pools.shared() ? CatalogRows.RowLock.NONE : CatalogRows.RowLock.SHARE;
-                loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
+                CatalogRows.Loaded loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
-                TableDescription description = loaded.description();
-                if (description.status() != TableStatus.ACTIVE) {
-                    return description;
+                Connection data = pools.shared() ? catalog : pools.data();
+                try {
+                    List<DataRelation> existing = existingRelations(data, loaded.relations());
+                    return new Defined(tableName, observer, catalog, data, loaded, existing,
+                            withoutGsisMissingRelations(loaded, existing));
+                } catch (SQLException | RuntimeException e) {
+                    if (data != catalog) {
+                        Tx.release(data);
+                    }
+                    throw e;
                 }
-                if (data == null) {
-                    data = pools.data();
-                }
-                existing = existingRelations(data, loaded.relations());
-                if (!existing.contains(loaded.relations().get(0))) {
-                    throw StorageException.tableNotFound(tableName);
-                }
-                Set<String> names = new HashSet<>();
-                existing.forEach(r -> names.add(r.name()));
-                Set<String> gsisWithRelation = new HashSet<>();
-                loaded.indexes().stream()
-                        .filter(i -> i.getKind().equals("GSI") && names.contains(i.getRelationName()))
-                        .forEach(i -> gsisWithRelation.add(i.getIndexName()));
-                // D9: a GSI whose data relation is missing is left out, with the definitions only it used.
-                return description.withoutGsisMissingRelations(gsisWithRelation);
             } catch (SQLException | RuntimeException e) {
-                throw failed("reading the definition", e);
+                throw failed(tableName, "reading the definition", e);
             }
         }
 
         @Override
-        public SnapshotInfo pin() {
+        public void close() {
+            Tx.release(catalog);
+        }
+    }
+
+    /** Defined: the row is read (held FOR SHARE on the separate layout), the existing relations known. */
+    private record Defined(String tableName, ReadObserver observer, Connection catalog, Connection data,
+                           CatalogRows.Loaded loaded, List<DataRelation> existing, TableDescription description)
+            implements DefinedRead {
+
+        @Override
+        public PinnedRead pin() {
             try {
-                if (!pools.shared()) {
+                if (!existing.contains(loaded.relations().get(0))) {
+                    throw StorageException.tableNotFound(tableName);
+                }
+                if (separate()) {
                     Tx.beginSnapshot(data);
                 }
                 // ACCESS SHARE on every relation of the table: a DROP now waits for this stream, and
@@ -178,85 +162,75 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                     rs.next();
                     marker = rs.getString(1);
                 }
-                keyOrdered = orderable();
-                if (!pools.shared()) {
-                    // Pinned and probed: now UpdateTable and DeleteTable may take the row [P2].
-                    endCatalog();
+                boolean keyOrdered = orderable(data, loaded, tableName);
+                if (separate()) {
+                    // Pinned and probed: now UpdateTable and DeleteTable may take the row [P2]. The last
+                    // statement of the step, so a failure above leaves the catalog to this step's close.
+                    Tx.release(catalog);
                 }
-                return new SnapshotInfo(KIND, marker);
+                return new Pinned(tableName, observer, data, loaded.base(), new SnapshotInfo(KIND, marker), keyOrdered);
             } catch (SQLException | RuntimeException e) {
-                throw failed("pinning the snapshot", e);
+                throw failed(tableName, "pinning the snapshot", e);
             }
         }
 
-        /** Whether the items can come in KeyOrder: a resolvable key and bytewise-collated text key columns [P4]. */
-        private boolean orderable() throws SQLException {
-            TableDescription d = loaded.description();
-            if (KeyOrder.resolve(d.keySchema(), d.attributeDefinitions()).ordered().isEmpty()) {
-                return false;
-            }
-            String relation = loaded.base().relation().name();
-            try (PreparedStatement ps = data.prepareStatement(KEY_COLLATIONS)) {
-                ps.setString(1, relation);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String collation = rs.getString(2);
-                        if (!collation.equals("C") && !collation.equals("POSIX")) {
-                            LOG.warn("table '{}' ({}): key column {} has collation '{}', not \"C\"; its snapshot streams "
-                                    + "unordered (ordering it would sort the whole table before the first item)",
-                                    tableName, relation, rs.getString(1), collation);
-                            return false;
-                        }
-                    }
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public boolean keyOrdered() {
-            return keyOrdered;
-        }
-
-        @Override
-        public PageSource pages() {
-            RelationLayout base = loaded.base();
-            SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
-            String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
-                    .getSQL(ParamType.INLINED);
-            try {
-                Tx.exec(data, "DECLARE " + CURSOR + " NO SCROLL CURSOR FOR " + query);
-            } catch (SQLException e) {
-                throw failed("declaring the snapshot cursor", e);
-            }
-            handedOver = true;
-            return new CursorPages(data, tableName, observer);
+        private boolean separate() {
+            return data != catalog;
         }
 
         @Override
         public void close() {
-            if (!handedOver) {
-                if (data != null && data != catalog) {
-                    Tx.release(data);
+            if (separate()) {
+                Tx.release(data);
+            }
+            Tx.release(catalog);
+        }
+    }
+
+    /** Pinned: the data transaction holds its snapshot and ACCESS SHARE on every relation; the row is free. */
+    private record Pinned(String tableName, ReadObserver observer, Connection data, RelationLayout base,
+                          SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
+
+        @Override
+        public PageSource pages() {
+            SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
+            String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
+                    .getSQL(ParamType.INLINED);
+            try {
+                return CursorPages.declare(data, query, tableName, observer);
+            } catch (SQLException e) {
+                throw failed(tableName, "declaring the snapshot cursor", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            Tx.release(data);
+        }
+    }
+
+    /** Whether the items can come in KeyOrder: a resolvable key and bytewise-collated text key columns [P4]. */
+    private static boolean orderable(Connection data, CatalogRows.Loaded loaded, String tableName) throws SQLException {
+        TableDescription d = loaded.description();
+        if (KeyOrder.resolve(d.keySchema(), d.attributeDefinitions()).ordered().isEmpty()) {
+            return false;
+        }
+        String relation = loaded.base().relation().name();
+        try (PreparedStatement ps = data.prepareStatement(KEY_COLLATIONS)) {
+            ps.setString(1, relation);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String collation = rs.getString(2);
+                    if (!collation.equals("C") && !collation.equals("POSIX")) {
+                        LOG.warn("table '{}' ({}): key column {} has collation '{}', not \"C\"; its snapshot streams "
+                                + "unordered (ordering it would sort the whole table before the first item)",
+                                tableName, relation, rs.getString(1), collation);
+                        return false;
+                    }
                 }
-                endCatalog();
             }
         }
-
-        private void endCatalog() {
-            if (!catalogEnded) {
-                catalogEnded = true;
-                Tx.release(catalog);
-            }
-        }
-
-        private StorageException failed(String stage, Throwable e) {
-            if (PgFailures.sqlState(e).equals("42P01")) {
-                return new StorageException(ErrorReason.TABLE_NOT_FOUND, "Table not found: " + tableName
-                        + " (its relations were dropped while the snapshot was opening: " + PgFailures.describe(e) + ")", e);
-            }
-            return PgFailures.mapSnapshot(stage + " of a snapshot of '" + tableName + "'", e);
-        }
+        return true;
     }
 
     /** The relations among {@code relations} that exist now, in the same order. */
@@ -274,95 +248,22 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         return relations.stream().filter(r -> found.contains(r.name())).toList();
     }
 
-    /**
-     * Pages from the snapshot's cursor, each FETCH one round trip. A FETCH asks for what is left of
-     * the page's rows, or fewer when the items seen so far say the byte budget fills first; rows a
-     * FETCH returned past a full page wait for the next page. So a page holds at most the byte
-     * budget plus one item, and memory stays about one page whatever the table's size [S7].
-     */
-    static final class CursorPages implements PageSource {
-        private final Connection data;
-        private final String tableName;
-        private final ReadObserver observer;
-        private final ArrayDeque<String> fetched = new ArrayDeque<>();
-        private boolean exhausted;
-        private long rowsSeen;
-        private long charsSeen;
-        private boolean closed;
+    /** D9: a GSI whose data relation is missing is left out, with the definitions only it used. */
+    private static TableDescription withoutGsisMissingRelations(CatalogRows.Loaded loaded, List<DataRelation> existing) {
+        Set<String> names = new HashSet<>();
+        existing.forEach(r -> names.add(r.name()));
+        Set<String> gsisWithRelation = new HashSet<>();
+        loaded.indexes().stream()
+                .filter(i -> i.getKind().equals("GSI") && names.contains(i.getRelationName()))
+                .forEach(i -> gsisWithRelation.add(i.getIndexName()));
+        return loaded.description().withoutGsisMissingRelations(gsisWithRelation);
+    }
 
-        CursorPages(Connection data, String tableName, ReadObserver observer) {
-            this.data = data;
-            this.tableName = tableName;
-            this.observer = observer;
+    private static StorageException failed(String tableName, String stage, Throwable e) {
+        if (PgFailures.sqlState(e).equals("42P01")) {
+            return new StorageException(ErrorReason.TABLE_NOT_FOUND, "Table not found: " + tableName
+                    + " (its relations were dropped while the snapshot was opening: " + PgFailures.describe(e) + ")", e);
         }
-
-        @Override
-        public Page nextPage(PageBudget budget) {
-            List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
-            long bytes = 0;
-            try {
-                while (!budget.full(items.size(), bytes)) {
-                    if (fetched.isEmpty()) {
-                        if (exhausted) {
-                            break;
-                        }
-                        fetch(fetchRows(budget, items.size(), bytes));
-                        if (fetched.isEmpty()) {
-                            break;
-                        }
-                    }
-                    String json = fetched.poll();
-                    bytes += json.length();
-                    items.add(new StoredJson(json));
-                }
-            } catch (SQLException e) {
-                throw PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e);
-            }
-            return new Page(items, exhausted && fetched.isEmpty());
-        }
-
-        /** Rows for the next FETCH: what is left of the page, bounded by what the byte budget allows. */
-        int fetchRows(PageBudget budget, int itemsInPage, long bytesInPage) {
-            int rowsLeft = budget.rows() - itemsInPage;
-            if (rowsSeen == 0) {
-                return Math.min(rowsLeft, FIRST_FETCH_ROWS);
-            }
-            long average = Math.max(1, charsSeen / rowsSeen);
-            long byBytes = (budget.bytes() - bytesInPage) / average + 1;
-            return (int) Math.max(1, Math.min(rowsLeft, byBytes));
-        }
-
-        private void fetch(int rows) throws SQLException {
-            observer.roundTrip();
-            int got = 0;
-            try (Statement s = data.createStatement();
-                 ResultSet rs = s.executeQuery("FETCH FORWARD " + rows + " FROM " + CURSOR)) {
-                while (rs.next()) {
-                    String json = rs.getString(1);
-                    if (json == null) {
-                        // A row this adapter cannot have written (its item column is NOT NULL): the stream ends here.
-                        throw new StorageException(ErrorReason.INTERNAL, "a row of table '" + tableName
-                                + "' has no item text; the snapshot stream ends at it");
-                    }
-                    fetched.add(json);
-                    charsSeen += json.length();
-                    got++;
-                }
-            }
-            rowsSeen += got;
-            if (got < rows) {
-                exhausted = true;
-            }
-        }
-
-        @Override
-        public void close() {
-            if (!closed) {
-                closed = true;
-                fetched.clear();
-                // Ends the read transaction (the cursor with it) and gives the connection back.
-                Tx.release(data);
-            }
-        }
+        return PgFailures.mapSnapshot(stage + " of a snapshot of '" + tableName + "'", e);
     }
 }

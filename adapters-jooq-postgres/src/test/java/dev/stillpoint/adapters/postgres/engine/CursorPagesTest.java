@@ -32,13 +32,13 @@ class CursorPagesTest {
         }
     }
 
-    private static PostgresSnapshots.CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
+    private static CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.execute("DECLARE sp_snapshot NO SCROLL CURSOR FOR " + select);
         }
-        return new PostgresSnapshots.CursorPages(c, "t", new ReadObserver() {
+        return new CursorPages(c, "t", new ReadObserver() {
             @Override
             public void roundTrip() {
                 fetches.incrementAndGet();
@@ -50,7 +50,7 @@ class CursorPagesTest {
     void s7_aPageHoldsAtMostTheByteBudgetPlusOneItem() throws SQLException {
         AtomicInteger fetches = new AtomicInteger();
         // 200 items of 1,000 characters; a page budget of 1,000 rows or 10,000 bytes.
-        PostgresSnapshots.CursorPages pages = cursor("SELECT repeat('x', 1000) FROM generate_series(1, 200)", fetches);
+        CursorPages pages = cursor("SELECT repeat('x', 1000) FROM generate_series(1, 200)", fetches);
         PageBudget budget = new PageBudget(1000, 10_000);
         int total = 0;
         int pageCount = 0;
@@ -72,7 +72,7 @@ class CursorPagesTest {
     @Test
     void s7_aPageHoldsAtMostItsRows() throws SQLException {
         AtomicInteger fetches = new AtomicInteger();
-        PostgresSnapshots.CursorPages pages = cursor("SELECT g::text FROM generate_series(1, 10) g", fetches);
+        CursorPages pages = cursor("SELECT g::text FROM generate_series(1, 10) g", fetches);
         PageBudget budget = new PageBudget(3, 1 << 20);
         assertThat(pages.nextPage(budget).items()).hasSize(3);
         assertThat(pages.nextPage(budget).items()).hasSize(3);

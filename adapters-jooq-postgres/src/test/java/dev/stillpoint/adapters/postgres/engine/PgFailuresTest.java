@@ -74,7 +74,7 @@ class PgFailuresTest {
         try (Statement s = c.createStatement()) {
             s.execute("DECLARE sp_snapshot NO SCROLL CURSOR FOR SELECT sp_fail('" + sqlState + "')");
         }
-        PostgresSnapshots.CursorPages pages = new PostgresSnapshots.CursorPages(c, "t", ReadObserver.NONE);
+        CursorPages pages = new CursorPages(c, "t", ReadObserver.NONE);
         StorageException e = catchThrowableOfType(StorageException.class, () -> pages.nextPage(PageBudget.DEFAULT));
         assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
         pages.close();

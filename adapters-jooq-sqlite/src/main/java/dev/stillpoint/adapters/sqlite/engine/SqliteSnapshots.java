@@ -6,11 +6,13 @@ import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,13 +20,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Snapshots on SQLite [Q1-Q4]. A file database: one deferred read transaction on a pooled
  * connection, pinned by its first read (the catalog row), so definition and items are one WAL
  * snapshot and writers never wait; pages by row-value keyset on the primary key, or by rowid when
  * the key is unorderable. An in-memory database (one connection): the open copies every page
- * inside its transaction and streams the copy, holding no connection.
+ * inside its transaction and streams the copy, holding no connection. The open's steps are records
+ * over one {@code Read}, from {@link #begin} down to the page queries.
  */
 public final class SqliteSnapshots implements SnapshotReadPort {
 
@@ -37,7 +41,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
     }
 
     @Override
-    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+    public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         Connections.Borrowed borrowed = connections.read();
         try {
             Tx.beginRead(borrowed.connection());
@@ -45,91 +49,30 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             borrowed.close();
             throw SqlFailures.map("opening a snapshot of '" + tableName + "'", e);
         }
-        return new Window(borrowed, accountId, tableName, observer);
+        Optional<PageBudget> copyAtOpen = connections.inMemory() ? Optional.of(copyPages) : Optional.empty();
+        return new Begun(new Read(borrowed, accountId, tableName, observer, copyAtOpen));
     }
 
-    private final class Window implements ReadWindow {
-        private final Connections.Borrowed borrowed;
-        private final Connection c;
-        private final String accountId;
-        private final String tableName;
-        private final ReadObserver observer;
-        private CatalogRows.Loaded loaded;
-        private boolean ended;
+    /**
+     * One snapshot's read transaction on its borrowed connection, and what its pages need. Whichever
+     * step or page source owns it ends it, once.
+     */
+    private record Read(Connections.Borrowed borrowed, String accountId, String tableName, ReadObserver observer,
+                        Optional<PageBudget> copyAtOpen) {
 
-        Window(Connections.Borrowed borrowed, String accountId, String tableName, ReadObserver observer) {
-            this.borrowed = borrowed;
-            this.c = borrowed.connection();
-            this.accountId = accountId;
-            this.tableName = tableName;
-            this.observer = observer;
+        Connection connection() {
+            return borrowed.connection();
         }
 
-        @Override
-        public TableDescription readDefinition() {
-            try {
-                // The transaction's first read: it pins the WAL snapshot the items come from [Q1].
-                loaded = CatalogRows.load(SqliteCatalog.dsl(c), accountId, tableName)
-                        .orElseThrow(() -> StorageException.tableNotFound(tableName));
-            } catch (RuntimeException e) {
-                throw SqlFailures.map("reading the definition of '" + tableName + "'", e);
-            }
-            return loaded.record().description();
-        }
-
-        @Override
-        public SnapshotInfo pin() {
-            // Read in the transaction readDefinition pinned: the commits this snapshot saw [L5].
-            try {
-                return new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@" + CommitSequence.read(SqliteCatalog.dsl(c)));
-            } catch (RuntimeException e) {
-                throw SqlFailures.map("pinning the snapshot of '" + tableName + "'", e);
-            }
-        }
-
-        @Override
-        public boolean keyOrdered() {
-            TableDescription d = loaded.record().description();
-            return KeyOrder.resolve(d.keySchema(), d.attributeDefinitions()) .ordered().isPresent();
-        }
-
-        @Override
-        public PageSource pages() {
-            DataRelation base = loaded.base();
-            PageSource live = keyOrdered() ? new KeysetPages(this, base) : new RowidPages(this, base);
-            if (!connections.inMemory()) {
-                return live;
-            }
-            return copyAll(live);
-        }
-
-        /** The in-memory shape [Q4]: every page read now, in this transaction; the connection goes back at once. */
-        private PageSource copyAll(PageSource live) {
-            List<StoredItem> copy = new ArrayList<>();
-            try {
-                Page page;
-                do {
-                    page = live.nextPage(copyPages);
-                    copy.addAll(page.items());
-                } while (!page.last());
-            } finally {
-                live.close();
-            }
-            return new CopyPages(copy);
-        }
-
-        @Override
-        public void close() {
-            if (!ended) {
-                ended = true;
-                Tx.rollbackQuietly(c);
-                borrowed.close();
-            }
+        /** Ends the read transaction and gives the connection back. */
+        void end() {
+            Tx.rollbackQuietly(connection());
+            borrowed.close();
         }
 
         PreparedStatement prepare(String sql) {
             try {
-                return c.prepareStatement(sql);
+                return connection().prepareStatement(sql);
             } catch (SQLException e) {
                 throw SqlFailures.map("preparing the page query of '" + tableName + "'", e);
             }
@@ -140,18 +83,114 @@ public final class SqliteSnapshots implements SnapshotReadPort {
         }
     }
 
+    /** Begun: the deferred read transaction is open and has read nothing, so no snapshot is fixed yet. */
+    private record Begun(Read read) implements BegunRead {
+        @Override
+        public DefinedRead readDefinition() {
+            try {
+                // The transaction's first read: it pins the WAL snapshot the items come from [Q1].
+                CatalogRows.Loaded loaded = CatalogRows.load(SqliteCatalog.dsl(read.connection()), read.accountId(),
+                        read.tableName()).orElseThrow(() -> StorageException.tableNotFound(read.tableName()));
+                return new Defined(read, loaded, loaded.record().description());
+            } catch (RuntimeException e) {
+                throw SqlFailures.map("reading the definition of '" + read.tableName() + "'", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            read.end();
+        }
+    }
+
+    /** Defined: the catalog row is read, so the WAL snapshot is fixed. */
+    private record Defined(Read read, CatalogRows.Loaded loaded, TableDescription description) implements DefinedRead {
+        @Override
+        public PinnedRead pin() {
+            // Read in the transaction the definition read pinned: the commits this snapshot saw [L5].
+            SnapshotInfo info;
+            try {
+                info = new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@"
+                        + CommitSequence.read(SqliteCatalog.dsl(read.connection())));
+            } catch (RuntimeException e) {
+                throw SqlFailures.map("pinning the snapshot of '" + read.tableName() + "'", e);
+            }
+            boolean keyOrdered = KeyOrder.resolve(description.keySchema(), description.attributeDefinitions())
+                    .ordered().isPresent();
+            return new Pinned(read, loaded.base(), info, keyOrdered);
+        }
+
+        @Override
+        public void close() {
+            read.end();
+        }
+    }
+
+    /** Pinned: the marker is read; the pages are keyset pages when the key is orderable, rowid pages when not. */
+    private record Pinned(Read read, DataRelation base, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
+        @Override
+        public PageSource pages() {
+            LivePages live = keyOrdered ? new KeysetPages(read, base) : new RowidPages(read, base);
+            if (read.copyAtOpen().isEmpty()) {
+                return live;
+            }
+            return copyAll(live, read.copyAtOpen().get());
+        }
+
+        /**
+         * The in-memory shape [Q4]: every page read now, in this transaction, which then ends, so the
+         * one connection goes back at once. On a failure the read stays this step's to end.
+         */
+        private PageSource copyAll(LivePages live, PageBudget budget) {
+            List<StoredItem> copy = new ArrayList<>();
+            try {
+                Page page;
+                do {
+                    page = live.nextPage(budget);
+                    copy.addAll(page.items());
+                } while (!page.last());
+            } finally {
+                live.closeStatements();
+            }
+            read.end();
+            return new CopyPages(copy);
+        }
+
+        @Override
+        public void close() {
+            read.end();
+        }
+    }
+
+    /** Pages read by prepared statements inside the read transaction; closing them ends the read. */
+    private abstract static class LivePages implements PageSource {
+        final Read read;
+
+        LivePages(Read read) {
+            this.read = read;
+        }
+
+        /** Closes the page queries, leaving the read transaction open. */
+        abstract void closeStatements();
+
+        @Override
+        public final void close() {
+            closeStatements();
+            read.end();
+        }
+    }
+
     /** Row-value keyset pages on the primary key: {@code WHERE (pk, sk) > (?, ?) ORDER BY pk, sk} [Q3]. */
-    private static final class KeysetPages implements PageSource {
-        private final Window window;
+    private static final class KeysetPages extends LivePages {
         private final PreparedStatement first;
         private final PreparedStatement next;
         private byte[] lastPk;
         private byte[] lastSk;
 
-        KeysetPages(Window window, DataRelation base) {
-            this.window = window;
-            this.first = window.prepare(PageQueries.firstKeysetPage(base));
-            this.next = window.prepare(PageQueries.nextKeysetPage(base));
+        KeysetPages(Read read, DataRelation base) {
+            super(read);
+            this.first = read.prepare(PageQueries.firstKeysetPage(base));
+            this.next = read.prepare(PageQueries.nextKeysetPage(base));
         }
 
         @Override
@@ -167,7 +206,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                     q.setBytes(2, lastSk);
                     q.setInt(3, budget.rows());
                 }
-                window.observer.roundTrip();
+                read.observer().roundTrip();
                 List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
                 long bytes = 0;
                 try (ResultSet rs = q.executeQuery()) {
@@ -189,26 +228,24 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 // A page cut short by rows or bytes may have more behind it; one with room left is the end.
                 return new Page(items, !budget.full(items.size(), bytes));
             } catch (SQLException e) {
-                throw window.failed(e);
+                throw read.failed(e);
             }
         }
 
         @Override
-        public void close() {
+        void closeStatements() {
             PageQueries.closeQuietly(first, next);
-            window.close();
         }
     }
 
     /** Rowid pages for a table whose key is unorderable: complete, in no key order [D1, Q3]. */
-    private static final class RowidPages implements PageSource {
-        private final Window window;
+    private static final class RowidPages extends LivePages {
         private final PreparedStatement query;
         private long lastRowid = Long.MIN_VALUE;
 
-        RowidPages(Window window, DataRelation base) {
-            this.window = window;
-            this.query = window.prepare(PageQueries.rowidPage(base));
+        RowidPages(Read read, DataRelation base) {
+            super(read);
+            this.query = read.prepare(PageQueries.rowidPage(base));
         }
 
         @Override
@@ -216,7 +253,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             try {
                 query.setLong(1, lastRowid);
                 query.setInt(2, budget.rows());
-                window.observer.roundTrip();
+                read.observer().roundTrip();
                 List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
                 long bytes = 0;
                 try (ResultSet rs = query.executeQuery()) {
@@ -229,40 +266,13 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 }
                 return new Page(items, !budget.full(items.size(), bytes));
             } catch (SQLException e) {
-                throw window.failed(e);
+                throw read.failed(e);
             }
         }
 
         @Override
-        public void close() {
+        void closeStatements() {
             PageQueries.closeQuietly(query);
-            window.close();
-        }
-    }
-
-    /** Pages over an in-memory copy; no connection is held. */
-    private static final class CopyPages implements PageSource {
-        private final List<StoredItem> copy;
-        private int next;
-
-        CopyPages(List<StoredItem> copy) {
-            this.copy = copy;
-        }
-
-        @Override
-        public Page nextPage(PageBudget budget) {
-            int from = next;
-            long bytes = 0;
-            while (next < copy.size() && !budget.full(next - from, bytes)) {
-                bytes += copy.get(next).json().length();
-                next++;
-            }
-            return new Page(copy.subList(from, next), next >= copy.size());
-        }
-
-        @Override
-        public void close() {
-            next = copy.size();
         }
     }
 }

@@ -11,11 +11,13 @@ import com.mongodb.client.model.Sorts;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.util.List;
 import org.bson.BsonDocument;
@@ -54,33 +56,34 @@ final class MongoSnapshots implements SnapshotReadPort {
     }
 
     @Override
-    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+    public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         ClientSession session = work.run("starting a snapshot session for table '" + tableName + "'",
                 () -> work.client().startSession(SNAPSHOT));
-        return new SessionWindow(session, accountId, tableName);
+        return new Begun(work, catalog, new Session(session, tableName), accountId);
     }
 
-    private final class SessionWindow implements ReadWindow {
-        private final ClientSession session;
-        private final String accountId;
-        private final String tableName;
-        private CatalogDocuments.Loaded loaded;
-        private BsonTimestamp atClusterTime;
-        private boolean ended;
-
-        SessionWindow(ClientSession session, String accountId, String tableName) {
-            this.session = session;
-            this.accountId = accountId;
-            this.tableName = tableName;
+    /** The snapshot's session; whichever step or page source owns it ends it, once. */
+    private record Session(ClientSession session, String tableName) {
+        void end() {
+            try {
+                session.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the snapshot session of table '{}': {}", tableName, e.toString());
+            }
         }
+    }
 
+    /** Begun: the session is started; its first read will fix the cluster time. */
+    private record Begun(Work work, MongoCatalog catalog, Session session, String accountId) implements BegunRead {
         @Override
-        public TableDescription readDefinition() {
+        public DefinedRead readDefinition() {
+            String tableName = session.tableName();
+            ClientSession s = session.session();
             String doing = "reading the definition of table '" + tableName + "' in a snapshot session";
             MongoCollection<BsonDocument> tables = catalog.tables().withReadConcern(ReadConcern.SNAPSHOT);
-            BsonDocument table = work.run(doing, () -> tables.find(session,
+            BsonDocument table = work.run(doing, () -> tables.find(s,
                     eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName))).first());
-            atClusterTime = session.getSnapshotTimestamp();
+            BsonTimestamp atClusterTime = s.getSnapshotTimestamp();
             if (atClusterTime == null) {
                 throw MongoFailures.noSnapshotTime(doing, tables.getReadConcern());
             }
@@ -88,18 +91,36 @@ final class MongoSnapshots implements SnapshotReadPort {
                 throw StorageException.tableNotFound(tableName);
             }
             List<BsonDocument> indexes = work.run(doing, () -> Work.all(
-                    catalog.indexes().withReadConcern(ReadConcern.SNAPSHOT), session,
+                    catalog.indexes().withReadConcern(ReadConcern.SNAPSHOT), s,
                     eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal")));
-            loaded = CatalogDocuments.load(table, indexes);
-            return loaded.record().description();
+            CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, indexes);
+            return new Defined(work, session, loaded, loaded.record().description(), atClusterTime);
         }
 
         @Override
-        public SnapshotInfo pin() {
+        public void close() {
+            session.end();
+        }
+    }
+
+    /** Defined: the catalog documents are read at the cluster time the first read fixed. */
+    private record Defined(Work work, Session session, CatalogDocuments.Loaded loaded, TableDescription description,
+                           BsonTimestamp atClusterTime) implements DefinedRead {
+        @Override
+        public PinnedRead pin() {
             // The catalog read already fixed the instant; the marker is that cluster time.
-            return new SnapshotInfo("mongodb-cluster-time", atClusterTime.getTime() + "." + atClusterTime.getInc());
+            SnapshotInfo info = new SnapshotInfo("mongodb-cluster-time", atClusterTime.getTime() + "." + atClusterTime.getInc());
+            return new Pinned(session, work.data(loaded.baseCollection()).withReadConcern(ReadConcern.SNAPSHOT), info);
         }
 
+        @Override
+        public void close() {
+            session.end();
+        }
+    }
+
+    /** Pinned: the marker is known; items come in {@code _id} order, not KeyOrder [M3]. */
+    private record Pinned(Session session, MongoCollection<BsonDocument> base, SnapshotInfo info) implements PinnedRead {
         @Override
         public boolean keyOrdered() {
             return false;
@@ -107,39 +128,32 @@ final class MongoSnapshots implements SnapshotReadPort {
 
         @Override
         public PageSource pages() {
-            return new CursorPages(this, work.data(loaded.baseCollection()).withReadConcern(ReadConcern.SNAPSHOT));
+            return new CursorPages(session, base);
         }
 
         @Override
         public void close() {
-            if (!ended) {
-                ended = true;
-                try {
-                    session.close();
-                } catch (RuntimeException e) {
-                    LOG.warn("closing the snapshot session of table '{}': {}", tableName, e.toString());
-                }
-            }
+            session.end();
         }
     }
 
     /** The items from one cursor in the snapshot session; the find is sent with the first page. */
     private static final class CursorPages implements PageSource {
-        private final SessionWindow window;
+        private final Session session;
         private final MongoCollection<BsonDocument> base;
         private MongoCursor<BsonDocument> cursor;
 
-        CursorPages(SessionWindow window, MongoCollection<BsonDocument> base) {
-            this.window = window;
+        CursorPages(Session session, MongoCollection<BsonDocument> base) {
+            this.session = session;
             this.base = base;
         }
 
         @Override
         public Page nextPage(PageBudget budget) {
-            String doing = "reading table '" + window.tableName + "' in its snapshot";
+            String doing = "reading table '" + session.tableName() + "' in its snapshot";
             try {
                 if (cursor == null) {
-                    cursor = base.find(window.session).batchSize(budget.rows()).iterator();
+                    cursor = base.find(session.session()).batchSize(budget.rows()).iterator();
                 }
                 List<dev.stillpoint.ports.in.StoredItem> items = DocumentPages.fill(cursor, budget, base.getNamespace()
                         .getCollectionName());
@@ -158,9 +172,9 @@ final class MongoSnapshots implements SnapshotReadPort {
                     cursor.close();
                 }
             } catch (RuntimeException e) {
-                LOG.warn("closing the snapshot cursor of table '{}': {}", window.tableName, e.toString());
+                LOG.warn("closing the snapshot cursor of table '{}': {}", session.tableName(), e.toString());
             } finally {
-                window.close();
+                session.end();
             }
         }
     }

@@ -6,11 +6,13 @@ import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
+import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.ReadWindow;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -21,7 +23,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The reference adapter's read window: the definition read takes a copy of the table (the instant),
+ * The reference adapter's snapshot reads: the definition read takes a copy of the table (the instant),
  * and pages are served from the copy in key order, one {@link ReadObserver#roundTrip()} per page, on
  * demand. The {@link Flaw}s move each of those decisions somewhere wrong.
  */
@@ -36,8 +38,8 @@ final class ReferenceReadPort implements SnapshotReadPort {
     }
 
     @Override
-    public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
-        return new Window(accountId, tableName, observer);
+    public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
+        return new Begun(accountId, tableName, observer);
     }
 
     private record Stored(Item item, String json) implements StoredItem {
@@ -46,73 +48,136 @@ final class ReferenceReadPort implements SnapshotReadPort {
         }
     }
 
-    private final class Window implements ReadWindow, PageSource {
+    /** The items of one instant, sorted as the stream will hand them out, and the commit they are at. */
+    private record Taken(List<Item> items, long commit) {
+    }
+
+    private final class Begun implements BegunRead {
         private final String account;
         private final String table;
         private final ReadObserver observer;
-        private TableDescription description;
-        private Optional<KeyOrder> order = Optional.empty();
-        private List<Item> items = List.of();
-        private long commit;
-        private int next;
-        private Key lastKey;
-        private Deque<Page> prefetched;
-        private boolean done;
 
-        Window(String account, String table, ReadObserver observer) {
+        Begun(String account, String table, ReadObserver observer) {
             this.account = account;
             this.table = table;
             this.observer = observer;
         }
 
         @Override
-        public TableDescription readDefinition() {
+        public DefinedRead readDefinition() {
             ReferenceDatabase.Copy copy = db.copy(account, table);
-            description = copy.description();
-            order = KeyOrder.resolve(description.keySchema(), description.attributeDefinitions()).ordered();
-            if (flaw != Flaw.ITEMS_PINNED_AFTER_THE_DEFINITION_PAUSE) {
-                take(copy);
-            }
-            if (flaw == Flaw.DESCRIPTION_WITHOUT_RESTORE_SUMMARY) {
-                return ReferenceDatabase.withRestore(description, Optional.empty());
-            }
+            TableDescription description = copy.description();
+            Optional<KeyOrder> order = KeyOrder.resolve(description.keySchema(), description.attributeDefinitions()).ordered();
+            Optional<Taken> taken = flaw == Flaw.ITEMS_PINNED_AFTER_THE_DEFINITION_PAUSE
+                    ? Optional.empty() : Optional.of(take(copy, order));
+            TableDescription reported = flaw == Flaw.DESCRIPTION_WITHOUT_RESTORE_SUMMARY
+                    ? ReferenceDatabase.withRestore(description, Optional.empty()) : description;
+            return new Defined(this, reported, order, taken);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private Taken take(ReferenceDatabase.Copy copy, Optional<KeyOrder> order) {
+        List<Item> sorted = new ArrayList<>(copy.items());
+        order.ifPresent(o -> sorted.sort(o.itemComparator()));
+        if (flaw == Flaw.UNSORTED_PAGES_DECLARED_ORDERED) {
+            Collections.reverse(sorted);
+        }
+        return new Taken(sorted, copy.commit());
+    }
+
+    private final class Defined implements DefinedRead {
+        private final Begun begun;
+        private final TableDescription description;
+        private final Optional<KeyOrder> order;
+        private final Optional<Taken> taken;
+
+        Defined(Begun begun, TableDescription description, Optional<KeyOrder> order, Optional<Taken> taken) {
+            this.begun = begun;
+            this.description = description;
+            this.order = order;
+            this.taken = taken;
+        }
+
+        @Override
+        public TableDescription description() {
             return description;
         }
 
         @Override
-        public SnapshotInfo pin() {
-            if (flaw == Flaw.ITEMS_PINNED_AFTER_THE_DEFINITION_PAUSE) {
-                take(db.copy(account, table));
-            }
-            return new SnapshotInfo("reference-copy", Long.toString(commit));
+        public PinnedRead pin() {
+            Taken items = taken.orElseGet(() -> take(db.copy(begun.account, begun.table), order));
+            return new Pinned(this, items);
         }
 
-        private void take(ReferenceDatabase.Copy copy) {
-            List<Item> sorted = new ArrayList<>(copy.items());
-            order.ifPresent(o -> sorted.sort(o.itemComparator()));
-            if (flaw == Flaw.UNSORTED_PAGES_DECLARED_ORDERED) {
-                Collections.reverse(sorted);
-            }
-            items = sorted;
-            commit = copy.commit();
+        @Override
+        public void close() {
+        }
+    }
+
+    private final class Pinned implements PinnedRead {
+        private final Defined defined;
+        private final Taken taken;
+
+        Pinned(Defined defined, Taken taken) {
+            this.defined = defined;
+            this.taken = taken;
+        }
+
+        @Override
+        public SnapshotInfo info() {
+            return new SnapshotInfo("reference-copy", Long.toString(taken.commit()));
         }
 
         @Override
         public boolean keyOrdered() {
-            return order.isPresent();
+            return defined.order.isPresent();
         }
 
         @Override
         public PageSource pages() {
+            Pages pages = new Pages(defined, taken.items());
             if (flaw == Flaw.EVERY_PAGE_READ_DURING_THE_OPEN) {
-                prefetched = new ArrayDeque<>();
-                Page page;
-                do {
-                    page = fetch(new PageBudget(50, Long.MAX_VALUE));
-                    prefetched.add(page);
-                } while (!page.last());
+                pages.readAll();
             }
-            return this;
+            return pages;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Pages served from the instant's copy on demand, one round trip each. */
+    private final class Pages implements PageSource {
+        private final Defined defined;
+        private final String account;
+        private final String table;
+        private final ReadObserver observer;
+        private List<Item> items;
+        private int next;
+        private Key lastKey;
+        private Deque<Page> prefetched;
+        private boolean done;
+
+        Pages(Defined defined, List<Item> items) {
+            this.defined = defined;
+            this.account = defined.begun.account;
+            this.table = defined.begun.table;
+            this.observer = defined.begun.observer;
+            this.items = items;
+        }
+
+        void readAll() {
+            prefetched = new ArrayDeque<>();
+            Page page;
+            do {
+                page = fetch(new PageBudget(50, Long.MAX_VALUE));
+                prefetched.add(page);
+            } while (!page.last());
         }
 
         @Override
@@ -139,23 +204,23 @@ final class ReferenceReadPort implements SnapshotReadPort {
                 bytes += stored.json().getBytes(StandardCharsets.UTF_8).length;
             }
             next += taken;
-            if (taken > 0 && order.isPresent()) {
-                lastKey = Key.of(source.get(taken - 1), description.keySchema());
+            if (taken > 0 && defined.order.isPresent()) {
+                lastKey = Key.of(source.get(taken - 1), defined.description.keySchema());
             }
             done = taken == source.size();
             return new Page(page, done);
         }
 
         private List<Item> remaining() {
-            if (flaw == Flaw.PAGES_FROM_THE_LIVE_TABLE && order.isPresent()) {
-                KeyOrder o = order.get();
+            if (flaw == Flaw.PAGES_FROM_THE_LIVE_TABLE && defined.order.isPresent()) {
+                KeyOrder o = defined.order.get();
                 List<Item> live = db.liveItems(account, table);
                 live.sort(o.itemComparator());
                 if (lastKey == null) {
                     return live;
                 }
                 return live.stream()
-                        .filter(i -> o.compare(Key.of(i, description.keySchema()), lastKey) > 0)
+                        .filter(i -> o.compare(Key.of(i, defined.description.keySchema()), lastKey) > 0)
                         .toList();
             }
             return items.subList(next, items.size());

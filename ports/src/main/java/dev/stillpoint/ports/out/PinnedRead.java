@@ -1,0 +1,36 @@
+package dev.stillpoint.ports.out;
+
+import dev.stillpoint.ports.in.SnapshotInfo;
+
+/**
+ * The third step of a snapshot open: the instant is pinned; nothing of the items is read yet. Its one
+ * way on is {@link #pages()}, which hands the read over to the stream.
+ */
+public interface PinnedRead extends AutoCloseable {
+
+    /**
+     * The marker of the snapshot's instant.
+     *
+     * @return the pinned instant's marker
+     */
+    SnapshotInfo info();
+
+    /**
+     * Whether the items will arrive in key order [S3].
+     *
+     * @return true when pages come in key order
+     */
+    boolean keyOrdered();
+
+    /**
+     * Hands the read over as a page source, which then holds everything this step held; when it
+     * throws, this step still holds it.
+     *
+     * @return the read's items as pages
+     */
+    PageSource pages();
+
+    /** Ends the read when the open fails or is cancelled after the pin, before the hand-over. */
+    @Override
+    void close();
+}
