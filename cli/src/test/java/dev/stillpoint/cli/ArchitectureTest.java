@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hexagon's dependency rule, read as sentences: the domain needs only the JDK; ports need only
- * the domain; the item codec (item-json) needs only the domain; adapters never need each other.
+ * the domain; the item codec (item-json) needs only the domain; the shared SQL-catalog code needs the
+ * hexagon and jOOQ, and only the jOOQ adapters use it; adapters never need each other.
  * Runs here because this module sees every module.
  */
 class ArchitectureTest {
@@ -69,6 +70,28 @@ class ArchitectureTest {
                 .check(ALL);
     }
 
+    /**
+     * The code the two jOOQ adapters share (issue 11) sits beside the adapters, not among them: it needs
+     * the domain, the ports, jOOQ and item-json's {@code CatalogJson} (the catalog's JSON columns) only.
+     */
+    @Test
+    void theSharedSqlCatalogDependsOnDomainPortsItemJsonAndJooqOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.sqlcatalog..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..",
+                        "dev.stillpoint.itemjson..", "dev.stillpoint.sqlcatalog..", "org.jooq..")
+                .check(PRODUCTION);
+    }
+
+    /** Only the SQL adapters use the shared SQL-catalog code; MongoDB and Cassandra keep their own catalogs. */
+    @Test
+    void onlyTheJooqAdaptersUseTheSharedSqlCatalog() {
+        noClasses().that().resideInAnyPackage("dev.stillpoint.adapters.mongo..", "dev.stillpoint.adapters.cassandra..",
+                        "dev.stillpoint.backup..", "dev.stillpoint.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.stillpoint.sqlcatalog..")
+                .check(PRODUCTION);
+    }
+
     @Test
     void adaptersNeverDependOnEachOther() {
         String[] adapters = {"sqlite", "postgres", "mongo", "cassandra"};
@@ -115,7 +138,8 @@ class ArchitectureTest {
     @Test
     void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
         noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.itemjson..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..",
+                        "dev.stillpoint.sqlcatalog..")
                 .check(PRODUCTION);
     }
 }
