@@ -52,7 +52,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 
 /**
  * Round trip as a property [E6]: a generated table (every attribute type, every key shape, GSIs and
- * LSIs, a stream specification or none) exported, restored on another backend, exported again,
+ * LSIs, a stream specification or none, a time-to-live setting or none) exported, restored on another backend, exported again,
  * restored back and exported a third time gives byte-identical items files (every backend here is
  * key-ordered) and equal descriptions apart from name, ARN, id, creation time and restore summary;
  * SQLite -> PostgreSQL -> SQLite and the reverse, on a SQLite file and the embedded PostgreSQL.
@@ -122,6 +122,7 @@ class RoundTripProperties {
         TableRestore.Result restoredB = restore(second, dir.resolve("a"), secondName);
         assertThat(restoredB.items()).isEqualTo(stored.size());
         assertThat(restoredB.table().status()).isEqualTo(TableStatus.ACTIVE);
+        assertThat(restoredB.table().timeToLive()).as("[E4] the exported time to live").isEqualTo(request.timeToLive());
         assertThat(restoredB.table().restoreSummary()).hasValueSatisfying(s -> {
             assertThat(s.restoreInProgress()).isFalse();
             assertThat(s.sourceTableArn()).contains(a.description().tableArn());

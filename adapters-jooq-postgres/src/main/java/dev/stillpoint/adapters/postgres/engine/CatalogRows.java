@@ -240,6 +240,7 @@ final class CatalogRows {
                 .set(SP_TABLES.SORT_KEY_TYPE, skType.map(Enum::name).orElse(null))
                 .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
                 .set(SP_TABLES.STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
+                .set(SP_TABLES.TTL_JSON, CatalogJson.ttl(request.timeToLive()))
                 .execute();
         RelationLayout.base(baseRelation, pkType, skType).createAll(data).forEach(q -> q.execute());
         int ordinal = 0;

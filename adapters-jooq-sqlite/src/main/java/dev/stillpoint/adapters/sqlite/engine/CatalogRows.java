@@ -143,6 +143,7 @@ final class CatalogRows {
                 .set(SP_TABLES.SORT_KEY_TYPE, request.keySchema().sortKey().map(s -> typeOf(description, s)).orElse(null))
                 .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
                 .set(SP_TABLES.STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
+                .set(SP_TABLES.TTL_JSON, CatalogJson.ttl(request.timeToLive()))
                 .execute();
         base.createAll(ctx).forEach(q -> q.execute());
         int ordinal = 0;
