@@ -1,5 +1,7 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -132,8 +134,10 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         public TableDescription readDefinition() {
             try {
                 // Shared: the transaction's first statement, which takes its snapshot [P1].
-                // Separate: the row FOR SHARE until the data transaction is pinned [P2].
-                CatalogRows.RowLock lock = pools.shared() ? CatalogRows.RowLock.NONE : CatalogRows.RowLock.SHARE;
+                // Separate: the row FOR SHARE until the data transaction is pinned [P2]; a read-only opening
+                // takes no lock (a row lock is a write) and checks the row once pinned instead.
+                CatalogRows.RowLock lock = pools.shared() || pools.readOnly() ? CatalogRows.RowLock.NONE
+                        : CatalogRows.RowLock.SHARE;
                 loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
                 TableDescription description = loaded.description();
@@ -180,12 +184,32 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                 }
                 keyOrdered = orderable();
                 if (!pools.shared()) {
+                    if (pools.readOnly()) {
+                        requireRowUnchanged();
+                    }
                     // Pinned and probed: now UpdateTable and DeleteTable may take the row [P2].
                     endCatalog();
                 }
                 return new SnapshotInfo(KIND, marker);
             } catch (SQLException | RuntimeException e) {
                 throw failed("pinning the snapshot", e);
+            }
+        }
+
+        /**
+         * The read-only separate layout's stand-in for the row lock [P2]: the row's table id and catalog
+         * version read again after the pin (a new statement of the catalog's READ COMMITTED transaction)
+         * must be the ones loaded, or an UpdateTable or DeleteTable committed in between.
+         */
+        private void requireRowUnchanged() {
+            // table_id and catalog_version change with every change of the definition, not with item counts.
+            org.jooq.Record2<String, Long> now = Work.dsl(catalog).select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION)
+                    .from(SP_TABLES).where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName))
+                    .fetchOne();
+            if (now == null || !now.value1().equals(loaded.row().getTableId())
+                    || !now.value2().equals(loaded.row().getCatalogVersion())) {
+                throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed while its"
+                        + " snapshot opened; open it again");
             }
         }
 
