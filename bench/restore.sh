@@ -6,11 +6,11 @@
 # target/bench), then, N times (default 3): `./stillpoint restore` of that export into a fresh SQLite
 # file (JVM start included; the full input check [E3] and the load), and `sqlite3 FILE .import` of the
 # export's items.jsonl into a one-column table of a fresh file (the baseline: the same lines, no check,
-# no key, no index). Then PostgreSQL: an embedded PostgreSQL (io.zonky.test, the tests' server, with
-# its default durability) and N times, each in a fresh database, `./stillpoint restore --postgres` of the
-# export (JVM start included) and COPY FROM of the restored relations' rows into tables made LIKE them
-# INCLUDING ALL (the same rows, keys and indexes; no check; one statement per relation), both timed by
-# PgRestoreBench (cli tests). Prints both walls, items/s and the ratio; nothing is asserted. The machine
+# no key, no index). Then PostgreSQL: an embedded PostgreSQL (io.zonky.test, the tests' server, but
+# with fsync and synchronous_commit on, PostgreSQL's defaults) and N times, each in a fresh database,
+# `./stillpoint restore --postgres` of the export (JVM start included) and COPY FROM of the restored
+# relations' rows into tables made LIKE them INCLUDING ALL (the same rows, keys and indexes; no check;
+# one statement per relation), both timed by PgRestoreBench (cli tests). Prints both walls, items/s and the ratio; nothing is asserted. The machine
 # may be shared: run it under nice and read the load averages it prints.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

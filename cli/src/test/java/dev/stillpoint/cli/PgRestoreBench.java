@@ -17,7 +17,7 @@ import org.postgresql.copy.CopyManager;
 /**
  * The PostgreSQL half of {@code bench/restore.sh} (issue 14):
  * {@code PgRestoreBench EXPORT_DIR RUNS STILLPOINT WORK_DIR}. Starts an embedded PostgreSQL (io.zonky.test,
- * as the tests do, but with the server's default durability: fsync and synchronous_commit on), and per
+ * as the tests start one, but with PostgreSQL's default durability: fsync and synchronous_commit on), and per
  * run, in a fresh database: {@code STILLPOINT restore --from EXPORT_DIR --postgres URL} (a new JVM, JVM
  * start included, timed end to end); then the restored table's relations are copied out (not timed) and
  * {@code COPY FROM} loads the same rows into tables made {@code LIKE} them {@code INCLUDING ALL} (same
@@ -38,7 +38,9 @@ public final class PgRestoreBench {
             items = lines.count();
         }
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(work.resolve("pg-restore-data"))
-                .setCleanDataDirectory(true).setServerConfig("max_connections", "50").start()) {
+                .setCleanDataDirectory(true).setServerConfig("max_connections", "50")
+                // io.zonky's builder turns both off by default; a server people restore into has them on.
+                .setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").start()) {
             String base = "jdbc:postgresql://localhost:" + pg.getPort() + "/";
             try (Connection c = DriverManager.getConnection(base + "postgres?user=postgres");
                  Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version(),"
