@@ -65,8 +65,16 @@ echo "== PostgreSQL (build: mvn package, tests compiled, not run)"
 mvn -q -o -B -Dstyle.color=never -DskipTests -pl cli -am package dependency:build-classpath \
   -Dmdep.outputFile=target/bench-classpath.txt -DincludeScope=test -DexcludeGroupIds=dev.stillpoint 2>&1 \
   | sed 's/\x1b\[[0-9;]*m//g'
-echo "git: $(git rev-parse --short=12 HEAD); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The CLI jar and the bench class are copied, so a build started meanwhile cannot swap them under the runs;
+# the launcher runs the copy with ./stillpoint's options for restore.
+lib="$work/pg-restore-lib"
+rm -rf "$lib"; mkdir -p "$lib"
+cp cli/target/stillpoint-cli.jar "$lib/"
+cp -r cli/target/test-classes "$lib/test-classes"
+printf '#!/bin/sh\nexec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "%s/stillpoint-cli.jar" "$@"\n' "$lib" > "$lib/stillpoint"
+chmod +x "$lib/stillpoint"
+echo "git: $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- '*/src/main' || echo ' (main sources modified)'); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx512m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn "-Dot.epg.working-dir=$work/embedded-pg" \
-  -cp "cli/target/test-classes:cli/target/stillpoint-cli.jar:$(cat cli/target/bench-classpath.txt)" \
-  dev.stillpoint.cli.PgRestoreBench "$out" "$runs" "$root/stillpoint" "$work"
+  -cp "$lib/test-classes:$lib/stillpoint-cli.jar:$(cat cli/target/bench-classpath.txt)" \
+  dev.stillpoint.cli.PgRestoreBench "$out" "$runs" "$lib/stillpoint" "$work"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
