@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# Restore of a large export on SQLite, beside the sqlite3 shell's .import of the same lines (issue 14):
-#   bench/restore.sh [ITEMS] [--runs N]
+# Restore of a large export on SQLite and on PostgreSQL, beside the sqlite3 shell's .import of the same
+# lines and COPY FROM of the same rows (issue 14):
+#   bench/restore.sh [ITEMS] [--runs N] [--only sqlite|postgres]
 # ITEMS defaults to 1,000,000. Builds the table and its export with bench/sqlite-snapshot.sh (kept in
 # target/bench), then, N times (default 3): `./stillpoint restore` of that export into a fresh SQLite
 # file (JVM start included; the full input check [E3] and the load), and `sqlite3 FILE .import` of the
 # export's items.jsonl into a one-column table of a fresh file (the baseline: the same lines, no check,
-# no key, no index). Prints both walls, items/s and the ratio; nothing is asserted.
+# no key, no index). Then PostgreSQL: an embedded PostgreSQL (io.zonky.test, the tests' server, but
+# with fsync and synchronous_commit on, PostgreSQL's defaults) and N times, each in a fresh database,
+# `./stillpoint restore --postgres` of the export (JVM start included) and COPY FROM of the restored
+# relations' rows into tables made LIKE them INCLUDING ALL (the same rows, keys and indexes; no check;
+# one statement per relation), both timed by PgRestoreBench (cli tests). Prints both walls, items/s and the ratio; nothing is asserted. The machine
+# may be shared: run it under nice and read the load averages it prints.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 items=1000000
 runs=3
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift ;;
+    --only) only="$2"; shift ;;
     [0-9]*) items="$1" ;;
-    *) echo "usage: bench/restore.sh [ITEMS] [--runs N]" >&2; exit 2 ;;
+    *) echo "usage: bench/restore.sh [ITEMS] [--runs N] [--only sqlite|postgres]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -28,12 +36,12 @@ if [ ! -s "$out/items.jsonl" ] || [ "$(wc -l < "$out/items.jsonl")" != "$items" 
   echo "== building the $items-item table and its export (bench/sqlite-snapshot.sh --keep --runs 1)"
   bench/sqlite-snapshot.sh "$items" --keep --runs 1 > "$work/restore-setup.log" 2>&1 || { tail -20 "$work/restore-setup.log"; exit 1; }
 fi
-echo "== machine: nproc $(nproc); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== machine: nproc $(nproc); load average at start: $(cut -d' ' -f1-3 /proc/loadavg); nice $(nice)"
 echo "export: $(wc -l < "$out/items.jsonl") items, $(du -sh "$out/items.jsonl" | cut -f1)"
 ./stillpoint --help >/dev/null 2>&1 || { echo "the CLI does not build"; exit 1; }
 
 TIMEFORMAT="%R"
-for run in $(seq 1 "$runs"); do
+[ "$only" = postgres ] || for run in $(seq 1 "$runs"); do
   target="$work/restored-$run.db"
   rm -f "$target" "$target-wal" "$target-shm"
   restore_wall=$( { time ./stillpoint restore --from "$out" --sqlite "$target" --table restored </dev/null \
@@ -51,3 +59,22 @@ for run in $(seq 1 "$runs"); do
   grep -h "items/s" "$work/restore-$run.log" | tail -1 | sed 's/^/  the CLI said: /'
   rm -f "$target" "$target-wal" "$target-shm" "$base"
 done
+
+[ "$only" = sqlite ] && exit 0
+echo "== PostgreSQL (build: mvn package, tests compiled, not run)"
+mvn -q -o -B -Dstyle.color=never -DskipTests -pl cli -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench-classpath.txt -DincludeScope=test -DexcludeGroupIds=dev.stillpoint 2>&1 \
+  | sed 's/\x1b\[[0-9;]*m//g'
+# The CLI jar and the bench class are copied, so a build started meanwhile cannot swap them under the runs;
+# the launcher runs the copy with ./stillpoint's options for restore.
+lib="$work/pg-restore-lib"
+rm -rf "$lib"; mkdir -p "$lib"
+cp cli/target/stillpoint-cli.jar "$lib/"
+cp -r cli/target/test-classes "$lib/test-classes"
+printf '#!/bin/sh\nexec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "%s/stillpoint-cli.jar" "$@"\n' "$lib" > "$lib/stillpoint"
+chmod +x "$lib/stillpoint"
+echo "git: $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- '*/src/main' || echo ' (main sources modified)'); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+java -Xmx512m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn "-Dot.epg.working-dir=$work/embedded-pg" \
+  -cp "$lib/test-classes:$lib/stillpoint-cli.jar:$(cat cli/target/bench-classpath.txt)" \
+  dev.stillpoint.cli.PgRestoreBench "$out" "$runs" "$lib/stillpoint" "$work"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -12,6 +12,7 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TimeToLive;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -146,7 +147,7 @@ public final class DescriptionJson {
 
     /**
      * The CreateTable request that makes a new table of {@code table}'s definition (key schema,
-     * attribute definitions, GSIs and LSIs with their projections, stream specification), as
+     * attribute definitions, GSIs and LSIs with their projections, stream specification, time to live), as
      * {@link #of} wrote it, under another name.
      *
      * @param table     a description as {@link #of} writes it
@@ -174,7 +175,19 @@ public final class DescriptionJson {
                 ? Optional.of(new StreamSpecification(stream.path("StreamEnabled").asBoolean(),
                         stream.hasNonNull("StreamViewType") ? Optional.of(stream.get("StreamViewType").asText()) : Optional.empty()))
                 : Optional.empty();
-        return new CreateTableRequest(accountId, tableName, keySchemaOf(table), definitions, gsis, lsis, spec);
+        return new CreateTableRequest(accountId, tableName, keySchemaOf(table), definitions, gsis, lsis, spec,
+                timeToLiveOf(table));
+    }
+
+    /** The time-to-live setting as {@link #of} wrote it; ENABLING counts as on, as DynamoDB then expires items. */
+    private static Optional<TimeToLive> timeToLiveOf(JsonNode table) {
+        JsonNode ttl = table.path("TimeToLiveDescription");
+        if (!ttl.isObject()) {
+            return Optional.empty();
+        }
+        String status = text(ttl, "TimeToLiveStatus");
+        return Optional.of(new TimeToLive(text(ttl, "AttributeName"),
+                status.equals("ENABLED") || status.equals("ENABLING")));
     }
 
     private static KeySchema keySchemaOf(JsonNode owner) {

@@ -111,7 +111,8 @@ final class Backend {
 
     /**
      * Opens the backend. A SQLite file is checked first (a command that reads never creates one);
-     * {@code readOnly} opens it read-only [L4]. A server that cannot be reached ends with exit 4.
+     * {@code readOnly} opens it, or a PostgreSQL catalog, read-only [L4]. A server that cannot be reached
+     * ends with exit 4.
      */
     Storage open(boolean readOnly, boolean createsDatabase, String dataUrl) {
         if (dataUrl != null && kind() != Kind.POSTGRES) {
@@ -120,7 +121,7 @@ final class Backend {
         try {
             return switch (kind()) {
                 case SQLITE -> openSqlite(readOnly, createsDatabase);
-                case POSTGRES -> PostgresStorage.open(dataUrl == null
+                case POSTGRES -> openPostgres(readOnly, dataUrl == null
                         ? PostgresConfig.shared(database(postgres))
                         : PostgresConfig.separate(database(postgres), database(dataUrl)));
                 case MONGODB -> MongoStorage.open(MongoConfig.of(mongodb));
@@ -136,6 +137,10 @@ final class Backend {
             // A URI the driver cannot parse: its message may quote the URI, so it is scrubbed.
             throw new CliFailure(ExitCodes.USAGE, "cannot open " + shown(dataUrl) + ": " + scrub(e.getMessage(), dataUrl), e);
         }
+    }
+
+    private static PostgresStorage openPostgres(boolean readOnly, PostgresConfig config) {
+        return readOnly ? PostgresStorage.openReadOnly(config) : PostgresStorage.open(config);
     }
 
     private static PostgresConfig.Database database(String url) {

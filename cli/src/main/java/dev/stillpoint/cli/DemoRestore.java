@@ -61,7 +61,7 @@ final class DemoRestore {
             while (s.items().hasNext()) {
                 Item item = s.items().next().item();
                 count++;
-                String id = DemoCommand.keyId(item, schema);
+                String id = DemoData.keyId(item, schema);
                 seen.add(id);
                 if (!item.equals(snapshot.get(id))) {
                     differing++;
@@ -94,7 +94,7 @@ final class DemoRestore {
         Map<String, Integer> times = new HashMap<>();
         long wrong = 0;
         for (Item entry : entries) {
-            String id = DemoCommand.keyId(entry, schema);
+            String id = DemoData.keyId(entry, schema);
             times.merge(id, 1, Integer::sum);
             if (!entry.equals(expected.get(id))) {
                 wrong++;

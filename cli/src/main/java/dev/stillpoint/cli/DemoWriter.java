@@ -68,7 +68,7 @@ final class DemoWriter implements Runnable {
                 } else if (dice == 2) {
                     Key key = Key.of(base, schema);
                     tables.deleteItem(account, table, key);
-                    w = new Write(seq, Kind.DELETE, DemoCommand.keyId(base, schema), key, null, System.nanoTime());
+                    w = new Write(seq, Kind.DELETE, DemoData.keyId(base, schema), key, null, System.nanoTime());
                 } else {
                     Item item = base.with("sk", AttributeValue.N.of(Long.toString(1_000_000 + seq)))
                             .with("version", AttributeValue.N.of(Long.toString(seq)))
@@ -87,7 +87,7 @@ final class DemoWriter implements Runnable {
     }
 
     private Write write(long seq, Kind kind, Item item) {
-        return new Write(seq, kind, DemoCommand.keyId(item, schema), Key.of(item, schema), item, System.nanoTime());
+        return new Write(seq, kind, DemoData.keyId(item, schema), Key.of(item, schema), item, System.nanoTime());
     }
 
     /** Writes committed so far. */

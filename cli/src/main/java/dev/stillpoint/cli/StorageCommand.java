@@ -43,7 +43,8 @@ abstract class StorageCommand extends CliCommand {
     /**
      * Opens the backend to read (export, describe, list-tables): a SQLite file read-only [L4] (no
      * migration, no journal-mode switch, no control-plane work, nothing written; two read connections,
-     * one snapshot at a time); a server as usual.
+     * one snapshot at a time); a PostgreSQL catalog read-only the same way (READ ONLY transactions, no
+     * migration, no poller); MongoDB and Cassandra as usual.
      */
     Storage openReadOnly() {
         return backend.open(true, false, dataUrl);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * [E1] An export is a real process here (this module's classpath, {@link PausedExport} as main, which runs
+ * [E1] An export is a real process here (this module's classpath, {@link PausedCommand} as main, which runs
  * the export command and stops after item {@value #PAUSE_AFTER} of {@value #ITEMS}, its temp file open):
  * SIGTERM and SIGINT remove the temp files and print one line; kill -9 leaves them, and the next export
  * into the directory removes them (but never those of an export still running).
@@ -61,7 +61,7 @@ class ExportSignalsTest {
     private static Forked pausedExport(Path out) throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), PausedExport.class.getName(), Integer.toString(PAUSE_AFTER),
+                "-cp", System.getProperty("java.class.path"), PausedCommand.class.getName(), Integer.toString(PAUSE_AFTER),
                 "export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString()));
         Path stderr = Files.createTempFile(out.getParent(), "stderr-", ".txt");
         Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();

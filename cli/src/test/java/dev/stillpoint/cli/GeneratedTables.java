@@ -14,6 +14,7 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.domain.table.TimeToLive;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +31,8 @@ import net.jqwik.api.Tuple;
 /**
  * Generated tables for the export and restore properties: every key shape (S, N, B partition key, with
  * or without an S, N or B sort key), up to two GSIs (one sharing the table's partition key as its range)
- * and, on a table with a sort key, up to two LSIs, a stream specification or none; items with distinct
+ * and, on a table with a sort key, up to two LSIs, a stream specification or none, a time-to-live
+ * setting (on, off) or none; items with distinct
  * keys holding every attribute type (S, N, B, BOOL, NULL, SS, NS, BS, L, M nested), index keys present
  * most of the time, strings with astral, CJK, quotes, backslashes and line breaks.
  */
@@ -68,15 +70,17 @@ final class GeneratedTables {
         CreateTableRequest named(String name) {
             CreateTableRequest d = definition;
             return new CreateTableRequest(d.accountId(), name, d.keySchema(), d.attributeDefinitions(), d.gsis(), d.lsis(),
-                    d.stream());
+                    d.stream(), d.timeToLive());
         }
     }
 
     static Arbitrary<Generated> tables() {
         Arbitrary<ScalarType> types = Arbitraries.of(ScalarType.values());
+        Arbitrary<Optional<TimeToLive>> ttls = Arbitraries.of(Optional.empty(),
+                Optional.of(new TimeToLive("expiresAt", true)), Optional.of(new TimeToLive("ttl", false)));
         return Combinators.combine(types, types.optional(0.6), types.list().ofMaxSize(2), types.list().ofMaxSize(2),
-                        Arbitraries.of(true, false), Arbitraries.integers().between(0, 25))
-                .flatAs((pk, sk, gsiTypes, lsiTypes, stream, count) -> {
+                        Arbitraries.of(true, false), ttls, Arbitraries.integers().between(0, 25))
+                .flatAs((pk, sk, gsiTypes, lsiTypes, stream, ttl, count) -> {
                     Map<String, ScalarType> defined = new LinkedHashMap<>();
                     defined.put("pk", pk);
                     sk.ifPresent(s -> defined.put("sk", s));
@@ -101,7 +105,7 @@ final class GeneratedTables {
                     CreateTableRequest request = new CreateTableRequest(ACCOUNT, "generated",
                             sk.map(s -> KeySchema.composite("pk", "sk")).orElse(KeySchema.hashOnly("pk")), definitions,
                             gsis, lsis, stream ? Optional.of(StreamSpecification.enabled("NEW_AND_OLD_IMAGES"))
-                                    : Optional.empty());
+                                    : Optional.empty(), ttl);
                     return item(defined).list().ofSize(count).map(items -> new Generated(request, distinctKeys(request, items)));
                 });
     }

@@ -9,6 +9,10 @@ import dev.stillpoint.backup.TableExport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -21,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code restore} [E3-E5]: into a new table on SQLite and PostgreSQL from either layout, the restored
  * table ACTIVE with its RestoreSummary and the same items; each refusal with its exit code and nothing
- * created; a load that fails mid-way removes the table.
+ * created, into SQLite and into PostgreSQL; a load that fails mid-way removes the table.
  */
 class RestoreCommandTest {
 
@@ -117,31 +121,8 @@ class RestoreCommandTest {
         assertThat(Cli.run("create-table", "--sqlite", target.toString(), "--table", "taken", "--key", "pk:S").code()).isZero();
         String[] into = {"--sqlite", target.toString()};
 
-        JsonNode fileLine = JSON.readTree(Files.readAllLines(ddb.resolve("manifest-files.json")).get(0));
-        Path data = ddb.resolve(fileLine.path("dataFileS3Key").asText());
-        byte[] good = Files.readAllBytes(data);
-        List<String> lines = new String(gunzip(good), StandardCharsets.UTF_8).lines().toList();
-
-        // wrong checksum: another file's bytes under the same name
-        Files.write(data, gzip(String.join("\n", lines.subList(0, 4)) + "\n" + lines.get(3) + "\n"));
-        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "MD5");
-        // truncated gzip, its MD5 matching (the manifest rewritten for the cut bytes)
-        byte[] cut = Arrays.copyOf(good, good.length - 10);
-        rewrite(ddb, data, cut, lines.size());
-        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "damaged or truncated");
-        // count mismatch
-        rewrite(ddb, data, good, lines.size() + 1);
-        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "holds 5 items");
-        // a line that is not an item (line 3)
-        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1) + "\n{\"Item\":[1]}\n" + lines.get(3) + "\n"
-                + lines.get(4) + "\n"), 5);
-        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 3");
-        // a key of the wrong type (line 2)
-        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1).replace("\"sk\":{\"N\":", "\"sk\":{\"S\":") + "\n"
-                + String.join("\n", lines.subList(2, 5)) + "\n"), 5);
-        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 2");
-        // an existing name, on a sound input
-        rewrite(ddb, data, good, 5);
+        inputRefusals(ddb, into);
+        // an existing name, on a sound input (inputRefusals left it sound)
         Cli.Run taken = Cli.run("restore", "--from", ddb.toString(), "--sqlite", target.toString(), "--table", "taken",
                 "--key", "pk:S,sk:N");
         assertThat(taken.code()).as(taken.err()).isEqualTo(ExitCodes.TABLE_EXISTS);
@@ -155,6 +136,43 @@ class RestoreCommandTest {
         assertThat(Files.readString(notDb)).isEqualTo("not a database");
 
         assertThat(tables(into)).containsExactly("taken");
+    }
+
+    @Test
+    void everyRefusalIntoPostgresHasItsExitCodeAndCreatesNothing() throws Exception {
+        Path dir = Cli.scratch("restore-refusals-pg");
+        Path ddb = exported(dir, "--format", "dynamodb");
+        String pg = CliPg.newDatabase("refusals", "pw-" + "hidden");
+        String[] into = {"--postgres", pg};
+        assertThat(Cli.run("create-table", "--postgres", pg, "--table", "taken", "--key", "pk:S").code()).isZero();
+        long relations = dataRelations(pg);
+
+        inputRefusals(ddb, into);
+        Cli.Run taken = Cli.run("restore", "--from", ddb.toString(), "--postgres", pg, "--table", "taken",
+                "--key", "pk:S,sk:N");
+        assertThat(taken.code()).as(taken.err()).isEqualTo(ExitCodes.TABLE_EXISTS);
+        // an unwritable target: a role that may only read
+        String reader = "reader_" + Long.toHexString(System.nanoTime());
+        try (Connection c = DriverManager.getConnection(pg); Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + reader + " LOGIN");
+            s.execute("GRANT USAGE ON SCHEMA public TO " + reader);
+            s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + reader);
+        }
+        Cli.Run unwritable = Cli.run("restore", "--from", ddb.toString(), "--postgres",
+                pg.replace("user=postgres", "user=" + reader), "--table", "copy", "--key", "pk:S,sk:N");
+        assertThat(unwritable.code()).as(unwritable.err()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(unwritable.err()).contains("permission denied").doesNotContain("hidden");
+
+        assertThat(tables(into)).containsExactly("taken");
+        assertThat(dataRelations(pg)).as("no data relation created").isEqualTo(relations);
+    }
+
+    private static long dataRelations(String url) throws Exception {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_class WHERE relname LIKE 'd\\_%'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     @Test
@@ -178,6 +196,38 @@ class RestoreCommandTest {
         assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.RESTORE_ABANDONED).isEqualTo(14);
         assertThat(run.err()).contains("restore into 'copy' stopped").contains("the table was removed");
         assertThat(tables("--sqlite", target.toString())).doesNotContain("copy");
+    }
+
+    /**
+     * Every refusal of a damaged input into {@code into}, each with its exit code [E3]: wrong checksum,
+     * truncated gzip, count mismatch, a line that is not an item, a key of the wrong type. Leaves the
+     * export sound again.
+     */
+    private static void inputRefusals(Path ddb, String[] into) throws Exception {
+        JsonNode fileLine = JSON.readTree(Files.readAllLines(ddb.resolve("manifest-files.json")).get(0));
+        Path data = ddb.resolve(fileLine.path("dataFileS3Key").asText());
+        byte[] good = Files.readAllBytes(data);
+        List<String> lines = new String(gunzip(good), StandardCharsets.UTF_8).lines().toList();
+
+        // wrong checksum: another file's bytes under the same name
+        Files.write(data, gzip(String.join("\n", lines.subList(0, 4)) + "\n" + lines.get(3) + "\n"));
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "MD5");
+        // truncated gzip, its MD5 matching (the manifest rewritten for the cut bytes)
+        byte[] cut = Arrays.copyOf(good, good.length - 10);
+        rewrite(ddb, data, cut, lines.size());
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "damaged or truncated");
+        // count mismatch
+        rewrite(ddb, data, good, lines.size() + 1);
+        expect(ddb, into, ExitCodes.INPUT_INTEGRITY, "holds 5 items");
+        // a line that is not an item (line 3)
+        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1) + "\n{\"Item\":[1]}\n" + lines.get(3) + "\n"
+                + lines.get(4) + "\n"), 5);
+        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 3");
+        // a key of the wrong type (line 2)
+        rewrite(ddb, data, gzip(lines.get(0) + "\n" + lines.get(1).replace("\"sk\":{\"N\":", "\"sk\":{\"S\":") + "\n"
+                + String.join("\n", lines.subList(2, 5)) + "\n"), 5);
+        expect(ddb, into, ExitCodes.INPUT_ITEM, "line 2");
+        rewrite(ddb, data, good, 5);
     }
 
     private static void expect(Path export, String[] into, int code, String text) {

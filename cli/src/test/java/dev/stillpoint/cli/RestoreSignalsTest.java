@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * [E5] A restore is a real process here ({@link PausedRestore} as main, stopped once 200 of 1000 items are
+ * [E5] A restore is a real process here ({@link PausedCommand} as main, stopped once 200 of 1000 items are
  * in): SIGTERM and SIGINT remove the half-loaded table at once and say so; nothing of it is left.
  */
 class RestoreSignalsTest {
@@ -47,7 +47,7 @@ class RestoreSignalsTest {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = Files.createTempFile(export.getParent(), "stderr-", ".txt");
         Process p = new ProcessBuilder(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), PausedRestore.class.getName(), "200", "restore", "--from",
+                System.getProperty("java.class.path"), PausedCommand.class.getName(), "200", "restore", "--from",
                 export.toString(), "--sqlite", target.toString(), "--table", "copy", "--batch", "100"))
                 .redirectError(stderr.toFile()).start();
         BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

@@ -119,6 +119,21 @@ public final class CatalogJson {
     }
 
     /**
+     * A time-to-live setting as the catalog stores it; {@code null} when the table has none.
+     *
+     * @param ttl the time-to-live setting, if any
+     * @return the stored JSON text, or {@code null}
+     */
+    public static String ttl(Optional<TimeToLive> ttl) {
+        return ttl.map(t -> {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("attributeName", new AttributeValue.S(t.attributeName()));
+            m.put("enabled", t.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
+            return ItemJson.encode(Item.of(m));
+        }).orElse(null);
+    }
+
+    /**
      * A time-to-live setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
      *
      * @param json the stored JSON text, or {@code null}

@@ -28,6 +28,7 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.SORT_KEY_TYPE;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.STATUS_DUE_AT;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.STREAM_SPEC_JSON;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TTL_JSON;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ARN;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ID;
@@ -79,6 +80,7 @@ public final class TableRows {
                 .set(SORT_KEY_TYPE, skType)
                 .set(ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
                 .set(STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
+                .set(TTL_JSON, CatalogJson.ttl(request.timeToLive()))
                 .execute();
     }
 

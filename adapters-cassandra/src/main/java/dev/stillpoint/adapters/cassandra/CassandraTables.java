@@ -90,7 +90,8 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
         Instant now = config.time().now().truncatedTo(ChronoUnit.MILLIS);  // a CQL timestamp holds milliseconds
         String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + tableName;
         CatalogRow row = new CatalogRow(request.accountId(), tableName, tableId, arn, TableStatus.CREATING, now,
-                keyspace, request.keySchema(), request.attributeDefinitions(), indexes, request.stream(), 1);
+                keyspace, request.keySchema(), request.attributeDefinitions(), indexes, request.stream(),
+                request.timeToLive(), 1);
         Optional<String> existing = catalog.insertIfAbsent(row);
         if (existing.isPresent()) {
             throw StorageException.resourceInUse(refusal + tableName + "': a table of this name exists"

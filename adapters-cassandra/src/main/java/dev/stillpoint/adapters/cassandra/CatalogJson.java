@@ -26,6 +26,7 @@ import java.util.Optional;
  *       "partition_key":..,"sort_key":..,"projection":{"M":{"type":..,"non_key_attributes":{"L":[..]}}},
  *       "status":..,"backfilling":{"BOOL":..}}}]}}}, in index order;</li>
  *   <li>{@code stream_specification}: {@code {"enabled":{"BOOL":true},"view_type":{"S":"NEW_IMAGE"}}}, or null.</li>
+ *   <li>{@code time_to_live}: the shared catalog text of {@code dev.stillpoint.itemjson.CatalogJson}, or null.</li>
  * </ul>
  */
 final class CatalogJson {

@@ -9,6 +9,7 @@ import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.StreamSpecification;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.table.TimeToLive;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,8 @@ import java.util.Optional;
  */
 record CatalogRow(String accountId, String tableName, String tableId, String tableArn, TableStatus status,
                   Instant createdAt, String dataKeyspace, KeySchema keySchema, List<AttributeDefinition> definitions,
-                  List<IndexDef> indexes, Optional<StreamSpecification> stream, long revision) {
+                  List<IndexDef> indexes, Optional<StreamSpecification> stream, Optional<TimeToLive> timeToLive,
+                  long revision) {
 
     CatalogRow {
         definitions = List.copyOf(definitions);
@@ -50,7 +52,7 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
             }
         }
         return new TableDescription(accountId, tableName, tableId, tableArn, status, createdAt, keySchema, definitions,
-                gsis, lsis, List.of(), stream, Optional.empty(), summary, Optional.empty(), 0, 0);
+                gsis, lsis, List.of(), stream, timeToLive, summary, Optional.empty(), 0, 0);
     }
 
     /** The items table, qualified with the account's keyspace. */
@@ -83,11 +85,11 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
 
     CatalogRow withStatus(TableStatus newStatus, long newRevision) {
         return new CatalogRow(accountId, tableName, tableId, tableArn, newStatus, createdAt, dataKeyspace, keySchema,
-                definitions, indexes, stream, newRevision);
+                definitions, indexes, stream, timeToLive, newRevision);
     }
 
     CatalogRow withIndexes(List<AttributeDefinition> newDefinitions, List<IndexDef> newIndexes, long newRevision) {
         return new CatalogRow(accountId, tableName, tableId, tableArn, status, createdAt, dataKeyspace, keySchema,
-                newDefinitions, newIndexes, stream, newRevision);
+                newDefinitions, newIndexes, stream, timeToLive, newRevision);
     }
 }

@@ -43,7 +43,9 @@ final class CatalogSchema {
                 new Step(4, "restores: the restore of each restored table, by table id (summary and liveness stamp)", List.of(
                         "CREATE TABLE IF NOT EXISTS " + ks + ".restores ("
                                 + "table_id text PRIMARY KEY, account_id text, table_name text, source_table_arn text, "
-                                + "restore_date_time timestamp, in_progress boolean, alive_until timestamp)")));
+                                + "restore_date_time timestamp, in_progress boolean, alive_until timestamp)")),
+                new Step(5, "tables.time_to_live: the time-to-live setting a restore carries [E4], as DynamoDB JSON", List.of(
+                        "ALTER TABLE " + ks + ".tables ADD IF NOT EXISTS time_to_live text")));
     }
 
     /** The newest version this adapter knows. */

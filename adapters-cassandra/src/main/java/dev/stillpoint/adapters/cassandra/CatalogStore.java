@@ -1,5 +1,7 @@
 package dev.stillpoint.adapters.cassandra;
 
+import static dev.stillpoint.itemjson.CatalogJson.ttl;
+
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.error.StorageException;
@@ -23,7 +25,7 @@ final class CatalogStore {
 
     private static final String COLUMNS = "account_id, table_name, table_id, table_arn, status, created_at, "
             + "data_keyspace, partition_key_name, sort_key_name, attribute_definitions, indexes, stream_specification, "
-            + "revision";
+            + "time_to_live, revision";
     private static final String RESTORE_COLUMNS = "table_id, account_id, table_name, source_table_arn, "
             + "restore_date_time, in_progress, alive_until";
 
@@ -92,11 +94,12 @@ final class CatalogStore {
 
     private Optional<String> tryInsert(CatalogRow row) {
         ResultSet rs = cql.run("creating table '" + row.tableName() + "' in the catalog",
-                "INSERT INTO " + tables + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS",
+                "INSERT INTO " + tables + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS",
                 row.accountId(), row.tableName(), row.tableId(), row.tableArn(), row.status().name(), row.createdAt(),
                 row.dataKeyspace(), row.keySchema().partitionKey(), row.keySchema().sortKey().orElse(null),
                 CatalogJson.definitions(row.definitions()), CatalogJson.indexes(row.indexes()),
-                CatalogJson.stream(row.stream()), row.revision());
+                CatalogJson.stream(row.stream()),
+                ttl(row.timeToLive()), row.revision());
         if (rs.wasApplied()) {
             return Optional.empty();
         }
@@ -264,6 +267,7 @@ final class CatalogStore {
                 new KeySchema(r.getString("partition_key_name"), Optional.ofNullable(r.getString("sort_key_name"))),
                 CatalogJson.definitions(r.getString("attribute_definitions")),
                 CatalogJson.indexes(r.getString("indexes")),
-                CatalogJson.stream(r.getString("stream_specification")), r.getLong("revision"));
+                CatalogJson.stream(r.getString("stream_specification")),
+                ttl(r.getString("time_to_live")), r.getLong("revision"));
     }
 }

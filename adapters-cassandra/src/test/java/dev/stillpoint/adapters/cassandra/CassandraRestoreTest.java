@@ -19,6 +19,7 @@ import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.table.TimeToLive;
 import dev.stillpoint.ports.in.RestoreLoad;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,13 +46,15 @@ class CassandraRestoreTest extends OnSharedNode {
             new RestoreOrigin(Optional.of("arn:aws:dynamodb:us-east-1:111122223333:table/Source"), RESTORED_AT);
 
 
+    static final TimeToLive TIME_TO_LIVE = new TimeToLive("expiresAt", true);
+
     static CreateTableRequest definition(String account, String table) {
         return new CreateTableRequest(account, table, KeySchema.composite("pk", "sk"),
                 List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
                         new AttributeDefinition("g", ScalarType.S), new AttributeDefinition("l", ScalarType.N)),
                 List.of(GlobalSecondaryIndex.creating("byG", KeySchema.hashOnly("g"), Projection.all())),
                 List.of(LocalSecondaryIndex.of("byL", KeySchema.composite("pk", "l"), Projection.keysOnly())),
-                Optional.empty());
+                Optional.empty(), Optional.of(TIME_TO_LIVE));
     }
 
     static Item item(int i) {
@@ -85,6 +88,7 @@ class CassandraRestoreTest extends OnSharedNode {
         TableDescription begun = load.table();
         assertThat(begun.status()).isEqualTo(TableStatus.CREATING);
         assertThat(begun.restoreSummary()).contains(ORIGIN.summary(true));
+        assertThat(begun.timeToLive()).contains(TIME_TO_LIVE);
         assertThat(storage.tables().describeTable(account, table)).isEqualTo(begun);
         assertThatThrownBy(() -> storage.tables().putItem(account, table, item(500)))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
@@ -98,6 +102,8 @@ class CassandraRestoreTest extends OnSharedNode {
         assertThat(done.status()).isEqualTo(TableStatus.ACTIVE);
         assertThat(done.restoreSummary()).contains(ORIGIN.summary(false));
         assertThat(storage.tables().describeTable(account, table).restoreSummary()).contains(ORIGIN.summary(false));
+        assertThat(storage.tables().describeTable(account, table).timeToLive())
+                .as("the time to live as the catalog row keeps it").contains(TIME_TO_LIVE);
         for (int i = 0; i < 60; i++) {
             Item expected = item(i);
             assertThat(storage.tables().getItem(account, table, Key.of(expected.get("pk"), expected.get("sk"))))

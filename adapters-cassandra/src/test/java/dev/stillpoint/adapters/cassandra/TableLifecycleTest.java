@@ -227,7 +227,7 @@ class TableLifecycleTest extends OnSharedNode {
             CreateTableRequest r = TestCassandra.hashOnly(account, name, ScalarType.S);
             assertThat(storage.catalog().insertIfAbsent(new CatalogRow(account, name, DataNames.newTableId(),
                     "arn:test", TableStatus.CREATING, created, keyspace, r.keySchema(), r.attributeDefinitions(),
-                    List.of(), Optional.empty(), 1))).isEmpty();
+                    List.of(), Optional.empty(), Optional.empty(), 1))).isEmpty();
         }
         assertThat(storage.tables().describeTable(account, fresh).status()).isEqualTo(TableStatus.CREATING);
         assertThatThrownBy(() -> storage.tables().createTable(TestCassandra.hashOnly(account, fresh, ScalarType.S)))

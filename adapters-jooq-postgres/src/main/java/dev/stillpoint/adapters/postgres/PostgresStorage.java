@@ -13,6 +13,7 @@ import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.core.ControlPlane;
 import dev.stillpoint.ports.core.ControlPlanePorts;
@@ -32,8 +33,8 @@ import java.util.List;
 
 /**
  * Stillpoint on PostgreSQL: one object that opens the pools, migrates the catalog, runs the
- * control-plane poller, and offers the driving ports. Close it to stop the poller and close every
- * connection.
+ * control-plane poller, and offers the driving ports; or, opened with {@link #openReadOnly}, reads
+ * an existing catalog and changes nothing. Close it to stop the poller and close every connection.
  */
 public final class PostgresStorage implements Storage {
 
@@ -46,14 +47,19 @@ public final class PostgresStorage implements Storage {
     private final PermitLedger permits;
     private final ControlPlane controlPlane;
 
-    private PostgresStorage(PostgresConfig config) {
-        pools = new Pools(config);
+    private PostgresStorage(PostgresConfig config, boolean readOnly) {
+        pools = new Pools(config, readOnly);
+        String address = Pools.address(config.catalog().jdbcUrl());
         try (Connection c = pools.catalog()) {
-            Migrations.bundled().apply(c);
+            if (readOnly) {
+                requireCurrentSchema(c, address);
+            } else {
+                Migrations.bundled().apply(c);
+            }
         } catch (SQLException | RuntimeException e) {
             pools.close();
             // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
-            throw PgFailures.map("migrating the PostgreSQL catalog at " + Pools.address(config.catalog().jdbcUrl()), e);
+            throw PgFailures.map((readOnly ? "reading" : "migrating") + " the PostgreSQL catalog at " + address, e);
         }
         controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
@@ -70,12 +76,46 @@ public final class PostgresStorage implements Storage {
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
                 config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
-        controlPlane.start();
+        if (!readOnly) {
+            controlPlane.start();
+        }
     }
 
     /** Opens the pools, migrates the catalog and starts the control-plane poller (startup recovery first). */
     public static PostgresStorage open(PostgresConfig config) {
-        return new PostgresStorage(config);
+        return new PostgresStorage(config, false);
+    }
+
+    /**
+     * Opens an existing catalog for reading only, as {@code SqliteStorage.openReadOnly} does [L4]:
+     * describe, list, get and snapshots work, and a role with nothing but SELECT on the catalog and
+     * data relations is enough. It writes nothing: every connection's transactions are READ ONLY at the
+     * server (a write is refused UNSUPPORTED, SQLSTATE 25006), no migration runs, and no control-plane
+     * work starts (no poller). On the separate layout a snapshot reads the catalog row without a row
+     * lock and checks, once its data snapshot is pinned, that the row has not changed [P2].
+     *
+     * @param config the databases and settings
+     * @return the read-only storage
+     * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming the database when its catalog
+     *     is missing or at another schema version than this build's (never migrated here)
+     */
+    public static PostgresStorage openReadOnly(PostgresConfig config) {
+        return new PostgresStorage(config, true);
+    }
+
+    private static void requireCurrentSchema(Connection c, String address) {
+        int found = Migrations.currentVersion(c);
+        int latest = Migrations.bundled().latestVersion();
+        if (found != latest) {
+            throw StorageException.validation("the PostgreSQL database at " + address + (found == 0
+                    ? " holds no Stillpoint catalog" : " holds a Stillpoint catalog at schema version " + found
+                    + ", not this build's " + latest) + "; a read-only opening never migrates");
+        }
+    }
+
+    /** Whether this storage was opened with {@link #openReadOnly}. */
+    public boolean readOnly() {
+        return pools.readOnly();
     }
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */

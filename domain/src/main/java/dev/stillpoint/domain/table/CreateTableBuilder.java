@@ -31,6 +31,7 @@ public final class CreateTableBuilder {
     private final List<GlobalSecondaryIndex> gsis = new ArrayList<>();
     private final List<LocalSecondaryIndex> lsis = new ArrayList<>();
     private Optional<StreamSpecification> stream = Optional.empty();
+    private Optional<TimeToLive> timeToLive = Optional.empty();
 
     CreateTableBuilder(String accountId, String tableName) {
         this.accountId = accountId;
@@ -124,6 +125,18 @@ public final class CreateTableBuilder {
     }
 
     /**
+     * A time-to-live setting, as a restore carries it from the exported table [E4].
+     *
+     * @param attributeName the attribute holding the expiry time
+     * @param enabled whether expiry is on
+     * @return this builder
+     */
+    public CreateTableBuilder timeToLive(String attributeName, boolean enabled) {
+        this.timeToLive = Optional.of(new TimeToLive(attributeName, enabled));
+        return this;
+    }
+
+    /**
      * The request, checked in full (a validation error names what is wrong).
      *
      * @return the CreateTable request
@@ -133,6 +146,6 @@ public final class CreateTableBuilder {
                 : sortKey.map(s -> KeySchema.composite(partitionKey, s)).orElse(KeySchema.hashOnly(partitionKey));
         List<AttributeDefinition> defined = new ArrayList<>();
         definitions.forEach((name, type) -> defined.add(new AttributeDefinition(name, type)));
-        return new CreateTableRequest(accountId, tableName, schema, defined, gsis, lsis, stream);
+        return new CreateTableRequest(accountId, tableName, schema, defined, gsis, lsis, stream, timeToLive);
     }
 }

@@ -27,7 +27,8 @@ public record CreateTableRequest(
         List<AttributeDefinition> attributeDefinitions,
         List<GlobalSecondaryIndex> gsis,
         List<LocalSecondaryIndex> lsis,
-        Optional<StreamSpecification> stream) {
+        Optional<StreamSpecification> stream,
+        Optional<TimeToLive> timeToLive) {
 
     /**
      * Checks the request in full; a validation error names the first thing wrong. Copies the lists.
@@ -39,6 +40,7 @@ public record CreateTableRequest(
      * @param gsis the global secondary indexes to create with the table
      * @param lsis the local secondary indexes to create with the table
      * @param stream the change stream's setting, if given
+     * @param timeToLive the time-to-live setting, if given
      */
     public CreateTableRequest {
         TableChecks.requiredText(accountId, "account id");
@@ -48,6 +50,7 @@ public record CreateTableRequest(
         gsis = TableChecks.copy(gsis, "global secondary index");
         lsis = TableChecks.copy(lsis, "local secondary index");
         stream = TableChecks.orEmpty(stream);
+        timeToLive = TableChecks.orEmpty(timeToLive);
 
         Map<String, ScalarType> defined = TableChecks.definitionsByName(attributeDefinitions);
         TableChecks.requireDistinctIndexNames(tableName, Stream.concat(
@@ -79,6 +82,23 @@ public record CreateTableRequest(
     }
 
     /**
+     * A request without a time-to-live setting, as CreateTable takes it.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param keySchema the table's key
+     * @param attributeDefinitions the types of the key attributes of the table and its indexes
+     * @param gsis the global secondary indexes to create with the table
+     * @param lsis the local secondary indexes to create with the table
+     * @param stream the change stream's setting, if given
+     */
+    public CreateTableRequest(String accountId, String tableName, KeySchema keySchema,
+                              List<AttributeDefinition> attributeDefinitions, List<GlobalSecondaryIndex> gsis,
+                              List<LocalSecondaryIndex> lsis, Optional<StreamSpecification> stream) {
+        this(accountId, tableName, keySchema, attributeDefinitions, gsis, lsis, stream, Optional.empty());
+    }
+
+    /**
      * A builder for a request on {@code tableName} of {@code accountId}: keys and indexes by name.
      *
      * @param accountId the account the table belongs to
@@ -91,7 +111,7 @@ public record CreateTableRequest(
 
     /**
      * The description of the new table this request creates: CREATING, empty, with the indexes as
-     * requested and no vector index, time to live, restore or throughput summary yet.
+     * requested, the requested time-to-live setting, and no vector index, restore or throughput summary yet.
      *
      * @param tableId the new table's unique id
      * @param tableArn the new table's ARN
@@ -100,7 +120,7 @@ public record CreateTableRequest(
      */
     public TableDescription describe(String tableId, String tableArn, Instant creationTime) {
         return new TableDescription(accountId, tableName, tableId, tableArn, TableStatus.CREATING, creationTime,
-                keySchema, attributeDefinitions, gsis, lsis, List.of(), stream, Optional.empty(), Optional.empty(),
+                keySchema, attributeDefinitions, gsis, lsis, List.of(), stream, timeToLive, Optional.empty(),
                 Optional.empty(), 0, 0);
     }
 }

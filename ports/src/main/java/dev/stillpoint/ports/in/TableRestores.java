@@ -15,7 +15,7 @@ public interface TableRestores {
      * Creates the table CREATING with a RestoreSummary in progress; ResourceInUse (named) when the name
      * is taken in any state, with nothing changed.
      *
-     * @param definition the new table's definition (key schema, attribute definitions, GSIs, LSIs, stream)
+     * @param definition the new table's definition (key schema, attribute definitions, GSIs, LSIs, stream, time to live)
      * @param origin the source table's ARN, if known, and the restore's time
      * @return the running restore; close it (try-with-resources) whether or not it completes
      */

@@ -96,7 +96,15 @@ class CatalogJsonProperties {
     void s2_catalogTtl_reads(@ForAll("attributeNames") String attribute, @ForAll boolean enabled) {
         String json = "{\"attributeName\":{\"S\":\"" + attribute + "\"},\"enabled\":{\"BOOL\":" + enabled + "}}";
         assertThat(CatalogJson.ttl(json)).contains(new TimeToLive(attribute, enabled));
-        assertThat(CatalogJson.ttl(null)).isEmpty();
+        assertThat(CatalogJson.ttl((String) null)).isEmpty();
+    }
+
+    // [S2, E4] a time-to-live setting written for the catalog reads back as itself; none writes nothing.
+    @Property
+    void s2_catalogTtl_roundTrips(@ForAll("attributeNames") String attribute, @ForAll boolean enabled) {
+        TimeToLive ttl = new TimeToLive(attribute, enabled);
+        assertThat(CatalogJson.ttl(CatalogJson.ttl(Optional.of(ttl)))).contains(ttl);
+        assertThat(CatalogJson.ttl(Optional.<TimeToLive>empty())).isNull();
     }
 
     @Provide

@@ -67,6 +67,9 @@ public final class PgFailures {
         if (state.startsWith("22")) {
             return ErrorReason.VALIDATION;
         }
+        if (state.equals("25006")) {
+            return ErrorReason.UNSUPPORTED;  // a write on a read-only opening (or a standby)
+        }
         return ErrorReason.INTERNAL;
     }
 

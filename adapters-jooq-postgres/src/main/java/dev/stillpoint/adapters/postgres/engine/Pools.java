@@ -30,6 +30,7 @@ public final class Pools implements AutoCloseable {
     private final String dataAddress;
     private final long timeoutMillis;
     private final int dataPoolSize;
+    private final boolean readOnly;
 
     /**
      * A borrow that got no connection within the connection timeout: the database is unreachable
@@ -43,15 +44,27 @@ public final class Pools implements AutoCloseable {
         }
     }
 
+    /** Read-write pools, as every engine but a read-only one has. */
     public Pools(PostgresConfig config) {
+        this(config, false);
+    }
+
+    /**
+     * The pools; with {@code readOnly} every connection is read-only at the server (its session's
+     * transactions READ ONLY, so a write fails with 25006) and marked read-only for the driver.
+     */
+    public Pools(PostgresConfig config, boolean readOnly) {
+        this.readOnly = readOnly;
         String engine = Integer.toHexString(System.identityHashCode(this));
         if (config.sharedLayout()) {
-            catalog = open(config.catalog(), config.poolSize(), config, "stillpoint-pg-" + engine);
+            catalog = open(config.catalog(), config.poolSize(), config, "stillpoint-pg-" + engine, readOnly);
             data = catalog;
         } else {
-            catalog = open(config.catalog(), config.catalogPoolSize(), config, "stillpoint-pg-" + engine + "-catalog");
+            catalog = open(config.catalog(), config.catalogPoolSize(), config, "stillpoint-pg-" + engine + "-catalog",
+                    readOnly);
             try {
-                data = open(config.data().orElseThrow(), config.poolSize(), config, "stillpoint-pg-" + engine + "-data");
+                data = open(config.data().orElseThrow(), config.poolSize(), config, "stillpoint-pg-" + engine + "-data",
+                        readOnly);
             } catch (RuntimeException e) {
                 catalog.close();
                 throw e;
@@ -76,7 +89,8 @@ public final class Pools implements AutoCloseable {
         return hosts + "/" + (m.group(2) == null ? "" : m.group(2));
     }
 
-    private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name) {
+    private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name,
+                                         boolean readOnly) {
         HikariConfig h = new HikariConfig();
         h.setPoolName(name);
         h.setJdbcUrl(db.jdbcUrl());
@@ -96,8 +110,18 @@ public final class Pools implements AutoCloseable {
         h.addDataSourceProperty("connectTimeout", seconds);
         h.addDataSourceProperty("loginTimeout", seconds);
         h.setAutoCommit(true);
+        if (readOnly) {
+            // The server enforces it for every statement, auto-commit ones too (the driver's flag alone does not).
+            h.setReadOnly(true);
+            h.setConnectionInitSql("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        }
         h.addDataSourceProperty("ApplicationName", name);
         return new HikariDataSource(h);
+    }
+
+    /** Whether every connection is read-only (a read-only opening). */
+    public boolean readOnly() {
+        return readOnly;
     }
 
     /** Whether catalog and data share one database and one pool. */

@@ -1,5 +1,9 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -111,14 +115,17 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         @Override
         public DefinedRead readDefinition() {
             try {
-                CatalogRows.RowLock lock = pools.shared() ? CatalogRows.RowLock.NONE : CatalogRows.RowLock.SHARE;
+                // A read-only opening takes no row lock (a row lock is a write) and checks the row once pinned instead.
+                boolean rowUnlocked = !pools.shared() && pools.readOnly();
+                CatalogRows.RowLock lock = pools.shared() || rowUnlocked ? CatalogRows.RowLock.NONE
+                        : CatalogRows.RowLock.SHARE;
                 CatalogRows.Loaded loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
                 Connection data = pools.shared() ? catalog : pools.data();
                 try {
                     List<DataRelation> existing = existingRelations(data, loaded.relations());
                     return new Defined(tableName, observer, catalog, data, loaded, existing,
-                            withoutGsisMissingRelations(loaded, existing));
+                            withoutGsisMissingRelations(loaded, existing), rowUnlocked);
                 } catch (SQLException | RuntimeException e) {
                     if (data != catalog) {
                         Tx.release(data);
@@ -138,8 +145,8 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
     /** Defined: the row is read (held FOR SHARE on the separate layout), the existing relations known. */
     private record Defined(String tableName, ReadObserver observer, Connection catalog, Connection data,
-                           CatalogRows.Loaded loaded, List<DataRelation> existing, TableDescription description)
-            implements DefinedRead {
+                           CatalogRows.Loaded loaded, List<DataRelation> existing, TableDescription description,
+                           boolean rowUnlocked) implements DefinedRead {
 
         @Override
         public PinnedRead pin() {
@@ -163,6 +170,9 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                     marker = rs.getString(1);
                 }
                 boolean keyOrdered = orderable(data, loaded, tableName);
+                if (rowUnlocked) {
+                    requireRowUnchanged();
+                }
                 if (separate()) {
                     // Pinned and probed: now UpdateTable and DeleteTable may take the row [P2]. The last
                     // statement of the step, so a failure above leaves the catalog to this step's close.
@@ -176,6 +186,23 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         private boolean separate() {
             return data != catalog;
+        }
+
+        /**
+         * The read-only separate layout's stand-in for the row lock [P2]: the row's catalog version, read
+         * again by table id after the pin (a new statement of the catalog's READ COMMITTED transaction), must
+         * be the one loaded, or an UpdateTable or DeleteTable committed in between.
+         */
+        private void requireRowUnchanged() {
+            // catalog_version changes with every change of the definition, not with item counts; a
+            // table deleted and created again has another table id, so its row is not found.
+            Long now = Work.dsl(catalog).select(SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
+                    .where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId()))
+                    .fetchOne(SP_TABLES.CATALOG_VERSION);
+            if (now == null || !now.equals(loaded.row().getCatalogVersion())) {
+                throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed while its"
+                        + " snapshot opened; open it again");
+            }
         }
 
         @Override

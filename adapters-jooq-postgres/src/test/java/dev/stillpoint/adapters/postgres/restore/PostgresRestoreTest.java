@@ -70,6 +70,7 @@ class PostgresRestoreTest {
             assertThat(begun.status()).isEqualTo(TableStatus.CREATING);
             assertThat(begun.restoreSummary()).contains(new RestoreSummary(Optional.empty(), Optional.of(SOURCE_ARN),
                     RESTORED_AT, true));
+            assertThat(begun.timeToLive()).contains(RestoreFixtures.TIME_TO_LIVE);
             assertThat(storage.tables().describeTable(ACCOUNT, name)).isEqualTo(begun);
 
             String plain = "plain_" + layout.name().toLowerCase();
@@ -89,6 +90,8 @@ class PostgresRestoreTest {
             assertThat(completed.status()).isEqualTo(TableStatus.ACTIVE);
             assertThat(completed.restoreSummary()).contains(new RestoreSummary(Optional.empty(), Optional.of(SOURCE_ARN),
                     RESTORED_AT, false));
+            assertThat(completed.timeToLive()).as("the time to live as the catalog keeps it")
+                    .contains(RestoreFixtures.TIME_TO_LIVE);
             assertThat(storage.tables().describeTable(ACCOUNT, name)).isEqualTo(completed);
             for (int i = 0; i < 100; i++) {
                 Item expected = RestoreFixtures.item(i);

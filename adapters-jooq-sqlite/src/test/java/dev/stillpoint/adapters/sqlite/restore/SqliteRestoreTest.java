@@ -67,6 +67,7 @@ class SqliteRestoreTest {
             assertThat(begun.globalSecondaryIndexes()).extracting(g -> g.name()).containsExactly("byG");
             assertThat(begun.localSecondaryIndexes()).extracting(l -> l.name()).containsExactly("byL");
             assertThat(begun.streamSpecification()).isEqualTo(RestoreFixtures.definition("other").stream());
+            assertThat(begun.timeToLive()).contains(RestoreFixtures.TIME_TO_LIVE);
             assertThat(storage.tables().describeTable(ACCOUNT, "restored")).isEqualTo(begun);
 
             // A plain CREATING table with a zero delay turns ACTIVE on the next pass; the restored one must not.
@@ -86,6 +87,8 @@ class SqliteRestoreTest {
             assertThat(completed.status()).isEqualTo(TableStatus.ACTIVE);
             assertThat(completed.restoreSummary()).contains(new RestoreSummary(Optional.empty(), Optional.of(SOURCE_ARN),
                     RESTORED_AT, false));
+            assertThat(completed.timeToLive()).as("the time to live as the catalog keeps it")
+                    .contains(RestoreFixtures.TIME_TO_LIVE);
             load.close(); // after complete: nothing to undo
             assertThat(storage.tables().describeTable(ACCOUNT, "restored")).isEqualTo(completed);
 

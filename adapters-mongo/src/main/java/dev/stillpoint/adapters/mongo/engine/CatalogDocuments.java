@@ -35,7 +35,7 @@ import org.bson.BsonValue;
  * The catalog's documents and how they map to the domain. {@code sp_tables} holds one document per
  * table ({@code _id} the netstring of account and table name, so one name per account is one
  * document); {@code sp_indexes} one per GSI or LSI ({@code _id} {@code <table_id>/<index_name>}).
- * Attribute definitions, projections and the stream setting are the same DynamoDB JSON texts the SQL
+ * Attribute definitions, projections, the stream and the time-to-live settings are the same DynamoDB JSON texts the SQL
  * catalogs keep ({@link CatalogJson}), so an operator reads them alike everywhere.
  */
 final class CatalogDocuments {
@@ -105,6 +105,7 @@ final class CatalogDocuments {
                 .append("sort_key", text(d.keySchema().sortKey()))
                 .append("attribute_definitions", new BsonString(CatalogJson.definitions(d.attributeDefinitions())))
                 .append("stream", text(Optional.ofNullable(CatalogJson.stream(d.streamSpecification()))))
+                .append("ttl", text(Optional.ofNullable(CatalogJson.ttl(d.timeToLive()))))
                 .append("restore", BsonNull.VALUE)
                 .append("item_count", new BsonInt64(0))
                 .append("size_bytes", new BsonInt64(0))
@@ -184,7 +185,8 @@ final class CatalogDocuments {
                         TableStatus.valueOf(t.getString("status").getValue()),
                         Instant.ofEpochMilli(t.getDateTime("created_at").getValue()), keySchema(t),
                         CatalogJson.definitions(t.getString("attribute_definitions").getValue()), gsis, lsis, List.of(),
-                        CatalogJson.stream(optionalText(t, "stream").orElse(null)), Optional.empty(), restoreSummary(t),
+                        CatalogJson.stream(optionalText(t, "stream").orElse(null)),
+                        CatalogJson.ttl(optionalText(t, "ttl").orElse(null)), restoreSummary(t),
                         Optional.empty(), t.getInt64("item_count").getValue(), t.getInt64("size_bytes").getValue());
             } catch (org.bson.BSONException e) {
                 throw new IllegalStateException("a catalog document field has another BSON type than expected", e);

@@ -18,6 +18,7 @@ import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.StreamSpecification;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.domain.table.TimeToLive;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +48,8 @@ class CatalogDocumentsTest {
         CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, indexes);
 
         assertThat(loaded.record().description()).isEqualTo(written);
+        assertThat(loaded.record().description().timeToLive()).as("[E4] a restore's time to live is kept")
+                .contains(new TimeToLive("expiresAt", true));
         assertThat(loaded.record().state()).isEqualTo(new TableState.Creating(NOW.plusMillis(250)));
         assertThat(loaded.collections()).containsExactly("d_0123456789abcdef0123456789abcdef",
                 "d_0123456789abcdef0123456789abcdef__gsi__0", "d_0123456789abcdef0123456789abcdef__lsi__1");
@@ -109,6 +112,7 @@ class CatalogDocumentsTest {
                 List.of(new GlobalSecondaryIndex("byG", new KeySchema("g", Optional.of("sk")),
                         Projection.include(List.of("a", "b")), IndexStatus.ACTIVE, false, 0, 0)),
                 List.of(new LocalSecondaryIndex("byL", new KeySchema("pk", Optional.of("l")), Projection.keysOnly(), 0, 0)),
-                Optional.of(new StreamSpecification(true, Optional.of("NEW_IMAGE"))));
+                Optional.of(new StreamSpecification(true, Optional.of("NEW_IMAGE"))),
+                Optional.of(new TimeToLive("expiresAt", true)));
     }
 }

@@ -1,0 +1,124 @@
+package dev.stillpoint.backup;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.stillpoint.backup.BackupFailure.Problem;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.in.StoredItem;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.function.Consumer;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * One data file of an export read to its end [E3]: gunzipped when it starts with gzip's magic bytes,
+ * its bytes digested as stored, every line checked ({@link ItemCheck}) and decoded as a write would
+ * decode it; a bad line is a {@link BackupFailure} naming the file and the line.
+ */
+final class DataFileLines {
+    private static final JsonFactory LINES = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    private DataFileLines() {
+    }
+
+    record FileDigest(long lines, byte[] digest) {
+    }
+
+    /**
+     * Reads {@code file} (gunzipped when it starts with gzip's magic bytes), digesting its bytes as stored,
+     * checking and decoding every line; {@code wrapped} lines are DynamoDB's {@code {"Item": ...}}.
+     */
+    static FileDigest read(Path file, boolean wrapped, String algorithm, ExportKey key, Consumer<Item> items) {
+        MessageDigest digest = TableExport.digest(algorithm);
+        ItemCheck check = new ItemCheck(key.schema(), key.definitions());
+        long line = 0;
+        try (InputStream raw = new BufferedInputStream(new DigestInputStream(Files.newInputStream(file), digest), 1 << 16)) {
+            raw.mark(2);
+            int b1 = raw.read();
+            int b2 = raw.read();
+            raw.reset();
+            boolean gzip = b1 == 0x1f && b2 == 0x8b;
+            InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw;
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16);
+            String text;
+            while ((text = reader.readLine()) != null) {
+                line++;
+                if (text.isEmpty() && wrapped) {
+                    line--; // a trailing blank line in a DynamoDB data file holds no item
+                    continue;
+                }
+                String itemJson = wrapped ? unwrap(text, file, line) : text;
+                items.accept(checked(itemJson, file, line, check));
+            }
+            raw.transferTo(java.io.OutputStream.nullOutputStream()); // anything after the gzip stream is digested too
+        } catch (CharacterCodingException e) {
+            throw new BackupFailure(Problem.ITEM, file, line + 1, file + " line " + (line + 1) + " is not UTF-8 text", e);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new BackupFailure(Problem.INTEGRITY, file, line + 1, file + ": the gzip stream is damaged or truncated"
+                    + " (after line " + line + "): " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw ManifestJson.unreadable(file, e);
+        }
+        return new FileDigest(line, digest.digest());
+    }
+
+    private static Item checked(String itemJson, Path file, long line, ItemCheck check) {
+        try {
+            check.check(new LineItem(itemJson), line, "line " + line + " of " + file);
+        } catch (ItemCheck.Failed e) {
+            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + ": " + e.getMessage(), e);
+        }
+        try {
+            return ItemJson.decode(itemJson);
+        } catch (StorageException e) {
+            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + " is not an item: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The item text of a DynamoDB export line: exactly {@code {"Item": {...}}}, nothing else. */
+    private static String unwrap(String text, Path file, long line) {
+        try (JsonParser p = LINES.createParser(text)) {
+            boolean ok = p.nextToken() == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME
+                    && "Item".equals(p.currentName()) && p.nextToken() == JsonToken.START_OBJECT;
+            if (ok) {
+                int start = (int) p.currentTokenLocation().getCharOffset();
+                p.skipChildren();
+                int end = (int) p.currentTokenLocation().getCharOffset() + 1;
+                if (p.nextToken() == JsonToken.END_OBJECT && p.nextToken() == null) {
+                    return text.substring(start, end);
+                }
+            }
+        } catch (IOException e) {
+            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + " is not JSON: "
+                    + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
+        }
+        throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line
+                + " is not an item line: expected exactly {\"Item\": {...}}", null);
+    }
+
+    /** A line as the item check takes it: text with no stored key beside it. */
+    private record LineItem(String json) implements StoredItem {
+        @Override
+        public Item item() {
+            return ItemJson.decode(json);
+        }
+    }
+}

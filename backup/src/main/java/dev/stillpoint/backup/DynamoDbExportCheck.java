@@ -1,0 +1,153 @@
+package dev.stillpoint.backup;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stillpoint.backup.BackupFailure.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads and checks a DynamoDB DYNAMODB_JSON export [E3] for {@link ExportReader}: finds
+ * {@code manifest-summary.json} (in the directory or one export below {@code AWSDynamoDB/}), checks its
+ * version, output format and {@code .checksum} files, resolves every data file of
+ * {@code manifest-files.json}, and checks each file's MD5 and item count and the summary's total.
+ */
+final class DynamoDbExportCheck {
+
+    private DynamoDbExportCheck() {
+    }
+
+    static Optional<Path> findSummary(Path dir) {
+        Path direct = dir.resolve(DynamoDbLayout.SUMMARY);
+        if (Files.exists(direct)) {
+            return Optional.of(direct);
+        }
+        Path aws = dir.resolve("AWSDynamoDB");
+        if (Files.isDirectory(aws)) {
+            try (var exports = Files.list(aws)) {
+                List<Path> found = exports.map(p -> p.resolve(DynamoDbLayout.SUMMARY)).filter(Files::exists).toList();
+                if (found.size() > 1) {
+                    throw new BackupFailure(Problem.FORMAT, aws, 0, aws + " holds " + found.size()
+                            + " exports; name one of them", null);
+                }
+                return found.stream().findFirst();
+            } catch (IOException e) {
+                throw ManifestJson.unreadable(aws, e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static CheckedExport check(Path root, Path summaryFile, Optional<ExportKey> given) {
+        Path exportDir = summaryFile.getParent();
+        verifyChecksumFile(summaryFile, exportDir.resolve("manifest-summary.checksum"));
+        JsonNode s = ManifestJson.readJson(summaryFile);
+        String version = s.path("version").asText("");
+        if (!DynamoDbLayout.VERSION.equals(version)) {
+            throw new BackupFailure(Problem.FORMAT, summaryFile, 0, summaryFile + ": version '" + version
+                    + "' is not " + DynamoDbLayout.VERSION + ", the version this build reads", null);
+        }
+        String outputFormat = s.path("outputFormat").asText("");
+        if (!DynamoDbLayout.OUTPUT_FORMAT.equals(outputFormat)) {
+            throw new BackupFailure(Problem.FORMAT, summaryFile, 0, summaryFile + ": outputFormat '" + outputFormat
+                    + "' is not " + DynamoDbLayout.OUTPUT_FORMAT + " (the one layout restored)", null);
+        }
+        if (s.hasNonNull("exportType") && !"FULL_EXPORT".equals(s.get("exportType").asText())) {
+            throw new BackupFailure(Problem.FORMAT, summaryFile, 0, summaryFile + ": exportType '"
+                    + s.get("exportType").asText() + "' is not FULL_EXPORT", null);
+        }
+        ExportKey key = given.orElseThrow(() -> new BackupFailure(Problem.FORMAT, summaryFile, 0, summaryFile
+                + ": a DynamoDB export carries no table definition; give the key (e.g. pk:S,sk:N)", null));
+        long total = ManifestJson.requiredCount(s, "itemCount", summaryFile);
+        Path filesManifest = resolve(root, exportDir, s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES),
+                summaryFile, 0);
+        verifyChecksumFile(filesManifest, exportDir.resolve("manifest-files.checksum"));
+        List<DataFileEntry> entries = new ArrayList<>();
+        List<String> lines = ManifestJson.readAllLines(filesManifest);
+        for (int i = 0; i < lines.size(); i++) {
+            String text = lines.get(i);
+            if (text.isBlank()) {
+                continue;
+            }
+            JsonNode e;
+            try {
+                e = ManifestJson.JSON.readTree(text);
+            } catch (JsonProcessingException ex) {
+                throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
+                        + " is not JSON: " + ex.getOriginalMessage(), ex);
+            }
+            String dataKey = ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1);
+            entries.add(new DataFileEntry(resolve(root, exportDir, dataKey, filesManifest, i + 1),
+                    ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1), ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1)));
+        }
+        ExportReader.Scan scan = items -> {
+            long seen = 0;
+            for (DataFileEntry entry : entries) {
+                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, items);
+                String md5 = Base64.getEncoder().encodeToString(d.digest());
+                if (!md5.equals(entry.md5())) {
+                    throw new BackupFailure(Problem.INTEGRITY, entry.file(), 0, entry.file() + ": MD5 " + md5
+                            + " is not manifest-files.json's md5Checksum " + entry.md5(), null);
+                }
+                if (d.lines() != entry.items()) {
+                    throw new BackupFailure(Problem.INTEGRITY, entry.file(), 0, entry.file() + " holds " + d.lines()
+                            + " items; manifest-files.json says " + entry.items(), null);
+                }
+                seen += d.lines();
+            }
+            if (seen != total) {
+                throw new BackupFailure(Problem.INTEGRITY, summaryFile, 0, "the data files hold " + seen + " items; "
+                        + summaryFile + " says " + total, null);
+            }
+        };
+        scan.run(item -> { });
+        Optional<String> arn = s.hasNonNull("tableArn") ? Optional.of(s.get("tableArn").asText()) : Optional.empty();
+        return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn, key, scan);
+    }
+
+    private record DataFileEntry(Path file, long items, String md5) {
+    }
+
+    private static Path resolve(Path root, Path exportDir, String key, Path manifest, long line) {
+        List<Path> candidates = new ArrayList<>();
+        if (!key.isEmpty() && !key.startsWith("/") && !key.contains("..")) {
+            candidates.add(root.resolve(key));
+            candidates.add(exportDir.resolve(key));
+        }
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        if (!name.isEmpty() && !name.equals("..")) {
+            candidates.add(exportDir.resolve(DynamoDbLayout.DATA_DIR).resolve(name));
+            candidates.add(exportDir.resolve(name));
+        }
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c)) {
+                return c;
+            }
+        }
+        throw new BackupFailure(Problem.FORMAT, manifest, line, manifest + (line > 0 ? " line " + line : "")
+                + " names '" + key + "', which is not in " + exportDir, null);
+    }
+
+    private static void verifyChecksumFile(Path file, Path checksum) {
+        if (!Files.exists(checksum)) {
+            return;
+        }
+        try {
+            String expected = Files.readString(checksum, StandardCharsets.US_ASCII).trim();
+            String actual = HexFormat.of().formatHex(TableExport.digest("MD5").digest(Files.readAllBytes(file)));
+            if (!actual.equalsIgnoreCase(expected)) {
+                throw new BackupFailure(Problem.INTEGRITY, file, 0, file + ": MD5 " + actual + " is not "
+                        + checksum.getFileName() + "'s " + expected, null);
+            }
+        } catch (IOException e) {
+            throw ManifestJson.unreadable(checksum, e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.stillpoint.backup;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stillpoint.backup.BackupFailure.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The manifests' JSON as the reader takes it: a missing or mistyped field is a FORMAT failure naming it. */
+final class ManifestJson {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private ManifestJson() {
+    }
+
+    static JsonNode readJson(Path file) {
+        try {
+            JsonNode n = JSON.readTree(file.toFile());
+            if (n == null || !n.isObject()) {
+                throw new BackupFailure(Problem.FORMAT, file, 0, file + " is not a JSON object", null);
+            }
+            return n;
+        } catch (JsonProcessingException e) {
+            throw new BackupFailure(Problem.FORMAT, file, 0, file + " is not JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw unreadable(file, e);
+        }
+    }
+
+    static List<String> readAllLines(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw unreadable(file, e);
+        }
+    }
+
+    static String requiredText(JsonNode n, String field, Path file) {
+        return requiredText(n, field, file, 0);
+    }
+
+    static String requiredText(JsonNode n, String field, Path file, long line) {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new BackupFailure(Problem.FORMAT, file, line, file + (line > 0 ? " line " + line : "") + ": field "
+                    + field + " is missing or not a string", null);
+        }
+        return v.asText();
+    }
+
+    static long requiredCount(JsonNode n, String field, Path file) {
+        return requiredCount(n, field, file, 0);
+    }
+
+    static long requiredCount(JsonNode n, String field, Path file, long line) {
+        JsonNode v = n.get(field);
+        if (v == null || !v.canConvertToExactIntegral() || v.asLong() < 0) {
+            throw new BackupFailure(Problem.FORMAT, file, line, file + (line > 0 ? " line " + line : "") + ": field "
+                    + field + " is missing or not a count", null);
+        }
+        return v.asLong();
+    }
+
+    static BackupFailure unreadable(Path file, IOException e) {
+        return new BackupFailure(Problem.FORMAT, file, 0, "cannot read " + file + ": " + TableExport.reason(e), e);
+    }
+}
