@@ -47,6 +47,8 @@ final class CatalogColumns {
     static final Field<String> INDEX_STATUS = DSL.field(DSL.name("sp_indexes", "status"), String.class);
     static final Field<Boolean> BACKFILLING = DSL.field(DSL.name("sp_indexes", "backfilling"), Boolean.class);
 
+    static final Field<String> VECTOR_TABLE_ID = DSL.field(DSL.name("sp_vector_indexes", "table_id"), String.class);
+    static final Field<Integer> VECTOR_ORDINAL = DSL.field(DSL.name("sp_vector_indexes", "ordinal"), Integer.class);
     static final Field<String> VECTOR_NAME = DSL.field(DSL.name("sp_vector_indexes", "index_name"), String.class);
     static final Field<String> VECTOR_ATTRIBUTE = DSL.field(DSL.name("sp_vector_indexes", "attribute_name"), String.class);
     static final Field<Integer> VECTOR_DIMENSIONS = DSL.field(DSL.name("sp_vector_indexes", "dimensions"), Integer.class);

@@ -1,7 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_VECTOR_INDEXES;
 
@@ -24,6 +23,7 @@ import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.sqlcatalog.RelationName;
 import dev.stillpoint.sqlcatalog.TableDescriptions;
+import dev.stillpoint.sqlcatalog.TableLoads;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -131,23 +131,15 @@ final class CatalogRows {
         if (row == null) {
             return Optional.empty();
         }
-        List<SpIndexesRecord> indexes = ctx.selectFrom(SP_INDEXES)
-                .where(SP_INDEXES.TABLE_ID.eq(row.getTableId()))
-                .orderBy(SP_INDEXES.ORDINAL)
-                .fetch();
+        List<SpIndexesRecord> indexes = TableLoads.indexes(ctx, SP_INDEXES, row.getTableId());
         if (!full) {
             // Not the state the control plane decides with (that comes from a full load): a restoring row reads CREATING.
             TableRecord record = new TableRecord(TableDescriptions.of(row, indexes, List.of(), Optional.empty()),
                     TableDescriptions.state(row, false));
             return Optional.of(new Loaded(row, indexes, List.of(), record, false));
         }
-        List<SpVectorIndexesRecord> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
-                .where(SP_VECTOR_INDEXES.TABLE_ID.eq(row.getTableId()))
-                .orderBy(SP_VECTOR_INDEXES.ORDINAL)
-                .fetch();
-        Optional<RestoreSummary> restore = ctx.selectFrom(SP_RESTORE_RECORDS)
-                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(row.getTableId()))
-                .fetchOptional(TableDescriptions::restoreSummary);
+        List<SpVectorIndexesRecord> vectors = TableLoads.vectorIndexes(ctx, SP_VECTOR_INDEXES, row.getTableId());
+        Optional<RestoreSummary> restore = TableLoads.restore(ctx, row.getTableId());
         TableRecord record = new TableRecord(
                 TableDescriptions.of(row, indexes, vectors.stream().map(TableDescriptions::vectorIndex).toList(), restore),
                 TableDescriptions.state(row, restore.map(RestoreSummary::restoreInProgress).orElse(false)));

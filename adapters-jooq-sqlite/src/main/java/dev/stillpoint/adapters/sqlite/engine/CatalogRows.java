@@ -1,7 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_RESTORE_RECORDS;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_VECTOR_INDEXES;
 
@@ -20,6 +19,7 @@ import dev.stillpoint.domain.table.VectorIndex;
 import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.sqlcatalog.TableDescriptions;
+import dev.stillpoint.sqlcatalog.TableLoads;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,17 +60,10 @@ final class CatalogRows {
         if (row == null) {
             return Optional.empty();
         }
-        List<SpIndexesRecord> indexes = ctx.selectFrom(SP_INDEXES)
-                .where(SP_INDEXES.TABLE_ID.eq(row.getTableId()))
-                .orderBy(SP_INDEXES.ORDINAL)
-                .fetch();
-        List<VectorIndex> vectors = ctx.selectFrom(SP_VECTOR_INDEXES)
-                .where(SP_VECTOR_INDEXES.TABLE_ID.eq(row.getTableId()))
-                .orderBy(SP_VECTOR_INDEXES.ORDINAL)
-                .fetch(TableDescriptions::vectorIndex);
-        Optional<RestoreSummary> restore = ctx.selectFrom(SP_RESTORE_RECORDS)
-                .where(SP_RESTORE_RECORDS.TABLE_ID.eq(row.getTableId()))
-                .fetchOptional(TableDescriptions::restoreSummary);
+        List<SpIndexesRecord> indexes = TableLoads.indexes(ctx, SP_INDEXES, row.getTableId());
+        List<VectorIndex> vectors = TableLoads.vectorIndexes(ctx, SP_VECTOR_INDEXES, row.getTableId()).stream()
+                .map(TableDescriptions::vectorIndex).toList();
+        Optional<RestoreSummary> restore = TableLoads.restore(ctx, row.getTableId());
         TableDescription description = TableDescriptions.of(row, indexes, vectors, restore);
         boolean restoring = restore.map(RestoreSummary::restoreInProgress).orElse(false);
         return Optional.of(new Loaded(row, indexes, new TableRecord(description, TableDescriptions.state(row, restoring))));
