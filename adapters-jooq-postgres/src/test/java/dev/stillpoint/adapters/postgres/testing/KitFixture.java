@@ -2,9 +2,8 @@ package dev.stillpoint.adapters.postgres.testing;
 
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.ports.out.PausePoint;
-import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
+import dev.stillpoint.properties.fixtures.SqlKitFixture;
 import dev.stillpoint.properties.fixtures.StorageKitEngine;
-import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
@@ -16,7 +15,7 @@ import java.util.Optional;
  * UpdateTable waits for an open held after its definition read (the row is FOR SHARE until the data
  * transaction is pinned) [P2], on the shared layout it never waits (no row lock) [P1].
  */
-public final class KitFixture implements ConformanceFixture {
+public final class KitFixture extends SqlKitFixture {
 
     private final PgDatabases databases;
     private final Layout layout;
@@ -40,57 +39,23 @@ public final class KitFixture implements ConformanceFixture {
         return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
     }
 
+    @Override
+    protected java.sql.Connection catalogConnection() throws java.sql.SQLException {
+        return databases.catalogDatabase(layout).connect();
+    }
+
+    @Override
+    protected java.sql.Connection dataConnection() throws java.sql.SQLException {
+        return databases.dataSession(layout);
+    }
+
     /** PostgreSQL's own catalog of the data database: every table, partitioned table and index outside the system schemas. */
     @Override
-    public java.util.Set<String> relationsInCatalog() {
-        try (java.sql.Connection c = databases.dataSession(layout)) {
-            return SqlCatalogAccess.names(c, "SELECT n.nspname || '.' || c.relname FROM pg_class c "
-                    + "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                    + "WHERE c.relkind IN ('r', 'p', 'i', 'I') "
-                    + "AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')");
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("connecting to the data database", e);
-        }
-    }
-
-    @Override
-    public void writeAttributeDefinitions(String accountId, String tableName,
-                java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
-        try (java.sql.Connection c = databases.catalogDatabase(layout).connect()) {
-            SqlCatalogAccess.writeAttributeDefinitions(c, accountId, tableName, definitions);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("connecting to the catalog database", e);
-        }
-    }
-
-    /** The index's relation named by the catalog database, its entries counted in the data database. */
-    @Override
-    public java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
-        String relation;
-        try (java.sql.Connection c = databases.catalogDatabase(layout).connect();
-             java.sql.PreparedStatement q = c.prepareStatement("SELECT i.relation_name FROM sp_indexes i "
-                     + "JOIN sp_tables t ON t.table_id = i.table_id "
-                     + "WHERE t.account_id = ? AND t.table_name = ? AND i.index_name = ?")) {
-            q.setString(1, accountId);
-            q.setString(2, tableName);
-            q.setString(3, indexName);
-            try (java.sql.ResultSet rs = q.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("no index " + indexName + " of table " + tableName + " in the catalog");
-                }
-                relation = rs.getString(1);
-            }
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("reading the relation of index " + indexName, e);
-        }
-        try (java.sql.Connection c = databases.dataSession(layout);
-             java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM \"" + relation.replace("\"", "\"\"") + "\"")) {
-            rs.next();
-            return java.util.OptionalLong.of(rs.getLong(1));
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("counting the entries of " + relation, e);
-        }
+    protected String relationsQuery() {
+        return "SELECT n.nspname || '.' || c.relname FROM pg_class c "
+                + "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE c.relkind IN ('r', 'p', 'i', 'I') "
+                + "AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')";
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ class CatalogVersionTest {
             TableWaiter.awaitActive(second.tables(), ACCOUNT, "orders", ACTIVE);
             first.tables().putItem(ACCOUNT, "orders", item("b", "y"));
             try (Connection c = TestDatabases.openFile(file)) {
-                assertThat(KitIndexEntries.count(c, ACCOUNT, "orders", "by_g"))
+                assertThat(SqlCatalogAccess.indexEntries(c, c, ACCOUNT, "orders", "by_g"))
                         .as("the backfilled entry of 'a' and the second put's entry of 'b'").isEqualTo(2);
             }
             StorageException wrongType = catchThrowableOfType(() -> first.tables().putItem(ACCOUNT, "orders",

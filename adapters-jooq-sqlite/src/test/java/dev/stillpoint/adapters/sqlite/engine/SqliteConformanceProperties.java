@@ -3,7 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
-import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
+import dev.stillpoint.properties.fixtures.SqlKitFixture;
 import dev.stillpoint.properties.fixtures.StorageKitEngine;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.Expectations;
@@ -54,7 +54,7 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
 
     @Override
     public ConformanceFixture fixture() {
-        return new ConformanceFixture() {
+        return new SqlKitFixture() {
             @Override
             public String backendName() {
                 return "SQLite (file, WAL)";
@@ -70,32 +70,19 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
             }
 
             @Override
-            public java.util.Set<String> relationsInCatalog() {
-                // SQLite's own catalog: every table and index of the file.
-                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
-                    return SqlCatalogAccess.names(c, "SELECT type || ' ' || name FROM sqlite_master");
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException("opening " + DATABASE, e);
-                }
+            protected java.sql.Connection catalogConnection() throws java.sql.SQLException {
+                return TestDatabases.openFile(DATABASE);
             }
 
             @Override
-            public void writeAttributeDefinitions(String accountId, String tableName,
-                        java.util.List<dev.stillpoint.domain.key.AttributeDefinition> definitions) {
-                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
-                    SqlCatalogAccess.writeAttributeDefinitions(c, accountId, tableName, definitions);
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException("opening " + DATABASE, e);
-                }
+            protected java.sql.Connection dataConnection() throws java.sql.SQLException {
+                return TestDatabases.openFile(DATABASE);
             }
 
+            /** SQLite's own catalog: every table and index of the file. */
             @Override
-            public java.util.OptionalLong indexEntries(String accountId, String tableName, String indexName) {
-                try (java.sql.Connection c = TestDatabases.openFile(DATABASE)) {
-                    return java.util.OptionalLong.of(KitIndexEntries.count(c, accountId, tableName, indexName));
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException("counting the entries of index " + indexName, e);
-                }
+            protected String relationsQuery() {
+                return "SELECT type || ' ' || name FROM sqlite_master";
             }
 
             @Override
