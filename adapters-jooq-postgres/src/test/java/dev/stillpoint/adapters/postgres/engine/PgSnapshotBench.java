@@ -21,12 +21,14 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
-import dev.stillpoint.properties.bench.HeapWatch;
+import dev.stillpoint.properties.bench.BenchOptions;
 import dev.stillpoint.properties.bench.LoadCheck;
+import dev.stillpoint.properties.bench.ScanRounds;
+import dev.stillpoint.properties.bench.SnapshotDrain;
+import dev.stillpoint.properties.bench.StreamHeap;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -96,7 +98,7 @@ public final class PgSnapshotBench {
     private static long postmaster;
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opt = options(args);
+        Map<String, String> opt = BenchOptions.parse(args);
         if (opt.containsKey("heap-child")) {
             heapChild(opt);
             return;
@@ -357,10 +359,6 @@ public final class PgSnapshotBench {
     // ------------------------------------------------------------------------------------------
     // (1) Throughput
 
-    interface Scan {
-        long run() throws Exception; // the number of items read
-    }
-
     /** Sink so the JIT cannot drop the reads. */
     static volatile long sink;
 
@@ -379,7 +377,7 @@ public final class PgSnapshotBench {
             c.rollback();
         }
         boolean psql = psqlAvailable();
-        Map<String, Scan> scans = new LinkedHashMap<>();
+        Map<String, ScanRounds.Scan> scans = new LinkedHashMap<>();
         Connection raw = databases.dataSession(Layout.SHARED);
         Connection copy = databases.dataSession(Layout.SHARED);
         scans.put("a", () -> rawScan(raw, rawSql, 1000));
@@ -402,21 +400,9 @@ public final class PgSnapshotBench {
         labels.put("d", "(d)  COPY (SELECT ... ORDER BY) TO STDOUT, pgjdbc CopyManager -> null sink");
         labels.put("e", "(e)  psql -c 'COPY (SELECT ... ORDER BY) TO STDOUT' > /dev/null");
         System.out.println();
-        System.out.println("load average before the runs: " + loadAverage());
-        System.out.println("warm-up (one run each, not counted)");
-        for (Map.Entry<String, Scan> e : scans.entrySet()) {
-            timed(e.getValue(), items);
-        }
-        Map<String, List<double[]>> times = new LinkedHashMap<>();
-        scans.keySet().forEach(k -> times.put(k, new ArrayList<>()));
-        for (int r = 1; r <= runs; r++) {
-            for (Map.Entry<String, Scan> e : scans.entrySet()) {
-                double[] t = timed(e.getValue(), items);
-                times.get(e.getKey()).add(t);
+        Map<String, List<double[]>> times = ScanRounds.run(scans, runs, scan -> timed(scan, items), (r, k, t) ->
                 System.out.printf(Locale.ROOT, "  round %d %-3s wall %7.3f s  client cpu %6.2f s  server cpu %6.2f s   "
-                        + "(load average %s)%n", r, e.getKey(), t[0], t[1], t[2], loadAverage());
-            }
-        }
+                        + "(load average %s)%n", r, k, t[0], t[1], t[2], loadAverage()));
         raw.close();
         copy.close();
         System.out.println();
@@ -424,47 +410,32 @@ public final class PgSnapshotBench {
                 + "(every process of the postmaster), best run by each%n", items, runs);
         System.out.printf(Locale.ROOT, "%-80s %9s %9s %12s %9s %9s   %s%n", "", "best wall", "med. wall", "items/s",
                 "best cpu", "(client)", "all runs wall (s)");
-        Map<String, Double> best = new LinkedHashMap<>();
-        Map<String, Double> median = new LinkedHashMap<>();
-        Map<String, Double> cpu = new LinkedHashMap<>();
+        Map<String, ScanRounds.Figures> figures = new LinkedHashMap<>();
         for (String k : labels.keySet()) {
             List<double[]> ts = times.get(k);
             if (ts == null) {
                 System.out.printf(Locale.ROOT, "%-80s %s%n", labels.get(k), "not available (psql missing or cannot connect)");
                 continue;
             }
-            List<Double> wall = new ArrayList<>();
-            List<Double> cpus = new ArrayList<>();
-            List<Double> clients = new ArrayList<>();
-            StringBuilder all = new StringBuilder();
-            for (double[] t : ts) {
-                wall.add(t[0]);
-                cpus.add(t[1] + t[2]);
-                clients.add(t[1]);
-                all.append(String.format(Locale.ROOT, "%.3f ", t[0]));
-            }
-            wall.sort(Double::compare);
-            cpus.sort(Double::compare);
-            clients.sort(Double::compare);
-            best.put(k, wall.get(0));
-            median.put(k, wall.get(wall.size() / 2));
-            cpu.put(k, cpus.get(0));
-            System.out.printf(Locale.ROOT, "%-80s %9.3f %9.3f %,12.0f %9.2f %9.2f   %s%n", labels.get(k), best.get(k),
-                    median.get(k), items / best.get(k), cpu.get(k), clients.get(0), all.toString().trim());
+            ScanRounds.Figures f = ScanRounds.Figures.of(ts, t -> t[1] + t[2]);
+            figures.put(k, f);
+            double bestClient = ScanRounds.Figures.of(ts, t -> t[1]).bestCpu();
+            System.out.printf(Locale.ROOT, "%-80s %9.3f %9.3f %,12.0f %9.2f %9.2f   %s%n", labels.get(k), f.bestWall(),
+                    f.medianWall(), items / f.bestWall(), f.bestCpu(), bestClient, ScanRounds.column(ts, 0).trim());
         }
         System.out.println();
         System.out.println("ratios of items/s (x/y = time(y)/time(x)):     best wall   median wall   best cpu");
-        ratio("(b)/(d) stream / COPY (pgjdbc)", best, median, cpu, "b", "d", 0.7);
-        if (best.containsKey("e")) {
-            ratio("(b)/(e) stream / COPY (psql)", best, median, cpu, "b", "e", 0.7);
+        ratio("(b)/(d) stream / COPY (pgjdbc)", figures, "b", "d", 0.7);
+        if (figures.containsKey("e")) {
+            ratio("(b)/(e) stream / COPY (psql)", figures, "b", "e", 0.7);
         }
-        ratio("(c)/(d) decoded stream / COPY (pgjdbc)", best, median, cpu, "c", "d", Double.NaN);
-        ratio("(a)/(d) raw JDBC / COPY (pgjdbc)", best, median, cpu, "a", "d", Double.NaN);
-        ratio("(b)/(a) stream / raw JDBC", best, median, cpu, "b", "a", Double.NaN);
-        ratio("(b)/(a2) stream / raw cursor protocol", best, median, cpu, "b", "a2", Double.NaN);
-        ratio("(c)/(a) decoded stream / raw JDBC", best, median, cpu, "c", "a", Double.NaN);
-        if (best.containsKey("e")) {
-            ratio("(d)/(e) COPY pgjdbc / COPY psql", best, median, cpu, "d", "e", Double.NaN);
+        ratio("(c)/(d) decoded stream / COPY (pgjdbc)", figures, "c", "d", Double.NaN);
+        ratio("(a)/(d) raw JDBC / COPY (pgjdbc)", figures, "a", "d", Double.NaN);
+        ratio("(b)/(a) stream / raw JDBC", figures, "b", "a", Double.NaN);
+        ratio("(b)/(a2) stream / raw cursor protocol", figures, "b", "a2", Double.NaN);
+        ratio("(c)/(a) decoded stream / raw JDBC", figures, "c", "a", Double.NaN);
+        if (figures.containsKey("e")) {
+            ratio("(d)/(e) COPY pgjdbc / COPY psql", figures, "d", "e", Double.NaN);
         }
     }
 
@@ -476,18 +447,18 @@ public final class PgSnapshotBench {
         }
     }
 
-    private static void ratio(String name, Map<String, Double> best, Map<String, Double> median, Map<String, Double> cpu,
-                              String x, String y, double target) {
-        double b = best.get(y) / best.get(x);
-        double m = median.get(y) / median.get(x);
-        double c = cpu.get(y) / cpu.get(x);
+    private static void ratio(String name, Map<String, ScanRounds.Figures> figures, String x, String y, double target) {
+        double[] r = figures.get(x).ratioTo(figures.get(y));
+        double b = r[0];
+        double m = r[1];
+        double c = r[2];
         String verdict = Double.isNaN(target) ? "" : String.format(Locale.ROOT, "   target >= %.2f: %s (best wall), %s (median wall)",
                 target, b >= target ? "MET" : "MISSED", m >= target ? "MET" : "MISSED");
         System.out.printf(Locale.ROOT, "  %-44s %9.2f %13.2f %10.2f%s%n", name, b, m, c, verdict);
     }
 
     /** {wall s, client cpu s, server cpu s} of one scan; fails when it did not read every item. */
-    private static double[] timed(Scan scan, int items) throws Exception {
+    private static double[] timed(ScanRounds.Scan scan, int items) throws Exception {
         clientCpuOverride = -1;
         long cpu0 = OS.getProcessCpuTime();
         double server0 = serverCpu();
@@ -558,29 +529,7 @@ public final class PgSnapshotBench {
 
     /** Drains a snapshot of {@code table}; with {@code perSecond} > 0, paced to that many items a second. */
     static long stream(PostgresStorage storage, String table, boolean decode, int perSecond) {
-        long n = 0;
-        long acc = 0;
-        long start = System.nanoTime();
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
-            var items = s.items();
-            while (items.hasNext()) {
-                StoredItem item = items.next();
-                acc += decode ? item.item().attributes().size() : item.json().length();
-                n++;
-                if (perSecond > 0 && n % 100 == 0) {
-                    long due = start + n * 1_000_000_000L / perSecond;
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        LockSupport.parkNanos(wait);
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        break;
-                    }
-                }
-            }
-        }
-        sink += acc;
-        return n;
+        return SnapshotDrain.drain(storage.snapshots(), ACCOUNT, table, decode, perSecond);
     }
 
     private static String[] psqlCommand(String sql) {
@@ -690,40 +639,15 @@ public final class PgSnapshotBench {
         System.out.println();
         System.out.printf(Locale.ROOT, "(2) heap while streaming, in this JVM (max heap %d MiB; load average %s):%n",
                 Runtime.getRuntime().maxMemory() >> 20, loadAverage());
-        for (boolean decode : new boolean[] {false, true}) {
-            for (String table : new String[] {SMALL_TABLE, TABLE}) {
-                int expect = table.equals(TABLE) ? items : small;
-                HeapWatch w = new HeapWatch();
-                long n;
-                try (w) {
-                    n = stream(storage, table, decode, 0);
-                }
-                if (n != expect) {
-                    throw new IllegalStateException("read " + n + " of " + expect);
-                }
-                System.out.printf(Locale.ROOT, "  %-8s %9s items: %s%n", decode ? "item()" : "json()",
-                        String.format(Locale.ROOT, "%,d", expect), w.report());
-            }
-        }
+        StreamHeap.inThisJvm((table, decode) -> stream(storage, table, decode, 0), SMALL_TABLE, small, TABLE, items);
         System.out.printf(Locale.ROOT, "heap bound: each drain (json() then item()) again in a child JVM with -Xmx%s:%n", childHeap);
         PostgresConfig.Database db = databases.dataDatabase(Layout.SHARED).database();
         for (String table : new String[] {SMALL_TABLE, TABLE}) {
             int expect = table.equals(TABLE) ? items : small;
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + childHeap, "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
-                    PgSnapshotBench.class.getName(), "--heap-child", table, "--expect", Integer.toString(expect),
-                    "--url", db.jdbcUrl(), "--user", db.user(), "--password", db.password().isEmpty() ? "-" : db.password()));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            int rc = p.waitFor();
-            for (String line : out.split("\n")) {
-                if (line.startsWith("child") || rc != 0) {
-                    System.out.println("  " + line);
-                }
-            }
-            System.out.printf(Locale.ROOT, "  %,d items with -Xmx%s: %s%n", expect, childHeap,
-                    rc == 0 ? "completed" : "FAILED (exit " + rc + ")");
+            StreamHeap.childJvm(childHeap, List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), PgSnapshotBench.class,
+                    List.of("--heap-child", table, "--expect", Integer.toString(expect), "--url", db.jdbcUrl(),
+                            "--user", db.user(), "--password", db.password().isEmpty() ? "-" : db.password()), expect);
         }
     }
 
@@ -734,21 +658,7 @@ public final class PgSnapshotBench {
         String table = opt.get("heap-child");
         int expect = Integer.parseInt(opt.get("expect"));
         try (PostgresStorage storage = PostgresStorage.open(config)) {
-            stream(storage, table, false, 0); // warm-up
-            for (boolean decode : new boolean[] {false, true}) {
-                HeapWatch w = new HeapWatch();
-                long start = System.nanoTime();
-                long n;
-                try (w) {
-                    n = stream(storage, table, decode, 0);
-                }
-                if (n != expect) {
-                    throw new IllegalStateException("read " + n + " of " + expect);
-                }
-                System.out.printf(Locale.ROOT, "child -Xmx%d MiB %-6s %9s items in %.2f s: %s%n",
-                        Runtime.getRuntime().maxMemory() >> 20, decode ? "item()" : "json()",
-                        String.format(Locale.ROOT, "%,d", expect), (System.nanoTime() - start) / 1e9, w.report());
-            }
+            StreamHeap.inChild((t, decode) -> stream(storage, t, decode, 0), table, expect);
         }
     }
 
@@ -1180,24 +1090,5 @@ public final class PgSnapshotBench {
                     percentile(openMs, 0.95), max(openMs), percentile(deleteMs, 0.5), percentile(deleteMs, 0.95), max(deleteMs),
                     Arrays.stream(deleteMs).filter(ms -> ms >= 900).count());
         }
-    }
-
-    // ------------------------------------------------------------------------------------------
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opt = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + a);
-            }
-            String name = a.substring(2);
-            if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-                opt.put(name, args[++i]);
-            } else {
-                opt.put(name, "");
-            }
-        }
-        return opt;
     }
 }

@@ -16,11 +16,13 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
-import dev.stillpoint.properties.bench.HeapWatch;
+import dev.stillpoint.properties.bench.BenchOptions;
 import dev.stillpoint.properties.bench.LoadCheck;
+import dev.stillpoint.properties.bench.ScanRounds;
+import dev.stillpoint.properties.bench.SnapshotDrain;
+import dev.stillpoint.properties.bench.StreamHeap;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -32,7 +34,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +68,7 @@ public final class SnapshotBench {
 
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opt = options(args);
+        Map<String, String> opt = BenchOptions.parse(args);
         Path db = Path.of(opt.getOrDefault("db", "target/bench/sqlite-snapshot.db")).toAbsolutePath();
         int items = Integer.parseInt(opt.getOrDefault("items", "1000000"));
         int small = Integer.parseInt(opt.getOrDefault("small", Integer.toString(Math.min(100_000, items))));
@@ -290,10 +291,6 @@ public final class SnapshotBench {
     // ------------------------------------------------------------------------------------------
     // Throughput
 
-    interface Scan {
-        long run() throws Exception; // the number of items read; fails when it is not the table's count
-    }
-
     private static void throughput(SqliteStorage storage, Path db, String relation, int items, int runs) throws Exception {
         String rawSql = "SELECT item FROM \"" + relation + "\" ORDER BY pk, sk";
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
@@ -308,11 +305,11 @@ public final class SnapshotBench {
             }
         }
         String sqlite3 = sqlite3Version();
-        Map<String, Scan> scans = new LinkedHashMap<>();
+        Map<String, ScanRounds.Scan> scans = new LinkedHashMap<>();
         Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
         scans.put("a", () -> rawScan(raw, rawSql));
-        scans.put("a2", () -> rawPaged(raw, DataRelation.fromCatalog(relation)));
-        scans.put("a4", () -> rawPagedKeysAtEnd(raw, DataRelation.fromCatalog(relation)));
+        scans.put("a2", () -> rawPaged(raw, DataRelation.fromCatalog(relation), false));
+        scans.put("a4", () -> rawPaged(raw, DataRelation.fromCatalog(relation), true));
         scans.put("a3", () -> rawDecode(raw, rawSql));
         scans.put("b", () -> stream(storage, false));
         scans.put("c", () -> stream(storage, true));
@@ -332,76 +329,48 @@ public final class SnapshotBench {
         labels.put("c", "(c)  snapshot stream, item() decoded");
         labels.put("d", "(d)  sqlite3 shell " + (sqlite3 == null ? "" : sqlite3.split(" ")[0]) + " > /dev/null");
         System.out.println();
-        System.out.println("load average before the runs: " + loadAverage());
-        System.out.println("warm-up (one run each, not counted)");
-        for (Map.Entry<String, Scan> e : scans.entrySet()) {
-            timed(e.getValue(), items);
-        }
-        Map<String, List<double[]>> times = new LinkedHashMap<>();
-        scans.keySet().forEach(k -> times.put(k, new ArrayList<>()));
-        for (int r = 1; r <= runs; r++) {
-            for (Map.Entry<String, Scan> e : scans.entrySet()) {
-                double[] t = timed(e.getValue(), items);
-                times.get(e.getKey()).add(t);
+        Map<String, List<double[]>> times = ScanRounds.run(scans, runs, scan -> timed(scan, items), (r, k, t) ->
                 System.out.printf(Locale.ROOT, "  round %d %-4s wall %7.3f s  cpu %7.3f s   (load average %s)%n",
-                        r, e.getKey(), t[0], t[1], loadAverage());
-            }
-        }
+                        r, k, t[0], t[1], loadAverage()));
         raw.close();
         System.out.println();
         System.out.printf(Locale.ROOT, "%,d items, %d runs each; wall = elapsed, cpu = CPU time of the reading process "
                 + "(JVM incl. GC and JIT threads; for (d) the sqlite3 process)%n", items, runs);
         System.out.printf(Locale.ROOT, "%-84s %9s %9s %12s %9s %12s   %s%n", "", "best wall", "med. wall", "items/s",
                 "best cpu", "items/cpu-s", "all runs wall | cpu (s)");
-        Map<String, Double> best = new LinkedHashMap<>();
-        Map<String, Double> median = new LinkedHashMap<>();
-        Map<String, Double> cpu = new LinkedHashMap<>();
+        Map<String, ScanRounds.Figures> figures = new LinkedHashMap<>();
         for (String k : labels.keySet()) {
             List<double[]> ts = times.get(k);
             if (ts == null) {
                 System.out.printf(Locale.ROOT, "%-84s %s%n", labels.get(k), "not available (no sqlite3 shell)");
                 continue;
             }
-            List<Double> wall = new ArrayList<>();
-            List<Double> cpus = new ArrayList<>();
-            StringBuilder all = new StringBuilder();
-            for (double[] t : ts) {
-                wall.add(t[0]);
-                all.append(String.format(Locale.ROOT, "%.3f ", t[0]));
-            }
-            all.append("| ");
-            for (double[] t : ts) {
-                cpus.add(t[1]);
-                all.append(String.format(Locale.ROOT, "%.3f ", t[1]));
-            }
-            wall.sort(Double::compare);
-            cpus.sort(Double::compare);
-            best.put(k, wall.get(0));
-            median.put(k, wall.get(wall.size() / 2));
-            cpu.put(k, cpus.get(0));
-            System.out.printf(Locale.ROOT, "%-84s %9.3f %9.3f %,12.0f %9.3f %,12.0f   %s%n", labels.get(k), best.get(k),
-                    median.get(k), items / best.get(k), cpu.get(k), items / cpu.get(k), all.toString().trim());
+            ScanRounds.Figures f = ScanRounds.Figures.of(ts, t -> t[1]);
+            figures.put(k, f);
+            String all = ScanRounds.column(ts, 0) + "| " + ScanRounds.column(ts, 1);
+            System.out.printf(Locale.ROOT, "%-84s %9.3f %9.3f %,12.0f %9.3f %,12.0f   %s%n", labels.get(k), f.bestWall(),
+                    f.medianWall(), items / f.bestWall(), f.bestCpu(), items / f.bestCpu(), all.trim());
         }
         System.out.println();
         System.out.println("ratios of items/s (x/y = time(y)/time(x)):   best wall   median wall   best cpu");
-        ratio("(b)/(a)", best, median, cpu, "b", "a", 0.8);
-        ratio("(c)/(a)", best, median, cpu, "c", "a", 0.45);
-        ratio("(b)/(a2)", best, median, cpu, "b", "a2", Double.NaN);
-        ratio("(a2)/(a)", best, median, cpu, "a2", "a", Double.NaN);
-        ratio("(a4)/(a)", best, median, cpu, "a4", "a", Double.NaN);
-        ratio("(a3)/(a)", best, median, cpu, "a3", "a", Double.NaN);
-        ratio("(c)/(a3)", best, median, cpu, "c", "a3", Double.NaN);
-        if (best.containsKey("d")) {
-            ratio("(a)/(d)", best, median, cpu, "a", "d", Double.NaN);
-            ratio("(b)/(d)", best, median, cpu, "b", "d", Double.NaN);
+        ratio("(b)/(a)", figures, "b", "a", 0.8);
+        ratio("(c)/(a)", figures, "c", "a", 0.45);
+        ratio("(b)/(a2)", figures, "b", "a2", Double.NaN);
+        ratio("(a2)/(a)", figures, "a2", "a", Double.NaN);
+        ratio("(a4)/(a)", figures, "a4", "a", Double.NaN);
+        ratio("(a3)/(a)", figures, "a3", "a", Double.NaN);
+        ratio("(c)/(a3)", figures, "c", "a3", Double.NaN);
+        if (figures.containsKey("d")) {
+            ratio("(a)/(d)", figures, "a", "d", Double.NaN);
+            ratio("(b)/(d)", figures, "b", "d", Double.NaN);
         }
     }
 
-    private static void ratio(String name, Map<String, Double> best, Map<String, Double> median, Map<String, Double> cpu,
-                              String x, String y, double target) {
-        double b = best.get(y) / best.get(x);
-        double m = median.get(y) / median.get(x);
-        double c = cpu.get(y) / cpu.get(x);
+    private static void ratio(String name, Map<String, ScanRounds.Figures> figures, String x, String y, double target) {
+        double[] r = figures.get(x).ratioTo(figures.get(y));
+        double b = r[0];
+        double m = r[1];
+        double c = r[2];
         String verdict = Double.isNaN(target) ? "" : String.format(Locale.ROOT, "   target >= %.2f: %s (best wall), %s (cpu)",
                 target, b >= target ? "MET" : "MISSED", c >= target ? "MET" : "MISSED");
         System.out.printf(Locale.ROOT, "  %-42s %9.2f %13.2f %10.2f%s%n", name, b, m, c, verdict);
@@ -414,7 +383,7 @@ public final class SnapshotBench {
     private static double shellCpu;
 
     /** {wall seconds, CPU seconds} of one scan; fails when it did not read every item. */
-    private static double[] timed(Scan scan, int items) throws Exception {
+    private static double[] timed(ScanRounds.Scan scan, int items) throws Exception {
         shellCpu = 0;
         long cpu0 = OS.getProcessCpuTime();
         long start = System.nanoTime();
@@ -456,8 +425,11 @@ public final class SnapshotBench {
         return n;
     }
 
-    /** The adapter's own page queries over plain JDBC, in one read transaction: the paging cost without the stream. */
-    private static long rawPaged(Connection c, DataRelation base) throws SQLException {
+    /**
+     * The adapter's own page queries over plain JDBC, in one read transaction: the paging cost without the
+     * stream; with {@code keysAtEnd}, the keys read only from the row that fills the page (the one the next page needs).
+     */
+    private static long rawPaged(Connection c, DataRelation base, boolean keysAtEnd) throws SQLException {
         long n = 0;
         long chars = 0;
         c.setAutoCommit(false);
@@ -479,51 +451,13 @@ public final class SnapshotBench {
                 int rows = 0;
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
-                        pk = rs.getBytes(1);
-                        sk = rs.getBytes(2);
+                        if (!keysAtEnd) {
+                            pk = rs.getBytes(1);
+                            sk = rs.getBytes(2);
+                        }
                         chars += rs.getString(3).length();
                         rows++;
-                    }
-                }
-                n += rows;
-                if (rows < 1000) {
-                    break;
-                }
-            }
-        } finally {
-            c.rollback();
-            c.setAutoCommit(true);
-        }
-        sink += chars;
-        return n;
-    }
-
-    /** As {@link #rawPaged}, reading the keys only from the row that fills the page (the one the next page needs). */
-    private static long rawPagedKeysAtEnd(Connection c, DataRelation base) throws SQLException {
-        long n = 0;
-        long chars = 0;
-        c.setAutoCommit(false);
-        try (PreparedStatement first = c.prepareStatement(PageQueries.firstKeysetPage(base));
-             PreparedStatement next = c.prepareStatement(PageQueries.nextKeysetPage(base))) {
-            byte[] pk = null;
-            byte[] sk = null;
-            while (true) {
-                PreparedStatement q;
-                if (pk == null) {
-                    q = first;
-                    q.setInt(1, 1000);
-                } else {
-                    q = next;
-                    q.setBytes(1, pk);
-                    q.setBytes(2, sk);
-                    q.setInt(3, 1000);
-                }
-                int rows = 0;
-                try (ResultSet rs = q.executeQuery()) {
-                    while (rs.next()) {
-                        chars += rs.getString(3).length();
-                        rows++;
-                        if (rows == 1000) {
+                        if (keysAtEnd && rows == 1000) {
                             pk = rs.getBytes(1);
                             sk = rs.getBytes(2);
                             break;
@@ -548,18 +482,7 @@ public final class SnapshotBench {
     }
 
     private static long stream(SqliteStorage storage, String table, boolean decode) {
-        long n = 0;
-        long acc = 0;
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
-            var items = s.items();
-            while (items.hasNext()) {
-                StoredItem item = items.next();
-                acc += decode ? item.item().attributes().size() : item.json().length();
-                n++;
-            }
-        }
-        sink += acc;
-        return n;
+        return SnapshotDrain.drain(storage.snapshots(), ACCOUNT, table, decode, 0);
     }
 
     /**
@@ -616,60 +539,22 @@ public final class SnapshotBench {
         System.out.println();
         System.out.printf(Locale.ROOT, "heap while streaming, in this JVM (max heap %d MiB):%n",
                 Runtime.getRuntime().maxMemory() >> 20);
-        for (boolean decode : new boolean[] {false, true}) {
-            for (String table : new String[] {SMALL_TABLE, TABLE}) {
-                int expect = table.equals(TABLE) ? items : small;
-                HeapWatch w = new HeapWatch();
-                long n;
-                try (w) {
-                    n = stream(storage, table, decode);
-                }
-                if (n != expect) {
-                    throw new IllegalStateException("read " + n + " of " + expect);
-                }
-                System.out.printf(Locale.ROOT, "  %-8s %9s items: %s%n", decode ? "item()" : "json()",
-                        String.format(Locale.ROOT, "%,d", expect), w.report());
-            }
-        }
+        StreamHeap.inThisJvm((table, decode) -> stream(storage, table, decode), SMALL_TABLE, small, TABLE, items);
         // The bound itself: the same drains in a child JVM whose whole heap is 64 MiB.
         String heapLimit = System.getProperty("bench.childHeap", "64m");
         System.out.printf(Locale.ROOT, "heap bound: each drain (json() then item()) again in a child JVM with -Xmx%s:%n",
                 heapLimit);
         for (String table : new String[] {SMALL_TABLE, TABLE}) {
             int expect = table.equals(TABLE) ? items : small;
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + heapLimit, "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", System.getProperty("java.class.path"), SnapshotBench.class.getName(),
-                    "--db", db.toString(), "--heap-child", table, "--expect", Integer.toString(expect)));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            int rc = p.waitFor();
-            for (String line : out.split("\n")) {
-                if (line.startsWith("child") || rc != 0) {
-                    System.out.println("  " + line);
-                }
-            }
-            System.out.printf(Locale.ROOT, "  %,d items with -Xmx%s: %s%n", expect, heapLimit,
-                    rc == 0 ? "completed" : "FAILED (exit " + rc + ")");
+            StreamHeap.childJvm(heapLimit, List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true",
+                    "-Dslf4j.internal.verbosity=ERROR"), SnapshotBench.class,
+                    List.of("--db", db.toString(), "--heap-child", table, "--expect", Integer.toString(expect)), expect);
         }
     }
 
     private static void heapChild(Path db, String table, int expect) throws Exception {
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO))) {
-            stream(storage, table, false); // warm-up: classes loaded, JIT going
-            for (boolean decode : new boolean[] {false, true}) {
-                HeapWatch w = new HeapWatch();
-                long start = System.nanoTime();
-                long n;
-                try (w) {
-                    n = stream(storage, table, decode);
-                }
-                if (n != expect) {
-                    throw new IllegalStateException("read " + n + " of " + expect);
-                }
-                System.out.printf(Locale.ROOT, "child -Xmx%d MiB %-6s %9s items in %.2f s: %s%n",
-                        Runtime.getRuntime().maxMemory() >> 20, decode ? "item()" : "json()",
-                        String.format(Locale.ROOT, "%,d", expect), (System.nanoTime() - start) / 1e9, w.report());
-            }
+            StreamHeap.inChild((t, decode) -> stream(storage, t, decode), table, expect);
         }
     }
 
@@ -744,22 +629,5 @@ public final class SnapshotBench {
         System.out.printf(Locale.ROOT, "  %-50s %7.3f / %7.3f / %7.3f%n", what, s[s.length / 2], p95, s[s.length - 1]);
     }
 
-    // ------------------------------------------------------------------------------------------
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opt = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + a);
-            }
-            String name = a.substring(2);
-            if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-                opt.put(name, args[++i]);
-            } else {
-                opt.put(name, "");
-            }
-        }
-        return opt;
-    }
 }

@@ -1,0 +1,46 @@
+package dev.stillpoint.properties.bench;
+
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.util.concurrent.locks.LockSupport;
+
+/** A snapshot of one table read to its end, as the snapshot benchmarks measure it. */
+public final class SnapshotDrain {
+
+    /** Sink so the JIT cannot drop the reads. */
+    public static volatile long sink;
+
+    private SnapshotDrain() {
+    }
+
+    /**
+     * Drains a snapshot of {@code table}, taking each item's stored text or, with {@code decode}, its
+     * decoded item; with {@code perSecond} > 0, paced to that many items a second. Returns the items read.
+     */
+    public static long drain(SnapshotEngine snapshots, String account, String table, boolean decode, int perSecond) {
+        long n = 0;
+        long acc = 0;
+        long start = System.nanoTime();
+        try (TableSnapshot s = snapshots.openTableSnapshot(account, table)) {
+            var items = s.items();
+            while (items.hasNext()) {
+                StoredItem item = items.next();
+                acc += decode ? item.item().attributes().size() : item.json().length();
+                n++;
+                if (perSecond > 0 && n % 100 == 0) {
+                    long due = start + n * 1_000_000_000L / perSecond;
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    if (Thread.currentThread().isInterrupted()) {
+                        break;
+                    }
+                }
+            }
+        }
+        sink += acc;
+        return n;
+    }
+}
