@@ -1,9 +1,13 @@
 package dev.stillpoint.properties.bench;
 
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
+import java.util.Arrays;
 import java.util.function.IntFunction;
 
 /**
@@ -13,6 +17,24 @@ import java.util.function.IntFunction;
 public final class LoadCheck {
 
     private LoadCheck() {
+    }
+
+    /**
+     * Sampled item {@code i}: the row the benchmark loaded ({@code loaded}, its columns as text, the
+     * item's JSON last) equals the row putItem wrote ({@code put}) and {@code expectedJson}, and getItem
+     * of {@code key} returns that item; {@code loadedWord} says how the row was loaded in the failure.
+     */
+    public static void sampleMatches(TableOperations tables, String accountId, String table, Key key, int i,
+                                     String expectedJson, String[] loaded, String[] put, String loadedWord) {
+        if (loaded == null || put == null || !Arrays.equals(loaded, put) || !loaded[2].equals(expectedJson)) {
+            throw new IllegalStateException("item " + i + ": " + loadedWord + " row " + Arrays.toString(loaded)
+                    + " differs from putItem's row " + Arrays.toString(put));
+        }
+        Item got = tables.getItem(accountId, table, key).orElseThrow(
+                () -> new IllegalStateException("getItem found no item " + i));
+        if (!got.equals(ItemJson.decode(expectedJson)) || !ItemJson.encode(got).equals(expectedJson)) {
+            throw new IllegalStateException("getItem of item " + i + " differs: " + got);
+        }
     }
 
     /**

@@ -325,17 +325,8 @@ public final class PgSnapshotBench {
              PreparedStatement put = c.prepareStatement("SELECT pk, sk::text, item FROM " + check + " WHERE pk = ? AND sk = ?")) {
             for (int i : sample) {
                 Row expected = Row.of(item(i));
-                String[] a = row(bulk, expected);
-                String[] b = row(put, expected);
-                if (a == null || b == null || !Arrays.equals(a, b) || !a[2].equals(expected.json())) {
-                    throw new IllegalStateException("item " + i + ": loaded row " + Arrays.toString(a)
-                            + " differs from putItem's row " + Arrays.toString(b));
-                }
-                Item got = storage.tables().getItem(ACCOUNT, TABLE, Key.of(item(i), SCHEMA)).orElseThrow(
-                        () -> new IllegalStateException("getItem found no item " + i));
-                if (!got.equals(ItemJson.decode(expected.json())) || !ItemJson.encode(got).equals(expected.json())) {
-                    throw new IllegalStateException("getItem of item " + i + " differs: " + got);
-                }
+                LoadCheck.sampleMatches(storage.tables(), ACCOUNT, TABLE, Key.of(item(i), SCHEMA), i, expected.json(),
+                        row(bulk, expected), row(put, expected), "loaded");
                 same++;
             }
         }
