@@ -2,11 +2,13 @@ package dev.stillpoint.properties.bench;
 
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.function.IntFunction;
 
@@ -17,6 +19,24 @@ import java.util.function.IntFunction;
 public final class LoadCheck {
 
     private LoadCheck() {
+    }
+
+    /** The loaded row or putItem's row of sampled item {@code i}: its columns as text, the item's JSON last; null when none. */
+    public interface SampleRow {
+        String[] of(int i) throws SQLException;
+    }
+
+    /** {@link #sampleMatches} for every item of {@code sample} ({@code item} and {@code json} give them); returns the count. */
+    public static int samplesMatch(TableOperations tables, String accountId, String table, KeySchema schema, int[] sample,
+                                   IntFunction<Item> item, IntFunction<String> json, SampleRow loaded, SampleRow put,
+                                   String loadedWord) throws SQLException {
+        int same = 0;
+        for (int i : sample) {
+            sampleMatches(tables, accountId, table, Key.of(item.apply(i), schema), i, json.apply(i), loaded.of(i),
+                    put.of(i), loadedWord);
+            same++;
+        }
+        return same;
     }
 
     /**

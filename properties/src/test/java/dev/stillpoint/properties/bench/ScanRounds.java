@@ -74,6 +74,32 @@ public final class ScanRounds {
         return times;
     }
 
+    /** Prints the summary line of one scan that ran. */
+    public interface SummaryLine {
+        void print(String label, List<double[]> runs, Figures figures);
+    }
+
+    /**
+     * Each labelled scan's figures in the labels' order, its line printed by {@code line}; a scan that did
+     * not run printed as its label padded to {@code width} and {@code missing}, and left out.
+     */
+    public static Map<String, Figures> summary(Map<String, String> labels, Map<String, List<double[]>> times,
+                                               ToDoubleFunction<double[]> cpu, int width, String missing,
+                                               SummaryLine line) {
+        Map<String, Figures> figures = new LinkedHashMap<>();
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            List<double[]> runs = times.get(label.getKey());
+            if (runs == null) {
+                System.out.printf(java.util.Locale.ROOT, "%-" + width + "s %s%n", label.getValue(), missing);
+                continue;
+            }
+            Figures f = Figures.of(runs, cpu);
+            figures.put(label.getKey(), f);
+            line.print(label.getValue(), runs, f);
+        }
+        return figures;
+    }
+
     /** Figure {@code index} of every run, "%.3f" each, separated by spaces and ending in one. */
     public static String column(List<double[]> runs, int index) {
         StringBuilder all = new StringBuilder();

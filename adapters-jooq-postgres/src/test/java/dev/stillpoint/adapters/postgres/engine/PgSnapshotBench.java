@@ -323,12 +323,8 @@ public final class PgSnapshotBench {
         try (Connection c = databases.dataSession(Layout.SHARED);
              PreparedStatement bulk = c.prepareStatement("SELECT pk, sk::text, item FROM " + relation + " WHERE pk = ? AND sk = ?");
              PreparedStatement put = c.prepareStatement("SELECT pk, sk::text, item FROM " + check + " WHERE pk = ? AND sk = ?")) {
-            for (int i : sample) {
-                Row expected = Row.of(item(i));
-                LoadCheck.sampleMatches(storage.tables(), ACCOUNT, TABLE, Key.of(item(i), SCHEMA), i, expected.json(),
-                        row(bulk, expected), row(put, expected), "loaded");
-                same++;
-            }
+            same = LoadCheck.samplesMatch(storage.tables(), ACCOUNT, TABLE, SCHEMA, sample, i -> item(i),
+                    i -> Row.of(item(i)).json(), i -> row(bulk, Row.of(item(i))), i -> row(put, Row.of(item(i))), "loaded");
         }
         LoadCheck.snapshotMatches(storage.snapshots(), ACCOUNT, TABLE, items, i -> Row.of(item(i)).json());
         System.out.printf(Locale.ROOT, "verified: %d sampled loaded rows identical (pk, sk::text, item) to putItem's rows; "
@@ -401,19 +397,11 @@ public final class PgSnapshotBench {
                 + "(every process of the postmaster), best run by each%n", items, runs);
         System.out.printf(Locale.ROOT, "%-80s %9s %9s %12s %9s %9s   %s%n", "", "best wall", "med. wall", "items/s",
                 "best cpu", "(client)", "all runs wall (s)");
-        Map<String, ScanRounds.Figures> figures = new LinkedHashMap<>();
-        for (String k : labels.keySet()) {
-            List<double[]> ts = times.get(k);
-            if (ts == null) {
-                System.out.printf(Locale.ROOT, "%-80s %s%n", labels.get(k), "not available (psql missing or cannot connect)");
-                continue;
-            }
-            ScanRounds.Figures f = ScanRounds.Figures.of(ts, t -> t[1] + t[2]);
-            figures.put(k, f);
-            double bestClient = ScanRounds.Figures.of(ts, t -> t[1]).bestCpu();
-            System.out.printf(Locale.ROOT, "%-80s %9.3f %9.3f %,12.0f %9.2f %9.2f   %s%n", labels.get(k), f.bestWall(),
-                    f.medianWall(), items / f.bestWall(), f.bestCpu(), bestClient, ScanRounds.column(ts, 0).trim());
-        }
+        Map<String, ScanRounds.Figures> figures = ScanRounds.summary(labels, times, t -> t[1] + t[2], 80,
+                "not available (psql missing or cannot connect)", (label, ts, f) -> System.out.printf(Locale.ROOT,
+                        "%-80s %9.3f %9.3f %,12.0f %9.2f %9.2f   %s%n", label, f.bestWall(), f.medianWall(),
+                        items / f.bestWall(), f.bestCpu(), ScanRounds.Figures.of(ts, t -> t[1]).bestCpu(),
+                        ScanRounds.column(ts, 0).trim()));
         System.out.println();
         System.out.println("ratios of items/s (x/y = time(y)/time(x)):     best wall   median wall   best cpu");
         ratio("(b)/(d) stream / COPY (pgjdbc)", figures, "b", "d", 0.7);

@@ -10,7 +10,6 @@ import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.ItemLimits;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
@@ -252,12 +251,8 @@ public final class SnapshotBench {
             if (count(st, check) != sample.length) {
                 throw new IllegalStateException("putItem wrote " + count(st, check) + " rows for " + sample.length + " items");
             }
-            for (int i : sample) {
-                Row expected = Row.of(item(i));
-                LoadCheck.sampleMatches(storage.tables(), ACCOUNT, TABLE, Key.of(item(i), SCHEMA), i, expected.json(),
-                        row(bulk, expected), row(put, expected), "bulk");
-                same++;
-            }
+            same = LoadCheck.samplesMatch(storage.tables(), ACCOUNT, TABLE, SCHEMA, sample, i -> item(i),
+                    i -> Row.of(item(i)).json(), i -> row(bulk, Row.of(item(i))), i -> row(put, Row.of(item(i))), "bulk");
         }
         // A snapshot yields the same text and items, in key order: the first and the last 1000 items.
         LoadCheck.snapshotMatches(storage.snapshots(), ACCOUNT, TABLE, items, i -> Row.of(item(i)).json());
@@ -328,19 +323,11 @@ public final class SnapshotBench {
                 + "(JVM incl. GC and JIT threads; for (d) the sqlite3 process)%n", items, runs);
         System.out.printf(Locale.ROOT, "%-84s %9s %9s %12s %9s %12s   %s%n", "", "best wall", "med. wall", "items/s",
                 "best cpu", "items/cpu-s", "all runs wall | cpu (s)");
-        Map<String, ScanRounds.Figures> figures = new LinkedHashMap<>();
-        for (String k : labels.keySet()) {
-            List<double[]> ts = times.get(k);
-            if (ts == null) {
-                System.out.printf(Locale.ROOT, "%-84s %s%n", labels.get(k), "not available (no sqlite3 shell)");
-                continue;
-            }
-            ScanRounds.Figures f = ScanRounds.Figures.of(ts, t -> t[1]);
-            figures.put(k, f);
-            String all = ScanRounds.column(ts, 0) + "| " + ScanRounds.column(ts, 1);
-            System.out.printf(Locale.ROOT, "%-84s %9.3f %9.3f %,12.0f %9.3f %,12.0f   %s%n", labels.get(k), f.bestWall(),
-                    f.medianWall(), items / f.bestWall(), f.bestCpu(), items / f.bestCpu(), all.trim());
-        }
+        Map<String, ScanRounds.Figures> figures = ScanRounds.summary(labels, times, t -> t[1], 84,
+                "not available (no sqlite3 shell)", (label, ts, f) -> System.out.printf(Locale.ROOT,
+                        "%-84s %9.3f %9.3f %,12.0f %9.3f %,12.0f   %s%n", label, f.bestWall(), f.medianWall(),
+                        items / f.bestWall(), f.bestCpu(), items / f.bestCpu(),
+                        (ScanRounds.column(ts, 0) + "| " + ScanRounds.column(ts, 1)).trim()));
         System.out.println();
         System.out.println("ratios of items/s (x/y = time(y)/time(x)):   best wall   median wall   best cpu");
         ratio("(b)/(a)", figures, "b", "a", 0.8);
