@@ -1,0 +1,199 @@
+package dev.stillpoint.properties.machinery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
+import dev.stillpoint.domain.lifecycle.TableLifecycle;
+import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.RestoreOrigin;
+import dev.stillpoint.ports.core.RestoreService;
+import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.ports.lifecycle.ControlPlanePass;
+import dev.stillpoint.ports.lifecycle.RestoreSweep;
+import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.DropResult;
+import dev.stillpoint.ports.out.PendingTransition;
+import dev.stillpoint.ports.out.TableRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The poller's look at restoring tables [E5, L2] and what a running restore finds once its table was
+ * removed, over in-memory fakes and a clock the test moves (no waiting): a restore whose stamp has
+ * passed is removed, a live one is due again when its stamp passes, and the restore that lost its
+ * table is told so on every call.
+ */
+class RestoreSweepTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.empty(), T0);
+
+    private final ManualClock clock = new ManualClock(T0);
+    private final FakeCatalog catalog = new FakeCatalog();
+    private final InMemoryTables storage = new InMemoryTables(catalog);
+    private final TableDeletion deletion = new TableDeletion(catalog, clock, () -> { }, () -> Duration.ZERO);
+    private final RestoreService service = new RestoreService(catalog, storage, storage, deletion, clock,
+            new RestoreIdleLimit(LIMIT));
+    private final RestoreSweep sweep = new RestoreSweep(deletion, clock);
+
+    // E5: at its stamp a restore is dead and removed; the live ones stay, and the sweep is due again at
+    // the earliest of their stamps, in whatever order the catalog lists them.
+    @Test
+    void e5_theSweepRemovesRestoresPastTheirStampAndIsDueAtTheEarliestLiveOne() {
+        for (boolean reversed : new boolean[] {false, true}) {
+            FakeCatalog rows = new FakeCatalog();
+            RestoreSweep sweepOf = new RestoreSweep(new TableDeletion(rows, clock, () -> { }, () -> Duration.ZERO), clock);
+            Instant now = clock.now();
+            restoring(rows, "dead", now);
+            restoring(rows, "soon", now.plusSeconds(30));
+            restoring(rows, "later", now.plusSeconds(45));
+            List<PendingTransition> listed = new ArrayList<>(rows.restoringTables());
+            listed.sort(java.util.Comparator.comparing(PendingTransition::tableName));
+            if (reversed) {
+                Collections.reverse(listed);
+            }
+            RestoreSweep.Outcome outcome = sweepOf.run(listed);
+            assertThat(rows.rows).as("[E5] the restore at its stamp is removed, the live ones stay")
+                    .containsOnlyKeys("soon", "later");
+            assertThat(outcome.nextDue()).as("[E5] due again at the earliest live stamp (reversed %s)", reversed)
+                    .contains(now.plusSeconds(30));
+            assertThat(outcome.deferred()).isFalse();
+        }
+    }
+
+    // E5: one look at a restoring table: a live one is due at its stamp; a dead one held by a reader is
+    // deferred (marked DELETING); one whose drop fails is due again a drop budget later; a row in
+    // another state is none of the sweep's business.
+    @Test
+    void e5_eachLookAtARestoringTableAnswersWhatItFound() {
+        restoring(catalog, "live", T0.plusSeconds(1));
+        assertThat(sweep.check(listed("live"))).as("[E5] a live restore is due at its stamp")
+                .isEqualTo(new RestoreSweep.Outcome(false, Optional.of(T0.plusSeconds(1))));
+
+        restoring(catalog, "held", T0);
+        catalog.held = table -> table.equals("held");
+        assertThat(sweep.check(listed("held"))).as("[E5] a held dead restore is deferred")
+                .isEqualTo(new RestoreSweep.Outcome(true, Optional.empty()));
+        assertThat(catalog.rows.get("held").state()).isInstanceOf(TableState.Deleting.class);
+
+        restoring(catalog, "failing", T0);
+        catalog.dropAnswer = table -> DropResult.failed("disk full");
+        assertThat(sweep.check(listed("failing"))).as("[E5] a failed removal is due again a drop budget later")
+                .isEqualTo(new RestoreSweep.Outcome(false, Optional.of(T0.plus(TableLifecycle.DROP_BUDGET))));
+
+        assertThat(sweep.check(new PendingTransition("acct", "other", new TableState.Creating(T0))))
+                .as("[E5] a CREATING row is not the sweep's").isEqualTo(new RestoreSweep.Outcome(false, Optional.empty()));
+        assertThat(catalog.calls).noneMatch(c -> c.endsWith(" other") || c.endsWith(" live"));
+    }
+
+    // E5: a restore that renewed its stamp after the pass listed it is not removed: the drop attempt
+    // reads the stamp again.
+    @Test
+    void e5_aRestoreRenewedSinceTheListingIsKept() {
+        restoring(catalog, "renewed", T0.plusSeconds(30));
+        PendingTransition stale = new PendingTransition("acct", "renewed", new TableState.Restoring(T0));
+        assertThat(sweep.check(stale).deferred()).isFalse();
+        assertThat(catalog.rows).as("[E5] a live restore is never removed").containsKey("renewed");
+    }
+
+    // E5, D8: one table's failure does not stop the sweep for the others, and the pass counts a
+    // deferred removal of a dead restore.
+    @Test
+    void e5_oneFailureDoesNotStopTheSweepAndThePassCountsDeferredRemovals() {
+        restoring(catalog, "dead", T0);
+        PendingTransition vanished = new PendingTransition("acct", "vanished", new TableState.Restoring(T0));
+        RestoreSweep.Outcome outcome = sweep.run(List.of(vanished, listed("dead")));
+        assertThat(catalog.rows).as("[E5] the sweep went on after the vanished table").doesNotContainKey("dead");
+        assertThat(outcome).isEqualTo(new RestoreSweep.Outcome(false, Optional.empty()));
+
+        restoring(catalog, "held", T0);
+        catalog.held = table -> true;
+        assertThat(sweep.run(List.of(listed("held"))).deferred()).as("[E5] a deferred removal is reported").isTrue();
+        restoring(catalog, "held2", T0);
+        assertThat(new ControlPlanePass(catalog, deletion, clock).run().deferredDrops())
+                .as("[D8] the pass counts the deferred removal of a dead restore").isEqualTo(2);
+    }
+
+    // E5: once the sweep removed a restore's table, the restore is told on every call, closing it is
+    // harmless, and it never touches a new table of the same name.
+    @Test
+    void e5_aRestoreWhoseTableWasRemovedIsNoLongerRunning() {
+        RestoreLoad dead = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        clock.advance(LIMIT);
+        sweep.run(catalog.restoringTables());
+        assertThat(catalog.rows).as("[E5] idle for restoreIdleLimit: removed").doesNotContainKey("Orders");
+
+        assertThatThrownBy(() -> dead.write(items(2))).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertThat(e.getMessage()).as("[E5] names the restore and the items").startsWith("restore into table 'Orders', items 1-2 of 2: ");
+        });
+        assertThatThrownBy(dead::complete).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertThat(e.getMessage()).as("[E5] why it is gone").contains("no longer running")
+                    .contains("restoreIdleLimit 60000 ms");
+        });
+
+        try (RestoreLoad next = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+            assertThatThrownBy(() -> dead.write(items(1))).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+                assertThat(e.getMessage()).as("[E5] another table instance is not its table").contains("no longer running");
+            });
+            dead.close();
+            assertThat(catalog.rows).as("[E5] closing the dead restore leaves the new table").containsKey("Orders");
+            next.write(items(1));
+            assertThat(next.complete().tableId()).isEqualTo(next.table().tableId());
+        }
+        assertThat(catalog.rows).containsKey("Orders");
+    }
+
+    // E5: a row that is no longer this restore's (here: no longer restoring) refuses its items, its
+    // renewal and its completion alike.
+    @Test
+    void e5_aRowNoLongerRestoringRefusesTheRenewalAndTheCompletion() {
+        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+            TableRecord row = catalog.rows.get("Orders");
+            catalog.rows.put("Orders", new TableRecord(row.description(), new TableState.Creating(T0)));
+            clock.advance(LIMIT.dividedBy(4));
+            assertThatThrownBy(() -> load.write(items(1))).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+                assertThat(e.getMessage()).as("[E5] the renewal found no restoring row").contains("no longer running");
+            });
+            assertThat(catalog.calls).contains("renew Orders");
+            assertThatThrownBy(load::complete).isInstanceOfSatisfying(StorageException.class, e ->
+                    assertThat(e.getMessage()).as("[E5] nor did the completion").contains("no longer running"));
+            catalog.rows.put("Orders", new TableRecord(row.description().withStatus(
+                    dev.stillpoint.domain.table.TableStatus.ACTIVE), new TableState.Active()));
+            assertThatThrownBy(() -> load.write(items(1))).isInstanceOfSatisfying(StorageException.class, e ->
+                    assertThat(e.getMessage()).as("[E5] an ACTIVE table is not a restore's").contains("no longer running"));
+        }
+    }
+
+    private static void restoring(FakeCatalog rows, String table, Instant aliveUntil) {
+        rows.rows.put(table, new TableRecord(Descriptions.active("acct", table)
+                .withStatus(dev.stillpoint.domain.table.TableStatus.CREATING), new TableState.Restoring(aliveUntil)));
+    }
+
+    private PendingTransition listed(String table) {
+        return new PendingTransition("acct", table, catalog.rows.get(table).state());
+    }
+
+    private static List<Item> items(int count) {
+        List<Item> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            out.add(Item.of(Map.of("pk", new AttributeValue.S("k" + i))));
+        }
+        return out;
+    }
+}
