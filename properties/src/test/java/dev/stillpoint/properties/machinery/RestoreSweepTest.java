@@ -150,6 +150,7 @@ class RestoreSweepTest {
                 assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
                 assertThat(e.getMessage()).as("[E5] another table instance is not its table").contains("no longer running");
             });
+            assertThat(storage.writeSizes).as("[E5] nothing written into another table instance").isEmpty();
             dead.close();
             assertThat(catalog.rows).as("[E5] closing the dead restore leaves the new table").containsKey("Orders");
             next.write(items(1));
