@@ -30,6 +30,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     private final TableDescription description;
     private final int size;
     final AtomicInteger openWindows = new AtomicInteger();
+    /** Every call of {@code begin}, refused ones included. */
+    final AtomicInteger begun = new AtomicInteger();
     final AtomicInteger closedTwice = new AtomicInteger();
     volatile FailAt failAt = FailAt.NOWHERE;
 
@@ -40,6 +42,7 @@ final class InMemoryReadPort implements SnapshotReadPort {
 
     @Override
     public ReadWindow begin(String accountId, String tableName, ReadObserver observer) {
+        begun.incrementAndGet();
         if (!tableName.equals(description.tableName())) {
             throw StorageException.tableNotFound(tableName);
         }

@@ -35,6 +35,8 @@ class InMemoryTables implements TableCatalog, ItemStore {
     final List<Integer> writeSizes = Collections.synchronizedList(new ArrayList<>());
     /** How many of a write's last changes a backend without transactions leaves unapplied. */
     volatile int unapplied;
+    /** Runs after each {@code write}, as another thread acting between two units of work would. */
+    volatile Runnable afterWrite = () -> { };
     private final Function<String, TableDescription> definitions;
 
     /** Definitions from this fake's own map. */
@@ -120,6 +122,7 @@ class InMemoryTables implements TableCatalog, ItemStore {
                 notApplied.put(table, list.subList(applied, list.size()));
             }
         });
+        afterWrite.run();
         return notApplied;
     }
 }

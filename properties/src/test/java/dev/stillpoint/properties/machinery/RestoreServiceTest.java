@@ -160,6 +160,20 @@ class RestoreServiceTest {
         }
     }
 
+    // E5: a close between two chunks of a write (a shutdown hook's) stops the load before its next
+    // chunk: the write fails naming the close, and no table is left.
+    @Test
+    void e5_aCloseBetweenTwoChunksStopsTheLoad() {
+        RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        storage.afterWrite = load::close;
+        assertThatThrownBy(() -> load.write(items(0, 150))).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+            assertThat(e.getMessage()).as("[E5] the load stops at the close").contains("it was closed");
+        });
+        assertThat(storage.writeSizes).as("[E5] no chunk after the close").containsExactly(100);
+        assertThat(catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
+    }
+
     // R6: a missing batch or item is a validation error naming the table and the item's place; nothing written.
     @Test
     void r6_aMissingBatchOrItemIsRefusedNamingIt() {

@@ -153,10 +153,15 @@ class RestoreSweepTest {
             assertThat(storage.writeSizes).as("[E5] nothing written into another table instance").isEmpty();
             dead.close();
             assertThat(catalog.rows).as("[E5] closing the dead restore leaves the new table").containsKey("Orders");
+            assertThat(deletion.abandonRestore("acct", "Orders", dead.table().tableId()))
+                    .as("[E5] another instance is not the abandoned restore's to remove").isEqualTo(TableDeletion.Result.NOT_DUE);
             next.write(items(1));
             assertThat(next.complete().tableId()).isEqualTo(next.table().tableId());
         }
         assertThat(catalog.rows).containsKey("Orders");
+        RestoreLoad abandoned = service.begin(Descriptions.request("acct", "Abandoned"), ORIGIN);
+        assertThat(deletion.abandonRestore("acct", "Abandoned", abandoned.table().tableId()))
+                .as("[E5] an abandoned restore's table is dropped").isEqualTo(TableDeletion.Result.DROPPED);
     }
 
     // E5: a row that is no longer this restore's (here: no longer restoring) refuses its items, its
