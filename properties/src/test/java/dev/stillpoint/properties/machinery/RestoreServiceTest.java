@@ -7,7 +7,6 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.domain.table.RestoreSummary;
@@ -34,36 +33,31 @@ import org.junit.jupiter.api.Test;
  */
 class RestoreServiceTest {
 
-    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final Instant T0 = RestoreRig.T0;
+    private static final Duration LIMIT = RestoreRig.LIMIT;
     private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.of("arn:source"), T0.minusSeconds(3600));
 
-    private final ManualClock clock = new ManualClock(T0);
-    private final FakeCatalog catalog = new FakeCatalog();
-    private final InMemoryTables storage = new InMemoryTables(catalog);
-    private final TableDeletion deletion = new TableDeletion(catalog, clock, () -> { }, () -> Duration.ZERO);
-    private final RestoreService service = new RestoreService(catalog, storage, storage, deletion, clock,
-            new RestoreIdleLimit(LIMIT));
+    private final RestoreRig rig = new RestoreRig();
 
     // E4: the new table is CREATING with its summary in progress (the origin's ARN and time) and stamped
     // alive for the idle limit; its items go in; complete makes it ACTIVE, the summary no longer in progress.
     @Test
     void e4_aRestoreCreatesTheTableCreatingThenActiveWithItsSummary() {
-        RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
         TableDescription begun = load.table();
         assertThat(begun.status()).as("[E4] CREATING while it restores").isEqualTo(TableStatus.CREATING);
         assertThat(begun.restoreSummary()).as("[E4] the summary, in progress")
                 .contains(new RestoreSummary(Optional.empty(), Optional.of("arn:source"), ORIGIN.restoreDateTime(), true));
-        assertThat(catalog.rows.get("Orders").state()).as("[E5] stamped alive until now + restoreIdleLimit")
+        assertThat(rig.catalog.rows.get("Orders").state()).as("[E5] stamped alive until now + restoreIdleLimit")
                 .isEqualTo(new TableState.Restoring(T0.plus(LIMIT)));
 
         load.write(items(0, 3));
-        assertThat(storage.items).as("[E4] the items written").containsOnlyKeys("Orders/k0", "Orders/k1", "Orders/k2");
+        assertThat(rig.storage.items).as("[E4] the items written").containsOnlyKeys("Orders/k0", "Orders/k1", "Orders/k2");
         TableDescription done = load.complete();
         assertThat(done.status()).as("[E4] ACTIVE once complete").isEqualTo(TableStatus.ACTIVE);
         assertThat(done.restoreSummary().map(RestoreSummary::restoreInProgress)).as("[E4] in progress false")
                 .contains(false);
-        assertThat(catalog.rows.get("Orders").state()).isEqualTo(new TableState.Active());
+        assertThat(rig.catalog.rows.get("Orders").state()).isEqualTo(new TableState.Active());
 
         assertThatThrownBy(() -> load.write(items(3, 4))).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
@@ -71,49 +65,49 @@ class RestoreServiceTest {
         });
         assertThatThrownBy(load::complete).hasMessageContaining("it is complete");
         load.close();
-        assertThat(catalog.rows).as("[E5] closing a completed restore keeps its table").containsKey("Orders");
-        assertThat(catalog.calls).noneMatch(c -> c.startsWith("begin"));
+        assertThat(rig.catalog.rows).as("[E5] closing a completed restore keeps its table").containsKey("Orders");
+        assertThat(rig.catalog.calls).noneMatch(c -> c.startsWith("begin"));
     }
 
     // E4: a name in use, in any state (a running restore's included), is refused before anything is
     // written; so are a bad definition and a missing origin.
     @Test
     void e4_aNameInUseIsRefusedUpFront() {
-        catalog.rows.put("Orders", new TableRecord(Descriptions.active("acct", "Orders"), new TableState.Active()));
-        assertThatThrownBy(() -> service.begin(Descriptions.request("acct", "Orders"), ORIGIN))
+        rig.catalog.rows.put("Orders", new TableRecord(Descriptions.active("acct", "Orders"), new TableState.Active()));
+        assertThatThrownBy(() -> rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.reason()).as("[E4] ResourceInUse").isEqualTo(ErrorReason.RESOURCE_IN_USE);
                     assertThat(e.getMessage()).as("[E4] names the table").contains("'Orders'");
                 });
-        try (RestoreLoad running = service.begin(Descriptions.request("acct", "Fresh"), ORIGIN)) {
-            assertThatThrownBy(() -> service.begin(Descriptions.request("acct", "Fresh"), ORIGIN))
+        try (RestoreLoad running = rig.service.begin(Descriptions.request("acct", "Fresh"), ORIGIN)) {
+            assertThatThrownBy(() -> rig.service.begin(Descriptions.request("acct", "Fresh"), ORIGIN))
                     .isInstanceOfSatisfying(StorageException.class, e -> {
                         assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
                         assertThat(e.getMessage()).as("[E4] a running restore holds its name").contains("being restored");
                     });
             assertThat(running.table().tableName()).isEqualTo("Fresh");
         }
-        assertThatThrownBy(() -> service.begin(Descriptions.request("acct", "x!"), ORIGIN))
+        assertThatThrownBy(() -> rig.service.begin(Descriptions.request("acct", "x!"), ORIGIN))
                 .isInstanceOfSatisfying(StorageException.class, e ->
                         assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION));
-        assertThatThrownBy(() -> service.begin(Descriptions.request("acct", "NoOrigin"), null))
+        assertThatThrownBy(() -> rig.service.begin(Descriptions.request("acct", "NoOrigin"), null))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
                     assertThat(e.getMessage()).as("[R6] names the table").contains("NoOrigin").contains("origin");
                 });
-        assertThat(catalog.calls).as("[E4] one insert: the running restore's").containsOnlyOnce("insert-restoring Fresh")
+        assertThat(rig.catalog.calls).as("[E4] one insert: the running restore's").containsOnlyOnce("insert-restoring Fresh")
                 .noneMatch(c -> c.contains("Orders") || c.contains("NoOrigin"));
     }
 
     // E4: a load goes in units of work of at most 100 items, whatever the batch.
     @Test
     void e4_aLoadIsWrittenInChunksOfAtMostOneHundredItems() {
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             load.write(items(0, 250));
             load.write(List.of());
             load.write(items(250, 251));
-            assertThat(storage.writeSizes).as("[E4] 100 items per unit of work").containsExactly(100, 100, 50, 1);
-            assertThat(storage.items).hasSize(251);
+            assertThat(rig.storage.writeSizes).as("[E4] 100 items per unit of work").containsExactly(100, 100, 50, 1);
+            assertThat(rig.storage.items).hasSize(251);
         }
     }
 
@@ -124,9 +118,9 @@ class RestoreServiceTest {
         List<Item> big = IntStream.range(0, 20).mapToObj(i -> Item.of(Map.of(
                 "pk", new AttributeValue.S("k" + (1000 + i)), "v", new AttributeValue.S("x".repeat(262_136))))).toList();
         assertThat(big).allMatch(item -> item.sizeInBytes() == 262_144);
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             load.write(big);
-            assertThat(storage.writeSizes).as("[E4] a chunk ends at 4 MiB").containsExactly(16, 4);
+            assertThat(rig.storage.writeSizes).as("[E4] a chunk ends at 4 MiB").containsExactly(16, 4);
         }
     }
 
@@ -134,7 +128,7 @@ class RestoreServiceTest {
     // its own chunk is not; closing the restore then removes the table, and its name is free again.
     @Test
     void e5_aRefusedItemStopsTheLoadAndCloseLeavesNoTable() {
-        RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
         List<Item> batch = new ArrayList<>(items(0, 150));
         batch.set(119, Item.of(Map.of("pk", new AttributeValue.N("7"))));
         assertThatThrownBy(() -> load.write(batch)).isInstanceOfSatisfying(StorageException.class, e -> {
@@ -142,20 +136,20 @@ class RestoreServiceTest {
             assertThat(e.getMessage()).as("[E5] names the restore and the item's place")
                     .startsWith("restore into table 'Orders', item 120 of 150: ");
         });
-        assertThat(storage.writeSizes).as("[E4] the first chunk only").containsExactly(100);
+        assertThat(rig.storage.writeSizes).as("[E4] the first chunk only").containsExactly(100);
         load.close();
-        assertThat(catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
-        assertThat(catalog.calls).as("[E5] removed through DeleteTable's drop attempt")
+        assertThat(rig.catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
+        assertThat(rig.catalog.calls).as("[E5] removed through DeleteTable's drop attempt")
                 .containsSubsequence("begin Orders", "probe Orders", "drop Orders", "remove-row Orders", "commit Orders");
-        int calls = catalog.calls.size();
+        int calls = rig.catalog.calls.size();
         load.close();
-        assertThat(catalog.calls).as("[E5] close is idempotent").hasSize(calls);
+        assertThat(rig.catalog.calls).as("[E5] close is idempotent").hasSize(calls);
         assertThatThrownBy(() -> load.write(items(0, 1))).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
             assertThat(e.getMessage()).as("[E5] a closed restore takes nothing more").contains("it was closed");
         });
         assertThatThrownBy(() -> load.write(null)).hasMessageContaining("it was closed");
-        try (RestoreLoad again = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad again = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             assertThat(again.table().tableId()).as("[E4] a new table instance").isNotEqualTo(load.table().tableId());
         }
     }
@@ -164,20 +158,20 @@ class RestoreServiceTest {
     // chunk: the write fails naming the close, and no table is left.
     @Test
     void e5_aCloseBetweenTwoChunksStopsTheLoad() {
-        RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
-        storage.afterWrite = load::close;
+        RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        rig.storage.afterWrite = load::close;
         assertThatThrownBy(() -> load.write(items(0, 150))).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
             assertThat(e.getMessage()).as("[E5] the load stops at the close").contains("it was closed");
         });
-        assertThat(storage.writeSizes).as("[E5] no chunk after the close").containsExactly(100);
-        assertThat(catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
+        assertThat(rig.storage.writeSizes).as("[E5] no chunk after the close").containsExactly(100);
+        assertThat(rig.catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
     }
 
     // R6: a missing batch or item is a validation error naming the table and the item's place; nothing written.
     @Test
     void r6_aMissingBatchOrItemIsRefusedNamingIt() {
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             assertThatThrownBy(() -> load.write(null)).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
                 assertThat(e.getMessage()).contains("'Orders'").contains("got null");
@@ -188,60 +182,60 @@ class RestoreServiceTest {
                 assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
                 assertThat(e.getMessage()).as("[R6] the null item's place").contains("item 2 of 3").contains("'Orders'");
             });
-            assertThat(storage.writeSizes).as("[R6] nothing written").isEmpty();
+            assertThat(rig.storage.writeSizes).as("[R6] nothing written").isEmpty();
         }
     }
 
     // E5: a chunk the backend applied only in part stops the load, naming the items and how many are missing.
     @Test
     void e5_aChunkAppliedInPartStopsTheLoad() {
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
-            storage.unapplied = 3;
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+            rig.storage.unapplied = 3;
             assertThatThrownBy(() -> load.write(items(0, 150))).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
                 assertThat(e.getMessage()).as("[E5] the chunk and the missing count")
                         .isEqualTo("restore into table 'Orders', items 1-100 of 150: 3 of them were not written");
             });
-            assertThat(storage.writeSizes).as("[E5] the load stops at the first partial chunk").containsExactly(100);
+            assertThat(rig.storage.writeSizes).as("[E5] the load stops at the first partial chunk").containsExactly(100);
         }
-        assertThat(catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
+        assertThat(rig.catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
     }
 
     // E5: a restore closed while a reader holds its table is marked DELETING for the poller, which removes it.
     @Test
     void e5_aHeldRestoreIsMarkedForThePollerOnClose() {
-        RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
         load.write(items(0, 5));
-        catalog.held = table -> true;
+        rig.catalog.held = table -> true;
         load.close();
-        assertThat(catalog.rows.get("Orders").state()).as("[E5] left to the poller, DELETING")
+        assertThat(rig.catalog.rows.get("Orders").state()).as("[E5] left to the poller, DELETING")
                 .isInstanceOf(TableState.Deleting.class);
-        assertThat(catalog.rows.get("Orders").description().status()).isEqualTo(TableStatus.DELETING);
-        catalog.held = table -> false;
-        assertThat(deletion.retryDrop("acct", "Orders")).isEqualTo(TableDeletion.Result.DROPPED);
-        assertThat(catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
+        assertThat(rig.catalog.rows.get("Orders").description().status()).isEqualTo(TableStatus.DELETING);
+        rig.catalog.held = table -> false;
+        assertThat(rig.deletion.retryDrop("acct", "Orders")).isEqualTo(TableDeletion.Result.DROPPED);
+        assertThat(rig.catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
     }
 
     // E5: the running restore renews its stamp once a quarter of the limit has passed since the last one,
     // not before, and then counts from the new stamp.
     @Test
     void e5_theStampIsRenewedEveryQuarterOfTheLimit() {
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             Duration quarter = LIMIT.dividedBy(4);
-            clock.advance(quarter.minusNanos(1));
+            rig.clock.advance(quarter.minusNanos(1));
             load.write(items(0, 1));
-            assertThat(catalog.calls).as("[E5] no renewal before a quarter of the limit").noneMatch(c -> c.startsWith("renew"));
-            clock.advance(Duration.ofNanos(1));
+            assertThat(rig.catalog.calls).as("[E5] no renewal before a quarter of the limit").noneMatch(c -> c.startsWith("renew"));
+            rig.clock.advance(Duration.ofNanos(1));
             load.write(items(1, 2));
-            assertThat(catalog.rows.get("Orders").state()).as("[E5] renewed at a quarter of the limit")
+            assertThat(rig.catalog.rows.get("Orders").state()).as("[E5] renewed at a quarter of the limit")
                     .isEqualTo(new TableState.Restoring(T0.plus(quarter).plus(LIMIT)));
-            clock.advance(quarter.minusNanos(1));
+            rig.clock.advance(quarter.minusNanos(1));
             load.write(items(2, 3));
-            assertThat(catalog.calls.stream().filter(c -> c.startsWith("renew")))
+            assertThat(rig.catalog.calls.stream().filter(c -> c.startsWith("renew")))
                     .as("[E5] the next renewal counts from the last stamp").hasSize(1);
-            clock.advance(Duration.ofNanos(1));
+            rig.clock.advance(Duration.ofNanos(1));
             load.write(items(3, 4));
-            assertThat(catalog.rows.get("Orders").state())
+            assertThat(rig.catalog.rows.get("Orders").state())
                     .isEqualTo(new TableState.Restoring(T0.plus(quarter.multipliedBy(2)).plus(LIMIT)));
         }
     }

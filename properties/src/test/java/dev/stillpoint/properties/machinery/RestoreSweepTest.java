@@ -7,11 +7,9 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.lifecycle.TableLifecycle;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.RestoreOrigin;
-import dev.stillpoint.ports.core.RestoreService;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.lifecycle.ControlPlanePass;
 import dev.stillpoint.ports.lifecycle.RestoreSweep;
@@ -36,17 +34,12 @@ import org.junit.jupiter.api.Test;
  */
 class RestoreSweepTest {
 
-    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final Instant T0 = RestoreRig.T0;
+    private static final Duration LIMIT = RestoreRig.LIMIT;
     private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.empty(), T0);
 
-    private final ManualClock clock = new ManualClock(T0);
-    private final FakeCatalog catalog = new FakeCatalog();
-    private final InMemoryTables storage = new InMemoryTables(catalog);
-    private final TableDeletion deletion = new TableDeletion(catalog, clock, () -> { }, () -> Duration.ZERO);
-    private final RestoreService service = new RestoreService(catalog, storage, storage, deletion, clock,
-            new RestoreIdleLimit(LIMIT));
-    private final RestoreSweep sweep = new RestoreSweep(deletion, clock);
+    private final RestoreRig rig = new RestoreRig();
+    private final RestoreSweep sweep = new RestoreSweep(rig.deletion, rig.clock);
 
     // E5: at its stamp a restore is dead and removed; the live ones stay, and the sweep is due again at
     // the earliest of their stamps, in whatever order the catalog lists them.
@@ -54,8 +47,8 @@ class RestoreSweepTest {
     void e5_theSweepRemovesRestoresPastTheirStampAndIsDueAtTheEarliestLiveOne() {
         for (boolean reversed : new boolean[] {false, true}) {
             FakeCatalog rows = new FakeCatalog();
-            RestoreSweep sweepOf = new RestoreSweep(new TableDeletion(rows, clock, () -> { }, () -> Duration.ZERO), clock);
-            Instant now = clock.now();
+            RestoreSweep sweepOf = new RestoreSweep(new TableDeletion(rows, rig.clock, () -> { }, () -> Duration.ZERO), rig.clock);
+            Instant now = rig.clock.now();
             restoring(rows, "dead", now);
             restoring(rows, "soon", now.plusSeconds(30));
             restoring(rows, "later", now.plusSeconds(45));
@@ -78,51 +71,51 @@ class RestoreSweepTest {
     // another state is none of the sweep's business.
     @Test
     void e5_eachLookAtARestoringTableAnswersWhatItFound() {
-        restoring(catalog, "live", T0.plusSeconds(1));
+        restoring(rig.catalog, "live", T0.plusSeconds(1));
         assertThat(sweep.check(listed("live"))).as("[E5] a live restore is due at its stamp")
                 .isEqualTo(new RestoreSweep.Outcome(false, Optional.of(T0.plusSeconds(1))));
 
-        restoring(catalog, "held", T0);
-        catalog.held = table -> table.equals("held");
+        restoring(rig.catalog, "held", T0);
+        rig.catalog.held = table -> table.equals("held");
         assertThat(sweep.check(listed("held"))).as("[E5] a held dead restore is deferred")
                 .isEqualTo(new RestoreSweep.Outcome(true, Optional.empty()));
-        assertThat(catalog.rows.get("held").state()).isInstanceOf(TableState.Deleting.class);
+        assertThat(rig.catalog.rows.get("held").state()).isInstanceOf(TableState.Deleting.class);
 
-        restoring(catalog, "failing", T0);
-        catalog.dropAnswer = table -> DropResult.failed("disk full");
+        restoring(rig.catalog, "failing", T0);
+        rig.catalog.dropAnswer = table -> DropResult.failed("disk full");
         assertThat(sweep.check(listed("failing"))).as("[E5] a failed removal is due again a drop budget later")
                 .isEqualTo(new RestoreSweep.Outcome(false, Optional.of(T0.plus(TableLifecycle.DROP_BUDGET))));
 
         assertThat(sweep.check(new PendingTransition("acct", "other", new TableState.Creating(T0))))
                 .as("[E5] a CREATING row is not the sweep's").isEqualTo(new RestoreSweep.Outcome(false, Optional.empty()));
-        assertThat(catalog.calls).noneMatch(c -> c.endsWith(" other") || c.endsWith(" live"));
+        assertThat(rig.catalog.calls).noneMatch(c -> c.endsWith(" other") || c.endsWith(" live"));
     }
 
     // E5: a restore that renewed its stamp after the pass listed it is not removed: the drop attempt
     // reads the stamp again.
     @Test
     void e5_aRestoreRenewedSinceTheListingIsKept() {
-        restoring(catalog, "renewed", T0.plusSeconds(30));
+        restoring(rig.catalog, "renewed", T0.plusSeconds(30));
         PendingTransition stale = new PendingTransition("acct", "renewed", new TableState.Restoring(T0));
         assertThat(sweep.check(stale).deferred()).isFalse();
-        assertThat(catalog.rows).as("[E5] a live restore is never removed").containsKey("renewed");
+        assertThat(rig.catalog.rows).as("[E5] a live restore is never removed").containsKey("renewed");
     }
 
     // E5, D8: one table's failure does not stop the sweep for the others, and the pass counts a
     // deferred removal of a dead restore.
     @Test
     void e5_oneFailureDoesNotStopTheSweepAndThePassCountsDeferredRemovals() {
-        restoring(catalog, "dead", T0);
+        restoring(rig.catalog, "dead", T0);
         PendingTransition vanished = new PendingTransition("acct", "vanished", new TableState.Restoring(T0));
         RestoreSweep.Outcome outcome = sweep.run(List.of(vanished, listed("dead")));
-        assertThat(catalog.rows).as("[E5] the sweep went on after the vanished table").doesNotContainKey("dead");
+        assertThat(rig.catalog.rows).as("[E5] the sweep went on after the vanished table").doesNotContainKey("dead");
         assertThat(outcome).isEqualTo(new RestoreSweep.Outcome(false, Optional.empty()));
 
-        restoring(catalog, "held", T0);
-        catalog.held = table -> true;
+        restoring(rig.catalog, "held", T0);
+        rig.catalog.held = table -> true;
         assertThat(sweep.run(List.of(listed("held"))).deferred()).as("[E5] a deferred removal is reported").isTrue();
-        restoring(catalog, "held2", T0);
-        assertThat(new ControlPlanePass(catalog, deletion, clock).run().deferredDrops())
+        restoring(rig.catalog, "held2", T0);
+        assertThat(new ControlPlanePass(rig.catalog, rig.deletion, rig.clock).run().deferredDrops())
                 .as("[D8] the pass counts the deferred removal of a dead restore").isEqualTo(2);
     }
 
@@ -130,10 +123,10 @@ class RestoreSweepTest {
     // harmless, and it never touches a new table of the same name.
     @Test
     void e5_aRestoreWhoseTableWasRemovedIsNoLongerRunning() {
-        RestoreLoad dead = service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
-        clock.advance(LIMIT);
-        sweep.run(catalog.restoringTables());
-        assertThat(catalog.rows).as("[E5] idle for restoreIdleLimit: removed").doesNotContainKey("Orders");
+        RestoreLoad dead = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN);
+        rig.clock.advance(LIMIT);
+        sweep.run(rig.catalog.restoringTables());
+        assertThat(rig.catalog.rows).as("[E5] idle for restoreIdleLimit: removed").doesNotContainKey("Orders");
 
         assertThatThrownBy(() -> dead.write(items(2))).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
@@ -145,22 +138,22 @@ class RestoreSweepTest {
                     .contains("restoreIdleLimit 60000 ms");
         });
 
-        try (RestoreLoad next = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+        try (RestoreLoad next = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
             assertThatThrownBy(() -> dead.write(items(1))).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
                 assertThat(e.getMessage()).as("[E5] another table instance is not its table").contains("no longer running");
             });
-            assertThat(storage.writeSizes).as("[E5] nothing written into another table instance").isEmpty();
+            assertThat(rig.storage.writeSizes).as("[E5] nothing written into another table instance").isEmpty();
             dead.close();
-            assertThat(catalog.rows).as("[E5] closing the dead restore leaves the new table").containsKey("Orders");
-            assertThat(deletion.abandonRestore("acct", "Orders", dead.table().tableId()))
+            assertThat(rig.catalog.rows).as("[E5] closing the dead restore leaves the new table").containsKey("Orders");
+            assertThat(rig.deletion.abandonRestore("acct", "Orders", dead.table().tableId()))
                     .as("[E5] another instance is not the abandoned restore's to remove").isEqualTo(TableDeletion.Result.NOT_DUE);
             next.write(items(1));
             assertThat(next.complete().tableId()).isEqualTo(next.table().tableId());
         }
-        assertThat(catalog.rows).containsKey("Orders");
-        RestoreLoad abandoned = service.begin(Descriptions.request("acct", "Abandoned"), ORIGIN);
-        assertThat(deletion.abandonRestore("acct", "Abandoned", abandoned.table().tableId()))
+        assertThat(rig.catalog.rows).containsKey("Orders");
+        RestoreLoad abandoned = rig.service.begin(Descriptions.request("acct", "Abandoned"), ORIGIN);
+        assertThat(rig.deletion.abandonRestore("acct", "Abandoned", abandoned.table().tableId()))
                 .as("[E5] an abandoned restore's table is dropped").isEqualTo(TableDeletion.Result.DROPPED);
     }
 
@@ -168,18 +161,18 @@ class RestoreSweepTest {
     // renewal and its completion alike.
     @Test
     void e5_aRowNoLongerRestoringRefusesTheRenewalAndTheCompletion() {
-        try (RestoreLoad load = service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
-            TableRecord row = catalog.rows.get("Orders");
-            catalog.rows.put("Orders", new TableRecord(row.description(), new TableState.Creating(T0)));
-            clock.advance(LIMIT.dividedBy(4));
+        try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
+            TableRecord row = rig.catalog.rows.get("Orders");
+            rig.catalog.rows.put("Orders", new TableRecord(row.description(), new TableState.Creating(T0)));
+            rig.clock.advance(LIMIT.dividedBy(4));
             assertThatThrownBy(() -> load.write(items(1))).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
                 assertThat(e.getMessage()).as("[E5] the renewal found no restoring row").contains("no longer running");
             });
-            assertThat(catalog.calls).contains("renew Orders");
+            assertThat(rig.catalog.calls).contains("renew Orders");
             assertThatThrownBy(load::complete).isInstanceOfSatisfying(StorageException.class, e ->
                     assertThat(e.getMessage()).as("[E5] nor did the completion").contains("no longer running"));
-            catalog.rows.put("Orders", new TableRecord(row.description().withStatus(
+            rig.catalog.rows.put("Orders", new TableRecord(row.description().withStatus(
                     dev.stillpoint.domain.table.TableStatus.ACTIVE), new TableState.Active()));
             assertThatThrownBy(() -> load.write(items(1))).isInstanceOfSatisfying(StorageException.class, e ->
                     assertThat(e.getMessage()).as("[E5] an ACTIVE table is not a restore's").contains("no longer running"));
@@ -192,7 +185,7 @@ class RestoreSweepTest {
     }
 
     private PendingTransition listed(String table) {
-        return new PendingTransition("acct", table, catalog.rows.get(table).state());
+        return new PendingTransition("acct", table, rig.catalog.rows.get(table).state());
     }
 
     private static List<Item> items(int count) {
