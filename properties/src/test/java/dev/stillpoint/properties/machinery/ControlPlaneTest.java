@@ -99,12 +99,32 @@ class ControlPlaneTest {
         try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
             assertThatThrownBy(controlPlane::start).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("once wired");
+            assertThatThrownBy(controlPlane::restores).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("once wired");
             controlPlane.wake(); // before start: remembered, harmless
             assertThat(controlPlane.pollerPasses()).isZero();
             controlPlane.wire(ports);
+            assertThat(controlPlane.restores()).as("[E4] restores once wired").isNotNull();
+            assertThat(controlPlane.pollerState()).as("[D8] the poller's state, for diagnostics").isNotNull();
             assertThatThrownBy(() -> controlPlane.wire(ports)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("already wired");
         }
+    }
+
+    // D8: closing the control plane ends its poller's thread.
+    @Test
+    void d8_closeEndsThePollerThread() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        String name = "test-control-plane-close-" + System.nanoTime();
+        ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, name);
+        controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of()));
+        controlPlane.start();
+        Thread thread = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name))
+                .findFirst().orElseThrow();
+        controlPlane.close();
+        thread.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(thread.isAlive()).as("[D8] the poller thread ended with the control plane").isFalse();
     }
 
     /** Descriptions straight from the fake catalog's rows; UpdateTable is not needed here. */

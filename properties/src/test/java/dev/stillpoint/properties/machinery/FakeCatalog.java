@@ -3,8 +3,10 @@ package dev.stillpoint.properties.machinery;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.ControlPlaneStore;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.PendingTransition;
@@ -18,20 +20,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
- * A fake catalog for testing the shared lifecycle machinery alone (no database): rows in a map,
- * a drop attempt that stages its writes until commit, scripted probe and drop answers, and a
- * log of every call in order.
+ * A fake catalog for testing the shared lifecycle machinery alone (no database): rows in a map
+ * (restoring ones included), a drop attempt that stages its writes until commit, scripted probe and
+ * drop answers, and a log of every call in order.
  */
-final class FakeCatalog implements NoRestores, TableDropPort {
+final class FakeCatalog implements ControlPlaneStore, TableDropPort {
 
     final Map<String, TableRecord> rows = new ConcurrentHashMap<>();
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     volatile Duration delay = Duration.ofMillis(250);
     volatile Function<String, Boolean> held = table -> false;
     volatile Function<String, DropResult> dropAnswer = table -> DropResult.DROPPED;
+    private final AtomicInteger instances = new AtomicInteger();
 
     @Override
     public Duration controlPlaneDelay() {
@@ -53,6 +58,66 @@ final class FakeCatalog implements NoRestores, TableDropPort {
         return d;
     }
 
+    // A restoring row carries its summary in progress and its stamp; every restore gets a new table id [E4, E5].
+    @Override
+    public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
+        TableDescription d = withSummary(request.describe("id-" + request.tableName() + "-" + instances.incrementAndGet(),
+                "arn:" + request.tableName(), summary.restoreDateTime()), summary);
+        if (rows.putIfAbsent(request.tableName(), new TableRecord(d, new TableState.Restoring(aliveUntil))) != null) {
+            throw StorageException.resourceInUse("table exists: " + request.tableName());
+        }
+        calls.add("insert-restoring " + request.tableName());
+        return d;
+    }
+
+    @Override
+    public boolean renewRestore(String accountId, String tableName, String tableId, Instant aliveUntil) {
+        calls.add("renew " + tableName);
+        return restoring(tableName, tableId, r -> new TableRecord(r.description(), new TableState.Restoring(aliveUntil)));
+    }
+
+    @Override
+    public boolean completeRestore(String accountId, String tableName, String tableId) {
+        calls.add("complete " + tableName);
+        return restoring(tableName, tableId, r -> {
+            TableDescription d = r.description();
+            RestoreSummary done = d.restoreSummary().map(s -> new RestoreSummary(s.sourceBackupArn(),
+                    s.sourceTableArn(), s.restoreDateTime(), false)).orElseThrow();
+            return new TableRecord(withSummary(d.withStatus(TableStatus.ACTIVE), done), new TableState.Active());
+        });
+    }
+
+    /** Replaces the row of {@code tableId} if it is still restoring; false otherwise. */
+    private boolean restoring(String tableName, String tableId, UnaryOperator<TableRecord> change) {
+        boolean[] changed = new boolean[1];
+        rows.computeIfPresent(tableName, (name, r) -> {
+            if (!(r.state() instanceof TableState.Restoring) || !r.description().tableId().equals(tableId)) {
+                return r;
+            }
+            changed[0] = true;
+            return change.apply(r);
+        });
+        return changed[0];
+    }
+
+    private static TableDescription withSummary(TableDescription d, RestoreSummary summary) {
+        return new TableDescription(d.accountId(), d.tableName(), d.tableId(), d.tableArn(), d.status(),
+                d.creationTime(), d.keySchema(), d.attributeDefinitions(), d.globalSecondaryIndexes(),
+                d.localSecondaryIndexes(), d.vectorIndexes(), d.streamSpecification(), d.timeToLive(),
+                Optional.of(summary), d.throughputModeSummary(), d.itemCount(), d.tableSizeBytes());
+    }
+
+    @Override
+    public List<PendingTransition> restoringTables() {
+        List<PendingTransition> out = new ArrayList<>();
+        rows.forEach((name, r) -> {
+            if (r.state() instanceof TableState.Restoring) {
+                out.add(new PendingTransition("acct", name, r.state()));
+            }
+        });
+        return out;
+    }
+
     @Override
     public boolean markActive(String accountId, String tableName) {
         TableRecord r = rows.get(tableName);
@@ -68,7 +133,8 @@ final class FakeCatalog implements NoRestores, TableDropPort {
     public List<PendingTransition> pendingTransitions() {
         List<PendingTransition> out = new ArrayList<>();
         rows.forEach((name, r) -> {
-            if (r.state() instanceof TableState.Creating || r.state() instanceof TableState.Deleting) {
+            if (r.state() instanceof TableState.Creating || r.state() instanceof TableState.Deleting
+                    || r.state() instanceof TableState.Restoring) {
                 out.add(new PendingTransition("acct", name, r.state()));
             }
         });

@@ -33,6 +33,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     private final TableDescription description;
     private final int size;
     final AtomicInteger openWindows = new AtomicInteger();
+    /** Every call of {@code begin}, refused ones included. */
+    final AtomicInteger begun = new AtomicInteger();
     final AtomicInteger closedTwice = new AtomicInteger();
     /** Closes of a step that had already handed the read to the next step (the engine must close the newest). */
     final AtomicInteger closedAfterHandOver = new AtomicInteger();
@@ -45,6 +47,7 @@ final class InMemoryReadPort implements SnapshotReadPort {
 
     @Override
     public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
+        begun.incrementAndGet();
         if (!tableName.equals(description.tableName())) {
             throw StorageException.tableNotFound(tableName);
         }

@@ -10,6 +10,7 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
+import dev.stillpoint.ports.out.TableRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Collections;
@@ -21,18 +22,39 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
- * A fake of the table catalog and item store for core tests (no database): descriptions by name, the
- * last write per item under its partition key (S keys only), every call logged. Each call reads the
- * definition first and applies the core's rules to it, as an adapter's unit of work does.
+ * A fake of the table catalog and item store for core tests (no database): descriptions by name (its
+ * own or a {@link FakeCatalog}'s), the last write per item under its partition key (S keys only), every
+ * call logged. Each call reads the definition first and applies the core's rules to it, as an adapter's
+ * unit of work does.
  */
 class InMemoryTables implements TableCatalog, ItemStore {
     final Map<String, TableDescription> tables = new ConcurrentHashMap<>();
     final Map<String, ItemWrite> items = new ConcurrentHashMap<>();
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    /** The number of changes of each {@code write}, in order: one entry per unit of work. */
+    final List<Integer> writeSizes = Collections.synchronizedList(new ArrayList<>());
+    /** How many of a write's last changes a backend without transactions leaves unapplied. */
+    volatile int unapplied;
+    /** Runs after each {@code write}, as another thread acting between two units of work would. */
+    volatile Runnable afterWrite = () -> { };
+    private final Function<String, TableDescription> definitions;
+
+    /** Definitions from this fake's own map. */
+    InMemoryTables() {
+        definitions = tables::get;
+    }
+
+    /** Definitions from {@code catalog}'s rows, as an adapter whose catalog and items share a database. */
+    InMemoryTables(FakeCatalog catalog) {
+        definitions = name -> {
+            TableRecord row = catalog.rows.get(name);
+            return row == null ? null : row.description();
+        };
+    }
 
     private TableDescription read(String tableName) {
         calls.add("read " + tableName);
-        TableDescription table = tables.get(tableName);
+        TableDescription table = definitions.apply(tableName);
         if (table == null) {
             throw StorageException.tableNotFound(tableName);
         }
@@ -46,7 +68,7 @@ class InMemoryTables implements TableCatalog, ItemStore {
     @Override
     public Optional<TableDescription> describe(String accountId, String tableName) {
         calls.add("describe " + tableName);
-        return Optional.ofNullable(tables.get(tableName));
+        return Optional.ofNullable(definitions.apply(tableName));
     }
 
     @Override
@@ -85,13 +107,22 @@ class InMemoryTables implements TableCatalog, ItemStore {
         // Every table's rules first, as one unit of work would: a refusal leaves everything untouched.
         Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
         rules.forEach((table, rule) -> changes.put(table, rule.apply(read(table))));
-        changes.forEach((table, list) -> list.forEach(change -> {
-            if (change instanceof ItemChange.Put put) {
-                items.put(id(table, put.key()), put.write());
-            } else {
-                items.remove(id(table, change.key()));
+        Map<String, List<ItemChange>> notApplied = new LinkedHashMap<>();
+        changes.forEach((table, list) -> {
+            writeSizes.add(list.size());
+            int applied = Math.max(0, list.size() - unapplied);
+            list.subList(0, applied).forEach(change -> {
+                if (change instanceof ItemChange.Put put) {
+                    items.put(id(table, put.key()), put.write());
+                } else {
+                    items.remove(id(table, change.key()));
+                }
+            });
+            if (applied < list.size()) {
+                notApplied.put(table, list.subList(applied, list.size()));
             }
-        }));
-        return Map.of();
+        });
+        afterWrite.run();
+        return notApplied;
     }
 }

@@ -94,17 +94,57 @@ class LeaseIdleLimitTest {
         }
     }
 
-    // [L1] the timer is a daemon thread, and closing the engine ends it (no thread leaks).
+    // [L1] a page fetched before the limit moves the expiry: the timer's first look finds the stream
+    // fetched recently and looks again, and the release comes a whole limit after that fetch.
+    @Test
+    void l1_aFetchMovesTheExpiryAndTheTimerLooksAgain() throws Exception {
+        try (LeasedSnapshotEngine engine = engine(Duration.ofSeconds(1))) {
+            assertThat(engine.idleLimit()).as("[L1] the engine's own limit").isEqualTo(new IdleLimit(Duration.ofSeconds(1)));
+            TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+            for (int i = 0; i < 4; i++) {
+                snapshot.items().next();
+            }
+            // The reader's own pace before its second page, not a wait for another thread.
+            new CountDownLatch(1).await(100, TimeUnit.MILLISECONDS);
+            snapshot.items().next();
+            long fetched = System.nanoTime();
+            await(() -> ledger.inUse() == 0, Duration.ofSeconds(10), "[L1] released by a later look of the timer");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - fetched))
+                    .as("[L1] released a whole limit after the last fetch, not at the first look").isGreaterThanOrEqualTo(1000);
+            snapshot.close();
+        }
+    }
+
+    // R1: an invalid table name is a validation error before a permit is taken or the port is asked.
+    @Test
+    void r1_anInvalidNameIsRefusedBeforeThePort() {
+        try (LeasedSnapshotEngine engine = engine(Duration.ofSeconds(30))) {
+            assertThatThrownBy(() -> engine.openTableSnapshot(ACCOUNT, "x!"))
+                    .isInstanceOfSatisfying(StorageException.class, e ->
+                            assertThat(e.reason()).as("[R1] Validation, never TableNotFound").isEqualTo(ErrorReason.VALIDATION));
+            assertThat(port.begun.get()).as("[R1] the read port untouched").isZero();
+            assertThat(ledger.inUse()).isZero();
+        }
+    }
+
+    // [L1] the timer is a daemon thread even when the first snapshot is opened by a non-daemon thread
+    // (a thread inherits its builder's flag; PIT's and JUnit's runners may be daemons), and closing
+    // the engine ends it (no thread leaks).
     @Test
     void l1_closingTheEngineEndsTheIdleTimerThread() throws Exception {
         Set<Thread> before = idleThreads();
         LeasedSnapshotEngine engine = engine(Duration.ofSeconds(30));
-        TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+        TableSnapshot[] opened = new TableSnapshot[1];
+        Thread opener = new Thread(() -> opened[0] = engine.openTableSnapshot(ACCOUNT, TABLE));
+        opener.setDaemon(false);
+        opener.start();
+        opener.join(TimeUnit.SECONDS.toMillis(10));
+        TableSnapshot snapshot = opened[0];
         Set<Thread> mine = idleThreads();
         mine.removeAll(before);
         assertThat(mine).as("one timer thread for the engine").hasSize(1);
         Thread timer = mine.iterator().next();
-        assertThat(timer.isDaemon()).isTrue();
+        assertThat(timer.isDaemon()).as("[L1] the idle timer is a daemon although its builder was not").isTrue();
         engine.close();
         timer.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(timer.isAlive()).as("timer thread ended by the engine's close").isFalse();

@@ -12,6 +12,7 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
@@ -167,6 +168,27 @@ class TableServiceTest {
     void d4_createTableReachesTheCreatorOnceChecked() {
         assertThat(service.createTable(Descriptions.request("acct", "Fresh")).tableName()).isEqualTo("Fresh");
         assertThat(created).containsExactly("Fresh");
+    }
+
+    // R7: BatchWriteItem hands storage each table's checked changes in request order, and what storage
+    // left unapplied comes back as the caller's own requests, by table.
+    @Test
+    void r7_batchWriteItemWritesEveryTablesChangesAndReturnsWhatWasNotApplied() {
+        storage.tables.put("Orders", Descriptions.active("acct", "Orders"));
+        storage.tables.put("Users", Descriptions.active("acct", "Users"));
+        service.putItem("acct", "Users", item("gone"));
+        WriteRequest last = new WriteRequest.Put(item("c"));
+        Map<String, List<WriteRequest>> batch = new java.util.LinkedHashMap<>();
+        batch.put("Orders", List.of(new WriteRequest.Put(item("a")), new WriteRequest.Put(item("b"))));
+        batch.put("Users", List.of(new WriteRequest.Delete(Key.of(new AttributeValue.S("gone"))), last));
+        assertThat(service.batchWriteItem("acct", batch).unprocessedItems()).as("[R7] everything applied").isEmpty();
+        assertThat(storage.items).as("[R7] both tables' changes").containsOnlyKeys("Orders/a", "Orders/b", "Users/c");
+
+        storage.unapplied = 1;
+        assertThat(service.batchWriteItem("acct", Map.of("Users", List.of(new WriteRequest.Put(item("d")), last)))
+                .unprocessedItems()).as("[R7] the change storage left unapplied, as the caller's request")
+                .isEqualTo(Map.of("Users", List.of(last)));
+        assertThat(storage.items).containsKey("Users/d");
     }
 
     private static Item item(String pk) {

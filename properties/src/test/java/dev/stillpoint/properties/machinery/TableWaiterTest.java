@@ -47,6 +47,26 @@ class TableWaiterTest {
                 .as("[D4] ACTIVE once the pass activated it").isEqualTo(TableStatus.ACTIVE);
     }
 
+    // D4: the wait pauses between two polls (20 ms doubling to 250 ms), it never spins on DescribeTable:
+    // a table still CREATING through a 300 ms wait is described a handful of times, never hundreds.
+    @Test
+    void d4_theWaitPausesBetweenPolls() {
+        TableDescription creating = Descriptions.active("acct", "Orders").withStatus(TableStatus.CREATING);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        InMemoryTables counting = new InMemoryTables() {
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                reads.incrementAndGet();
+                return Optional.of(creating);
+            }
+        };
+        TableService service = new TableService(counting, counting, request -> creating,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        assertThatThrownBy(() -> TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofMillis(300)))
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT));
+        assertThat(reads.get()).as("[D4] polls with a pause, not a spin (about 5 in 300 ms)").isBetween(1, 20);
+    }
+
     // D4, D10: DELETING never becomes ACTIVE (ResourceInUse at once); a missing table is not found.
     @Test
     void d4_deletingOrMissingEndsTheWaitAtOnce() {

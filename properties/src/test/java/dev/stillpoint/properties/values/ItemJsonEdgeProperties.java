@@ -150,6 +150,19 @@ class ItemJsonEdgeProperties {
         });
     }
 
+    // [S4] after a first escape the rest of a string is escaped only where RFC 8259 requires it (a
+    // space after a newline stays a space), and a string of nothing but control characters, six
+    // characters written for each, is written whole however long.
+    @Example
+    void s4_the_escaped_tail_escapes_only_what_it_must() {
+        Item spaced = Item.of(Map.of("s", new AttributeValue.S("a\n b")));
+        assertThat(ItemJson.encode(spaced)).as("[S4] a space after an escape").isEqualTo("{\"s\":{\"S\":\"a\\n b\"}}");
+        Item controls = Item.of(Map.of("s", new AttributeValue.S("\u0001".repeat(5000))));
+        assertThat(ItemJson.encode(controls)).as("[S4] 5,000 escapes written whole")
+                .isEqualTo("{\"s\":{\"S\":\"" + "\\u0001".repeat(5000) + "\"}}");
+        assertThat(ItemJson.decode(ItemJson.encode(controls))).isEqualTo(controls);
+    }
+
     // [S4] encoding needs an item: a missing one is a validation error saying so.
     @Example
     void s4_encode_refuses_a_missing_item() {

@@ -1,0 +1,149 @@
+package dev.stillpoint.properties.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The item rules of PutItem, GetItem and DeleteItem and of an index's backfill against a table with
+ * indexes [R3, R4]: which index keys an item has, which index key values are refused (wrong type,
+ * empty) and which are left out of the index, and that every string an item or key holds is
+ * well-formed. Examples, so they run in the domain's PIT run (which leaves the machinery tests out).
+ */
+class ItemRulesTest {
+
+    private static final AttributeValue BAD = new AttributeValue.S("a\uD800b");
+
+    private static TableDescription table() {
+        TableDescription base = new CreateTableRequest("acct", "Orders", KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N)),
+                List.of(), List.of(), Optional.empty()).describe("id", "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE);
+        return base.applyCreateGsi(new CreateGsiRequest(GlobalSecondaryIndex.creating("byG",
+                        KeySchema.composite("g", "r"), Projection.all()),
+                        List.of(new AttributeDefinition("g", ScalarType.S), new AttributeDefinition("r", ScalarType.N))))
+                .applyCreateGsi(new CreateGsiRequest(GlobalSecondaryIndex.creating("byH", KeySchema.hashOnly("h"),
+                        Projection.all()), List.of(new AttributeDefinition("h", ScalarType.B))));
+    }
+
+    private static Item item(Object... pairs) {
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put("pk", new AttributeValue.S("p"));
+        attributes.put("sk", new AttributeValue.N("1"));
+        for (int i = 0; i < pairs.length; i += 2) {
+            attributes.put((String) pairs[i], (AttributeValue) pairs[i + 1]);
+        }
+        return Item.of(attributes);
+    }
+
+    // R3: an item has a key in each index whose key attributes it holds with their declared types, and
+    // none in an index whose key it lacks (partition or sort).
+    @Test
+    void r3_anItemHasAKeyInEveryIndexWhoseKeyItHolds() {
+        ItemWrite both = ItemRules.forPut(table(), item("g", new AttributeValue.S("x"), "r", new AttributeValue.N("2"),
+                "h", new AttributeValue.B(new byte[] {1})));
+        assertThat(both.indexKeys()).as("[R3] the key in each index")
+                .containsEntry("byG", Key.of(new AttributeValue.S("x"), new AttributeValue.N("2")))
+                .containsEntry("byH", Key.of(new AttributeValue.B(new byte[] {1})));
+        assertThat(ItemRules.forPut(table(), item("g", new AttributeValue.S("x"))).indexKeys())
+                .as("[R3] no sort key value: not in the index").isEmpty();
+        assertThat(ItemRules.forPut(table(), item("r", new AttributeValue.N("2"))).indexKeys())
+                .as("[R3] no partition key value: not in the index").isEmpty();
+    }
+
+    // R3: an index key value of another type than declared, or an empty S or B, is refused naming the
+    // attribute, the index and the reason; a DELETING index takes no entries and checks nothing.
+    @Test
+    void r3_anIndexKeyOfTheWrongTypeOrEmptyIsRefused() {
+        refused(item("g", new AttributeValue.N("5"), "r", new AttributeValue.N("2")), "'g'", "byG", "holds a value of type N");
+        refused(item("g", new AttributeValue.S("x"), "r", new AttributeValue.S("2")), "'r'", "byG", "holds a value of type S");
+        refused(item("g", new AttributeValue.S(""), "r", new AttributeValue.N("2")), "'g'", "byG", "must not be an empty S value");
+        refused(item("h", new AttributeValue.B(new byte[0])), "'h'", "byH", "must not be an empty B value");
+        TableDescription deleting = table().withIndexStatus("byG", IndexStatus.DELETING);
+        assertThat(ItemRules.forPut(deleting, item("g", new AttributeValue.N("5"), "r", new AttributeValue.N("2"))).indexKeys())
+                .as("[R3] a DELETING index takes no entry").isEmpty();
+    }
+
+    // R3: a backfill leaves out of the index a stored item whose index key is missing, of another type
+    // or empty, and keys the others; an unknown index is a validation error naming it.
+    @Test
+    void r3_aBackfillLeavesOutItemsWithoutAValidIndexKey() {
+        TableDescription table = table();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byG", item("g", new AttributeValue.S("x"), "r", new AttributeValue.N("2"))))
+                .contains(Key.of(new AttributeValue.S("x"), new AttributeValue.N("2")));
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byH", item("h", new AttributeValue.B(new byte[] {7}))))
+                .contains(Key.of(new AttributeValue.B(new byte[] {7})));
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byG", item("g", new AttributeValue.N("5"), "r", new AttributeValue.N("2"))))
+                .as("[R3] another type: left out").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byG", item("g", new AttributeValue.S(""), "r", new AttributeValue.N("2"))))
+                .as("[R3] empty: left out").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byH", item())).as("[R3] missing: left out").isEmpty();
+        assertThatThrownBy(() -> ItemRules.entryKeyOfStoredItem(table, "byZ", item()))
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage()).contains("'byZ'"));
+    }
+
+    // R4: an unpaired surrogate anywhere in an item (an S, a string set member, a list element, a map
+    // value) or in either half of a key is refused, naming where it is.
+    @Test
+    void r4_everyStringOfAnItemOrKeyIsWellFormed() {
+        refused(item("a", BAD), "attribute 'a'");
+        refused(item("a", new AttributeValue.SS(Set.of("ok", "a\uD800b"))), "string set 'a'");
+        refused(item("a", new AttributeValue.L(List.of(new AttributeValue.S("ok"), BAD))), "attribute 'a[1]'");
+        refused(item("a", new AttributeValue.M(Map.of("k", BAD))), "attribute 'a.k'");
+        refused(item("a", new AttributeValue.L(List.of(new AttributeValue.M(Map.of("k", BAD))))), "attribute 'a[0].k'");
+        assertThatThrownBy(() -> ItemRules.forKey(table(), Key.of(BAD, new AttributeValue.N("1"))))
+                .as("[R4] the partition key").isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION));
+        TableDescription sortS = new CreateTableRequest("acct", "Texts", KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.S)),
+                List.of(), List.of(), Optional.empty()).describe("id", "arn", Instant.EPOCH);
+        assertThatThrownBy(() -> ItemRules.forKey(sortS, Key.of(new AttributeValue.S("p"), BAD)))
+                .as("[R4] the sort key").isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.getMessage()).contains("sk"));
+        assertThat(ItemRules.forKey(sortS, Key.of(new AttributeValue.S("p"), new AttributeValue.S("s"))))
+                .isEqualTo(Key.of(new AttributeValue.S("p"), new AttributeValue.S("s")));
+    }
+
+    // R7: a batch result is complete exactly when nothing is unprocessed; a table with nothing left is not listed.
+    @Test
+    void r7_aBatchResultIsCompleteExactlyWhenNothingIsUnprocessed() {
+        assertThat(BatchWriteResult.applied().complete()).isTrue();
+        assertThat(BatchWriteResult.applied().unprocessedItems()).isEmpty();
+        WriteRequest put = new WriteRequest.Put(item());
+        assertThat(new BatchWriteResult(Map.of("Orders", List.of(put))).complete()).isFalse();
+        assertThat(new BatchWriteResult(Map.of("Orders", List.of())).unprocessedItems())
+                .as("[R7] a table with nothing unprocessed is left out").isEmpty();
+    }
+
+    private static void refused(Item item, String... named) {
+        assertThatThrownBy(() -> ItemRules.forPut(table(), item)).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+            assertThat(e.getMessage()).as("[R3, R4] the refusal names what is wrong").contains(named);
+        });
+    }
+}
