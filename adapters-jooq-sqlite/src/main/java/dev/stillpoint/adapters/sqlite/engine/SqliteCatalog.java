@@ -57,22 +57,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     /** Runs {@code work} in one write transaction, rolled back on any failure. */
     <T> T write(String doing, Function<DSLContext, T> work) {
-        try (Connections.Borrowed w = connections.write()) {
-            Connection c = w.connection();
-            try {
-                Tx.beginWrite(c);
-                T result = work.apply(dsl(c));
-                CommitSequence.advance(dsl(c)); // [L5]
-                Tx.commit(c);
-                return result;
-            } catch (SQLException e) {
-                Tx.rollbackQuietly(c);
-                throw SqlFailures.map(doing, e);
-            } catch (RuntimeException e) {
-                Tx.rollbackQuietly(c);
-                throw SqlFailures.map(doing, e);
-            }
-        }
+        return writeItems(doing, (ctx, kept) -> work.apply(ctx));
     }
 
     /** An item write's work: the writer's kept statements, and jOOQ for the rare catalog load. */
@@ -81,7 +66,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     }
 
     /**
-     * Runs an item write in one IMMEDIATE transaction as {@link #write} does, through the writer's kept
+     * Runs {@code work} in one IMMEDIATE transaction, rolled back on any failure, with the writer's kept
      * statements (issue 13): the begin, the commit-sequence advance [L5] and the commit are prepared once.
      */
     <T> T writeItems(String doing, ItemWork<T> work) {

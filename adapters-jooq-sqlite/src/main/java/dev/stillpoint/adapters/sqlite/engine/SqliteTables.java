@@ -178,7 +178,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     /** Removes the item under {@code k} and its index entries. */
     private static void remove(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys k) throws SQLException {
         removeIndexEntries(kept, loaded, k);
-        kept.deleteItem(loaded.row().getRelationName(), k);
+        kept.delete(loaded.row().getRelationName(), k);
     }
 
     @Override
@@ -206,7 +206,7 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     private static void removeIndexEntries(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys key)
             throws SQLException {
         for (SpIndexesRecord index : loaded.indexes()) {
-            kept.deleteEntries(index.getRelationName(), key);
+            kept.delete(index.getRelationName(), key);
         }
     }
 

@@ -101,14 +101,6 @@ final class WriteStatements {
         s.executeUpdate();
     }
 
-    /** Deletes the item under its key from the base relation named {@code base}. */
-    void deleteItem(String base, ItemKeys key) throws SQLException {
-        PreparedStatement s = of(base).delete();
-        s.setBytes(1, key.pk());
-        s.setBytes(2, key.sk());
-        s.executeUpdate();
-    }
-
     /** Inserts one entry, into the index relation named {@code index}, of the base item under {@code base}. */
     void insertEntry(String index, ItemKeys entry, ItemKeys base, String json) throws SQLException {
         PreparedStatement s = of(index).upsert();
@@ -120,9 +112,12 @@ final class WriteStatements {
         s.executeUpdate();
     }
 
-    /** Deletes every entry, from the index relation named {@code index}, of the base item under {@code base}. */
-    void deleteEntries(String index, ItemKeys base) throws SQLException {
-        PreparedStatement s = of(index).delete();
+    /**
+     * Deletes what belongs to the base item under {@code base} from the relation named {@code relation}:
+     * from a base relation the item itself, from an index relation every entry of the item.
+     */
+    void delete(String relation, ItemKeys base) throws SQLException {
+        PreparedStatement s = of(relation).delete();
         s.setBytes(1, base.pk());
         s.setBytes(2, base.sk());
         s.executeUpdate();

@@ -34,7 +34,7 @@ class WriteStatementsTest {
             DataRelation base = relation(c);
             WriteStatements kept = new WriteStatements(c, WriteStatements.CAPACITY);
             kept.upsertItem(base.name(), KEY_A, "{\"pk\":{\"S\":\"a\"}}");
-            kept.deleteItem(base.name(), KEY_B);
+            kept.delete(base.name(), KEY_B);
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE " + base.name());
             }
