@@ -86,7 +86,8 @@ fi
 
 if [ "$postgres" = 1 ]; then
   pg_cp=""
-  for jar in domain/target/stillpoint-domain-*-SNAPSHOT.jar ports/target/stillpoint-ports-*-SNAPSHOT.jar \
+  for jar in domain/target/stillpoint-domain-*-SNAPSHOT.jar item-json/target/stillpoint-item-json-*-SNAPSHOT.jar \
+             ports/target/stillpoint-ports-*-SNAPSHOT.jar sql-catalog/target/stillpoint-sql-catalog-*-SNAPSHOT.jar \
              adapters-jooq-postgres/target/stillpoint-adapters-jooq-postgres-*-SNAPSHOT.jar; do
     cp "$jar" "$lib/"
     pg_cp="${pg_cp:+$pg_cp:}$lib/$(basename "$jar")"
