@@ -317,6 +317,44 @@ class PostgresSnapshotTest {
         }
     }
 
+    // P2, L4: a read-only opening of the separate layout cannot hold the row FOR SHARE (a row lock is a
+    // write), so its open reads the row's catalog version again once the data snapshot is pinned. An
+    // UpdateTable committed between the definition read and the pin makes the open Transient, naming the
+    // table, with its permit and connections given back; the next open sees the new index.
+    // Mutant run by hand: the pin's row check removed -> fails "[P2] the read-only open refuses a table
+    // changed before its pin" (the open succeeded with the definition it read before the UpdateTable).
+    @Test
+    void p2_aReadOnlySeparateOpenRefusesATableChangedBeforeItsPin() throws Exception {
+        PauseObserver pause = new PauseObserver(PausePoint.AFTER_DEFINITION);
+        try (PostgresStorage writer = PostgresStorage.open(databases.undelayed(Layout.SEPARATE));
+             PostgresStorage reader = PostgresStorage.openReadOnly(databases.undelayed(Layout.SEPARATE).withObserver(pause))) {
+            TableOperations tables = writer.tables();
+            String name = filled(tables, 5);
+            Future<TableSnapshot> opening = threads.submit(() -> reader.snapshots().openTableSnapshot(ACCOUNT, name));
+            try {
+                assertThat(pause.awaitReached(Duration.ofSeconds(30))).isTrue();
+                // The paused read-only open holds no row lock: the UpdateTable commits without waiting for it.
+                tables.addGlobalSecondaryIndex(ACCOUNT, name, dev.stillpoint.domain.table.CreateGsiRequest.of(
+                        dev.stillpoint.domain.table.GlobalSecondaryIndex.creating("by_l2",
+                                dev.stillpoint.domain.key.KeySchema.hashOnly("l"),
+                                dev.stillpoint.domain.table.Projection.keysOnly())));
+            } finally {
+                pause.release();
+            }
+            Throwable failure = catchThrowableOfType(java.util.concurrent.ExecutionException.class,
+                    () -> opening.get(30, TimeUnit.SECONDS));
+            assertThat(failure).as("[P2] the read-only open refuses a table changed before its pin").isNotNull();
+            assertThat(failure.getCause()).isInstanceOfSatisfying(StorageException.class, e -> {
+                assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                assertThat(e.getMessage()).contains("'" + name + "'").contains("changed while its snapshot opened");
+            });
+            assertThat(reader.snapshotPermits().inUse()).as("[S5] permit back after the refused open").isZero();
+            try (TableSnapshot again = reader.snapshots().openTableSnapshot(ACCOUNT, name)) {
+                assertThat(again.description().gsi("by_l2")).as("the next open sees the new index").isPresent();
+            }
+        }
+    }
+
     // P2: on the separate layout the open holds the row FOR SHARE from its definition read until its
     // data transaction is pinned: a DeleteTable started meanwhile waits for it, then finds the stream
     // holding the relations and defers with the row kept.
