@@ -89,9 +89,9 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         }
     }
 
-    /** The kept statements of the writer connection; called under the writer lock. */
+    /** The kept statements of the writer connection (one for the engine's life); called under the writer lock. */
     private WriteStatements statementsOf(Connection writer) {
-        if (statements == null || !statements.of(writer)) {
+        if (statements == null) {
             statements = new WriteStatements(writer, WriteStatements.CAPACITY);
         }
         return statements;

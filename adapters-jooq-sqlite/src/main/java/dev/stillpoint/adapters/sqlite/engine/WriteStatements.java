@@ -18,9 +18,11 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * The item-write statements of the writer connection, rendered by jOOQ once per relation and kept
- * prepared: a put otherwise paid jOOQ's rendering and SQLite's prepare for each of its five statements,
- * the largest cost after the database's own work in the put profile (BENCHMARKS.md, issue 13).
+ * The write statements of the writer connection, rendered by jOOQ once and kept prepared: BEGIN, COMMIT
+ * and the commit sequence's advance for every write transaction, the stamp read and two statements per
+ * data relation for item writes. A put otherwise paid jOOQ's rendering and SQLite's prepare for each of
+ * its statements, the largest cost after the database's own work in the put profile (BENCHMARKS.md,
+ * issue 13).
  *
  * <p>Only the writer connection's owner may use it, under the writer lock. Every statement is reset
  * after it runs (a query's result set is closed before returning), so none holds a lock or blocks a DROP
@@ -62,11 +64,6 @@ final class WriteStatements {
     WriteStatements(Connection connection, int capacity) {
         this.connection = connection;
         this.capacity = capacity;
-    }
-
-    /** Whether these statements belong to {@code c}. */
-    boolean of(Connection c) {
-        return connection == c;
     }
 
     void begin() throws SQLException {
