@@ -211,16 +211,14 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 long bytes = 0;
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
-                        String json = rs.getString(3);
-                        byte[] pk = rs.getBytes(1);
-                        byte[] sk = rs.getBytes(2);
-                        bytes += json.length();
                         // The row's key goes with the item: an export checks the JSON names it [E1].
-                        items.add(new StoredJson(json, pk, sk));
+                        StoredJson row = StoredJson.read(rs, 3, 1, 2);
+                        bytes += row.json().length();
+                        items.add(row);
                         if (budget.full(items.size(), bytes)) {
                             // The row that fills the page is where the next page starts.
-                            lastPk = pk;
-                            lastSk = sk;
+                            lastPk = row.pk();
+                            lastSk = row.sk();
                             break;
                         }
                     }
@@ -259,9 +257,9 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 try (ResultSet rs = query.executeQuery()) {
                     while (!budget.full(items.size(), bytes) && rs.next()) {
                         lastRowid = rs.getLong(1);
-                        String json = rs.getString(2);
-                        bytes += json.length();
-                        items.add(new StoredJson(json, rs.getBytes(3), rs.getBytes(4)));
+                        StoredJson row = StoredJson.read(rs, 2, 3, 4);
+                        bytes += row.json().length();
+                        items.add(row);
                     }
                 }
                 return new Page(items, !budget.full(items.size(), bytes));

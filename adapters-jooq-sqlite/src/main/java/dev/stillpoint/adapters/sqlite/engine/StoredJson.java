@@ -6,6 +6,9 @@ import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
@@ -15,6 +18,15 @@ import java.util.Optional;
  * {@code pk} and {@code sk} are null for an item that did not come from a row (never from a page).
  */
 record StoredJson(String json, byte[] pk, byte[] sk) implements StoredItem {
+
+    /**
+     * The current row's item and key columns. The item is taken as its UTF-8 bytes and decoded here:
+     * sqlite-jdbc's {@code getString} hands the text over through a direct buffer and one more copy,
+     * which cost more per row than {@code getBytes} (BENCHMARKS.md, "SQLite snapshot read path").
+     */
+    static StoredJson read(ResultSet rs, int item, int pk, int sk) throws SQLException {
+        return new StoredJson(new String(rs.getBytes(item), StandardCharsets.UTF_8), rs.getBytes(pk), rs.getBytes(sk));
+    }
 
     @Override
     public Item item() {

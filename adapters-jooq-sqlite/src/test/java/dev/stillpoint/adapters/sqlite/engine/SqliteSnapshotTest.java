@@ -12,6 +12,9 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.snapshot.HolderKind;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
@@ -189,6 +192,48 @@ class SqliteSnapshotTest {
                 assertThat(seen).as("no duplicates").hasSize(40);
             }
             assertThat(counter.roundTrips.get() - before).as("pages of 7").isGreaterThanOrEqualTo(6);
+        }
+    }
+
+    // E1, S4: on keyset pages and on rowid pages alike, every item comes with its own row's stored key
+    // (not a neighbour's, not pk and sk swapped), and its text, read as UTF-8 bytes, is the item put,
+    // characters outside Latin-1 and a surrogate pair included.
+    // Mutants run by hand: StoredJson.read given pk and sk swapped on rowid pages -> the "own row's
+    // key" assertion fails; the same on keyset pages -> the items assertion fails (the next page
+    // starts after the wrong key).
+    @Test
+    void e1_everyItemCarriesItsOwnRowsKeyOnKeysetAndRowidPages() throws Exception {
+        Path file = TestDatabases.newFile("stored-keys");
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO)
+                .withPageBudget(new PageBudget(4, 1 << 20)).withPool(4, 2))) {
+            storage.tables().createTable(orders("orders"));
+            awaitActive(storage, "orders");
+            List<Item> put = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                put.add(item("p" + (i % 3), Integer.toString(i), "v" + i + " \u00e9\u20ac\ud83d\ude00"));
+                storage.tables().putItem(ACCOUNT, "orders", put.get(i));
+            }
+            assertEveryItemCarriesItsRowsKey(storage, put);
+            try (Connection c = TestDatabases.openFile(file); Statement st = c.createStatement()) {
+                st.executeUpdate("UPDATE sp_tables SET attribute_definitions_json = '{\"pk\":{\"S\":\"S\"}}'");
+            }
+            assertEveryItemCarriesItsRowsKey(storage, put);
+        }
+    }
+
+    private static void assertEveryItemCarriesItsRowsKey(SqliteStorage storage, List<Item> put) {
+        KeySchema schema = KeySchema.composite("pk", "sk");
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
+            List<StoredItem> items = new ArrayList<>();
+            s.items().forEachRemaining(items::add);
+            assertThat(items).extracting(StoredItem::item).containsExactlyInAnyOrderElementsOf(put);
+            for (StoredItem stored : items) {
+                Key own = Key.of(stored.item(), schema);
+                assertThat(stored.storedKey()).as("own row's key of " + stored.json())
+                        .hasValueSatisfying(k -> assertThat(k.matches(own)).isTrue());
+                Key swapped = Key.of(own.sort().orElseThrow(), own.partition());
+                assertThat(stored.storedKey().orElseThrow().matches(swapped)).as("not its key swapped").isFalse();
+            }
         }
     }
 
