@@ -61,7 +61,7 @@ final class ItemParser extends TextCursor {
             stack.push(name, value(depth), at);
             skipWhitespace();
             if (pos < n) {
-                char c = s.charAt(pos++);
+                char c = chars[pos++];
                 if (c == ',') {
                     continue;
                 }
@@ -238,7 +238,7 @@ final class ItemParser extends TextCursor {
     private boolean endOfArray(String type) {
         skipWhitespace();
         if (pos < n) {
-            char c = s.charAt(pos++);
+            char c = chars[pos++];
             if (c == ',') {
                 return false;
             }

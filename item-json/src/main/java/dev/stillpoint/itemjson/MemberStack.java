@@ -19,9 +19,11 @@ import java.util.Set;
  * A duplicate name shows up as a constructed map or set smaller than the members pushed.
  */
 final class MemberStack {
-    private String[] names = new String[32];
-    private AttributeValue[] values = new AttributeValue[32];
-    private int[] positions = new int[32];
+    // Room for a typical item's attributes plus one nested map's; grown by doubling. Every decode
+    // allocates these, so larger first arrays cost more in zeroing than growing saves.
+    private String[] names = new String[16];
+    private AttributeValue[] values = new AttributeValue[16];
+    private int[] positions = new int[16];
     private int top;
 
     int top() {

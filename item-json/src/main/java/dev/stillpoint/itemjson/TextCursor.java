@@ -4,25 +4,37 @@ import dev.stillpoint.domain.error.StorageException;
 
 /**
  * The lexical level of {@link ItemParser}: a position in the text, JSON whitespace, strings with
- * every RFC 8259 escape, the literals true and false, and the refusal at a position.
+ * every RFC 8259 escape, the literals true and false, and the refusal at a position. The text is
+ * scanned in a copy of its chars: an array read costs less per character than {@code charAt}, which
+ * checks the string's coder and bounds each time (BENCHMARKS.md, "Item JSON codec").
  */
 abstract class TextCursor {
     final String s;
+    final char[] chars;
     final int n;
     int pos;
 
     TextCursor(String s) {
         this.s = s;
-        this.n = s.length();
+        this.chars = s.toCharArray();
+        this.n = chars.length;
     }
 
     final void skipWhitespace() {
-        pos = Refusal.skipWhitespace(s, pos);
+        int i = pos;
+        while (i < n) {
+            char c = chars[i];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                break;
+            }
+            i++;
+        }
+        pos = i;
     }
 
     /** Whether the character at the cursor is {@code c}. */
     final boolean at(char c) {
-        return pos < n && s.charAt(pos) == c;
+        return pos < n && chars[pos] == c;
     }
 
     final void expect(char c, String what) {
@@ -31,7 +43,7 @@ abstract class TextCursor {
 
     /** Reads {@code c}, or fails with "expected " + what + detail (joined only on failure). */
     final void expect(char c, String what, String detail) {
-        if (pos < n && s.charAt(pos) == c) {
+        if (pos < n && chars[pos] == c) {
             pos++;
             return;
         }
@@ -56,7 +68,7 @@ abstract class TextCursor {
      */
     final int plainStringEnd() {
         for (int i = pos + 1; i < n; i++) {
-            char c = s.charAt(i);
+            char c = chars[i];
             if (c == '"') {
                 return i;
             }
@@ -69,12 +81,12 @@ abstract class TextCursor {
 
     /** A JSON string at the cursor, unescaped. */
     final String string(String what) {
-        if (pos >= n || s.charAt(pos) != '"') {
+        if (pos >= n || chars[pos] != '"') {
             throw fail(pos, "expected a string for the " + what);
         }
         int start = pos + 1;
         for (int i = start; i < n; i++) {
-            char c = s.charAt(i);
+            char c = chars[i];
             if (c == '"') {
                 pos = i + 1;
                 return s.substring(start, i);
