@@ -293,8 +293,8 @@ public final class SnapshotBench {
         String sqlite3 = sqlite3Version();
         Map<String, ScanRounds.Scan> scans = new LinkedHashMap<>();
         Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
-        scans.put("a", () -> rawScan(raw, rawSql));
-        scans.put("a5", () -> rawScanBytes(raw, rawSql));
+        scans.put("a", () -> rawScan(raw, rawSql, false));
+        scans.put("a5", () -> rawScan(raw, rawSql, true));
         scans.put("a2", () -> rawPaged(raw, DataRelation.fromCatalog(relation), false));
         scans.put("a4", () -> rawPaged(raw, DataRelation.fromCatalog(relation), true));
         scans.put("a3", () -> rawDecode(raw, rawSql));
@@ -381,26 +381,13 @@ public final class SnapshotBench {
     /** Sink so the JIT cannot drop the reads. */
     static volatile long sink;
 
-    private static long rawScan(Connection c, String sql) throws SQLException {
+    /** The plain scan, the item taken with {@code getString} or, with {@code asBytes}, as the adapter takes it. */
+    private static long rawScan(Connection c, String sql, boolean asBytes) throws SQLException {
         long n = 0;
         long chars = 0;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
-                chars += rs.getString(1).length();
-                n++;
-            }
-        }
-        sink += chars;
-        return n;
-    }
-
-    /** As {@link #rawScan}, the item column read as UTF-8 bytes and made a String, as the adapter reads it. */
-    private static long rawScanBytes(Connection c, String sql) throws SQLException {
-        long n = 0;
-        long chars = 0;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                chars += new String(rs.getBytes(1), StandardCharsets.UTF_8).length();
+                chars += (asBytes ? new String(rs.getBytes(1), StandardCharsets.UTF_8) : rs.getString(1)).length();
                 n++;
             }
         }
@@ -566,7 +553,7 @@ public final class SnapshotBench {
                 long n = switch (mode) {
                     case "json" -> stream(storage, TABLE, false);
                     case "decode" -> stream(storage, TABLE, true);
-                    case "raw" -> rawScan(raw, sql);
+                    case "raw" -> rawScan(raw, sql, false);
                     case "raw-decode" -> rawDecode(raw, sql);
                     default -> throw new IllegalArgumentException(mode);
                 };
