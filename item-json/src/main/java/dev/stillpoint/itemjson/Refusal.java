@@ -48,18 +48,4 @@ final class Refusal {
         }
         return "'" + text.substring(0, SHOWN_CHARS) + "...' (" + text.length() + " characters)";
     }
-
-    /** The index of the first character at or after {@code from} that is not JSON whitespace. */
-    static int skipWhitespace(String text, int from) {
-        int n = text.length();
-        int i = from;
-        while (i < n) {
-            char c = text.charAt(i);
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                return i;
-            }
-            i++;
-        }
-        return i;
-    }
 }
