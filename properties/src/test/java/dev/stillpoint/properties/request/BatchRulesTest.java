@@ -48,12 +48,7 @@ class BatchRulesTest {
     }
 
     private static StorageException refusal(Runnable call) {
-        try {
-            call.run();
-        } catch (StorageException e) {
-            return e;
-        }
-        throw new AssertionError("accepted; it must be refused");
+        return Refusals.thrownBy(call);
     }
 
     @Test

@@ -43,13 +43,9 @@ class NameRefusalProperties {
     }
 
     private static StorageException refusal(Runnable call) {
-        try {
-            call.run();
-        } catch (StorageException e) {
-            assertThat(e.reason()).as("a refusal is a validation error").isEqualTo(ErrorReason.VALIDATION);
-            return e;
-        }
-        throw new AssertionError("accepted; it must be refused");
+        StorageException e = Refusals.thrownBy(call);
+        assertThat(e.reason()).as("a refusal is a validation error").isEqualTo(ErrorReason.VALIDATION);
+        return e;
     }
 
     @Example

@@ -32,12 +32,7 @@ class TableRulesTest {
     private static final String LONE = "k\ud800";
 
     private static StorageException refusal(Runnable call) {
-        try {
-            call.run();
-        } catch (StorageException e) {
-            return e;
-        }
-        throw new AssertionError("accepted; it must be refused");
+        return Refusals.thrownBy(call);
     }
 
     /** A table keyed (pk, sk) with a GSI (gpk, gsk) and an LSI on lsk, with {@code bad} replacing one of those names. */

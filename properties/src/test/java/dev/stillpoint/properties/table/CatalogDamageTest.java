@@ -6,6 +6,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.itemjson.CatalogJson;
+import dev.stillpoint.properties.request.Refusals;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -17,17 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class CatalogDamageTest {
 
-    private static StorageException thrown(Runnable call) {
-        try {
-            call.run();
-        } catch (StorageException e) {
-            return e;
-        }
-        throw new AssertionError("returned; it must throw");
-    }
-
     private static StorageException reading(RuntimeException failure) {
-        return thrown(() -> CatalogDamage.reading("orders", () -> {
+        return Refusals.thrownBy(() -> CatalogDamage.reading("orders", () -> {
             throw failure;
         }));
     }
@@ -52,7 +44,7 @@ class CatalogDamageTest {
         StorageException parser = StorageException.validation("invalid item JSON at position 3: expected '{'");
         assertThat(CatalogDamage.field("projection", "[]", parser).getMessage())
                 .isEqualTo("catalog damage: the stored projection ('[]') cannot be read: invalid JSON at position 3: expected '{'");
-        StorageException fromCatalogJson = thrown(() -> CatalogJson.projection("{not json"));
+        StorageException fromCatalogJson = Refusals.thrownBy(() -> CatalogJson.projection("{not json"));
         assertThat(fromCatalogJson.reason()).isEqualTo(ErrorReason.INTERNAL);
         assertThat(fromCatalogJson.getMessage()).startsWith("catalog damage: the stored projection ('{not json') cannot be read: ")
                 .doesNotContain("item");
