@@ -114,6 +114,7 @@ class ItemRulesTest {
         TableDescription table = CreateTableRequest.builder("acct", "Orders")
                 .partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
                 .localIndex("byL", "l", ScalarType.S, Projection.all())
+                .localIndex("byM", "m", ScalarType.N, Projection.keysOnly())
                 .globalIndex("byG", "g", ScalarType.S, Projection.all())
                 .build().describe("id", "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE);
         Key inLsi = Key.of(new AttributeValue.S("p"), new AttributeValue.S("x"));
@@ -124,6 +125,10 @@ class ItemRulesTest {
         assertThat(ItemRules.entryKeyOfStoredItem(table, "byL", item("l", new AttributeValue.S("x")))).contains(inLsi);
         assertThat(ItemRules.entryKeyOfStoredItem(table, "byL", item("l", new AttributeValue.N("1"))))
                 .as("[R3] another type: left out of the LSI").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byM", item("m", new AttributeValue.N("3"))))
+                .as("[R3] the second LSI, found by its name").contains(Key.of(new AttributeValue.S("p"), new AttributeValue.N("3")));
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byM", item("l", new AttributeValue.S("x"))))
+                .as("[R3] not in the LSI whose key the item lacks").isEmpty();
         assertThat(ItemRules.entryKeyOfStoredItem(table, "byG", item("g", new AttributeValue.S("y"))))
                 .contains(Key.of(new AttributeValue.S("y")));
     }
