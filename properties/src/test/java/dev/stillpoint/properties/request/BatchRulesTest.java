@@ -48,12 +48,7 @@ class BatchRulesTest {
     }
 
     private static StorageException refusal(Runnable call) {
-        try {
-            call.run();
-        } catch (StorageException e) {
-            return e;
-        }
-        throw new AssertionError("accepted; it must be refused");
+        return Refusals.thrownBy(call);
     }
 
     @Test
@@ -111,5 +106,29 @@ class BatchRulesTest {
         assertThat(wrongKey.getMessage()).contains("sk");
         StorageException creating = refusal(() -> BatchRules.forTable(TABLE.withStatus(TableStatus.CREATING), puts(1)));
         assertThat(creating.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+    }
+    @Test
+    void r7_deletesWithAKeyAreAccepted_aDeleteWithoutOneIsRefusedSayingItHasNoKey() {
+        List<WriteRequest> deletes = List.of(new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("1"))),
+                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("2"))));
+        assertThat(BatchRules.requireShape(ACCOUNT, Map.of("orders", deletes))).isEqualTo(Map.of("orders", deletes));
+        List<WriteRequest> keyless = new ArrayList<>(deletes);
+        keyless.add(new WriteRequest.Delete(null));
+        assertThat(refusal(() -> BatchRules.requireShape(ACCOUNT, Map.of("orders", keyless))).getMessage())
+                .isEqualTo("a request of BatchWriteItem on table 'orders' has no key");
+    }
+
+    @Test
+    void r7_aRepeatedKeyIsShownInTheMessageByTypeAndValue_binaryAsBase64_controlCharactersEscaped() {
+        TableDescription binary = new CreateTableRequest(ACCOUNT, "blobs", KeySchema.composite("pk", "sk"),
+                List.of(new AttributeDefinition("pk", ScalarType.B), new AttributeDefinition("sk", ScalarType.S)),
+                List.of(), List.of(), Optional.empty())
+                .describe("id", "arn:blobs", Instant.parse("2026-01-01T00:00:00Z")).withStatus(TableStatus.ACTIVE);
+        WriteRequest put = new WriteRequest.Put(Item.of(Map.of("pk", new AttributeValue.B(new byte[] {1, 2, (byte) 0xff}),
+                "sk", AttributeValue.s("a\u0001b"))));
+        assertThat(refusal(() -> BatchRules.forTable(binary, List.of(put, put))).getMessage())
+                .as("[R6, R7] the key as the message shows it")
+                .isEqualTo("BatchWriteItem holds two requests on table 'blobs' for the key {pk = B AQL/, sk = S 'a\\u0001b'}"
+                        + "; a batch may write each item once");
     }
 }

@@ -107,6 +107,40 @@ class ItemRulesTest {
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage()).contains("'byZ'"));
     }
 
+    // R3: an LSI is an index like a GSI: a put has its key there when the item holds the LSI's sort key,
+    // and a backfill finds the LSI by name and keys the stored item the same way.
+    @Test
+    void r3_anLsiKeysAPutAndABackfillAsAGsiDoes() {
+        TableDescription table = CreateTableRequest.builder("acct", "Orders")
+                .partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
+                .localIndex("byL", "l", ScalarType.S, Projection.all())
+                .localIndex("byM", "m", ScalarType.N, Projection.keysOnly())
+                .globalIndex("byG", "g", ScalarType.S, Projection.all())
+                .build().describe("id", "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE);
+        Key inLsi = Key.of(new AttributeValue.S("p"), new AttributeValue.S("x"));
+        ItemWrite write = ItemRules.forPut(table, item("l", new AttributeValue.S("x")));
+        assertThat(write.indexKeys()).as("[R3] the key in the LSI, none in the GSI").containsExactly(Map.entry("byL", inLsi));
+        assertThat(write.indexKey("byL")).contains(inLsi);
+        assertThat(write.indexKey("byG")).isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byL", item("l", new AttributeValue.S("x")))).contains(inLsi);
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byL", item("l", new AttributeValue.N("1"))))
+                .as("[R3] another type: left out of the LSI").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byM", item("m", new AttributeValue.N("3"))))
+                .as("[R3] the second LSI, found by its name").contains(Key.of(new AttributeValue.S("p"), new AttributeValue.N("3")));
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byM", item("l", new AttributeValue.S("x"))))
+                .as("[R3] not in the LSI whose key the item lacks").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table, "byG", item("g", new AttributeValue.S("y"))))
+                .contains(Key.of(new AttributeValue.S("y")));
+    }
+
+    // R4: an item whose strings are all well-formed, at every depth, is accepted unchanged.
+    @Test
+    void r4_aWellFormedItemIsAcceptedWhole() {
+        Item nested = item("a", new AttributeValue.L(List.of(new AttributeValue.S("x"), new AttributeValue.M(Map.of(
+                "k", new AttributeValue.L(List.of(new AttributeValue.S("\uD83D\uDE00"), new AttributeValue.SS(Set.of("s")))))))));
+        assertThat(ItemRules.forPut(table(), nested).item()).isEqualTo(nested);
+    }
+
     // R4: an unpaired surrogate anywhere in an item (an S, a string set member, a list element, a map
     // value) or in either half of a key is refused, naming where it is.
     @Test

@@ -215,6 +215,22 @@ class SnapshotLeaseProperties {
         }
     }
 
+    // [L1] the boundaries the random property rarely lands on: idle for exactly the limit expires, one
+    // nanosecond less looks again after that nanosecond; the limit reads in ms below a second, in s from one.
+    @Example
+    void l1_idleCheckAndTextAtTheirExactBoundaries() {
+        for (Duration d : List.of(IdleLimit.MIN, Duration.ofMillis(999), Duration.ofSeconds(1), Duration.ofMillis(1001), IdleLimit.MAX)) {
+            IdleLimit limit = new IdleLimit(d);
+            assertThat(limit.check(d.toNanos(), false)).as("[L1] idle for exactly %s", d).isEqualTo(new IdleLimit.Check.Expire());
+            assertThat(limit.check(d.toNanos() - 1, false)).as("[L1] idle 1 ns short of %s", d)
+                    .isEqualTo(new IdleLimit.Check.LookAgain(Duration.ofNanos(1)));
+        }
+        assertThat(new IdleLimit(Duration.ofMillis(999)).text()).isEqualTo("999 ms");
+        assertThat(new IdleLimit(Duration.ofMillis(1000)).text()).isEqualTo("1 s");
+        assertThat(new IdleLimit(Duration.ofMillis(1001)).text()).isEqualTo("1.001 s");
+        assertThat(new IdleLimit(Duration.ofMillis(1010)).text()).isEqualTo("1.01 s");
+    }
+
     // [L1] a limit outside 100 ms .. 1 day is a validation error naming the value and the setting;
     // the expiry message names the limit.
     @Property

@@ -1,0 +1,112 @@
+package dev.stillpoint.properties.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.TableRules;
+import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.Projection;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * TableRules, pure: a CreateTable or an UpdateTable adding a GSI is checked for what the request's own
+ * construction leaves out, the account id and every key attribute name [R2, R4], and the refusal says
+ * whose key holds the bad name [R6]; item operations are admitted on ACTIVE tables only [D4].
+ */
+class TableRulesTest {
+
+    private static final String ACCOUNT = "000000000000";
+    /** 256 bytes: one more than a key attribute name may have [R2]; valid for the request's own construction. */
+    private static final String LONG = "k".repeat(256);
+    private static final String LONE = "k\ud800";
+
+    private static StorageException refusal(Runnable call) {
+        return Refusals.thrownBy(call);
+    }
+
+    /** A table keyed (pk, sk) with a GSI (gpk, gsk) and an LSI on lsk, with {@code bad} replacing one of those names. */
+    private static CreateTableRequest table(String account, Function<String, String> names) {
+        return CreateTableRequest.builder(account, "orders")
+                .partitionKey(names.apply("pk"), ScalarType.S).sortKey(names.apply("sk"), ScalarType.N)
+                .globalIndex("by_g", names.apply("gpk"), ScalarType.S, names.apply("gsk"), ScalarType.N, Projection.all())
+                .localIndex("by_l", names.apply("lsk"), ScalarType.B, Projection.keysOnly())
+                .build();
+    }
+
+    @Test
+    void r2_aValidCreateTableIsReturnedUnchanged() {
+        CreateTableRequest request = table(ACCOUNT, name -> name);
+        assertThat(TableRules.requireCreatable(request)).isSameAs(request);
+    }
+
+    @Test
+    void r2_aBadKeyNameIsRefusedNamingWhoseKeyItIs_forEveryKeyAttributeOfTheTableAndItsIndexes() {
+        String[][] cases = {
+            {"pk", "the key of table 'orders'"}, {"sk", "the key of table 'orders'"},
+            {"gpk", "the key of index 'by_g'"}, {"gsk", "the key of index 'by_g'"},
+            {"lsk", "the key of index 'by_l'"},
+        };
+        for (String[] c : cases) {
+            for (String bad : List.of(LONG, LONE)) {
+                CreateTableRequest request = table(ACCOUNT, name -> name.equals(c[0]) ? bad : name);
+                StorageException e = refusal(() -> TableRules.requireCreatable(request));
+                assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                assertThat(e.getMessage()).as("[R2, R6] %s named as %s", c[0], c[1])
+                        .startsWith("attribute name '" + bad.substring(0, 1)).contains(" of " + c[1] + " ");
+            }
+        }
+    }
+
+    @Test
+    void r2_theAccountIdAndANullRequestAreRefused() {
+        assertThat(refusal(() -> TableRules.requireCreatable(table("a:b", name -> name))).getMessage())
+                .startsWith("account id 'a:b'");
+        assertThat(refusal(() -> TableRules.requireCreatable((CreateTableRequest) null)).getMessage())
+                .isEqualTo("CreateTable request is required, got null");
+        assertThat(refusal(() -> TableRules.requireCreatable((CreateGsiRequest) null)).getMessage())
+                .isEqualTo("UpdateTable request is required, got null");
+    }
+
+    @Test
+    void r2_anUpdateTableAddingAGsiIsCheckedForItsKeyNamesAndDefinitions() {
+        CreateGsiRequest valid = CreateGsiRequest.of(
+                GlobalSecondaryIndex.creating("by_g", KeySchema.composite("pk", "gsk"), Projection.all()),
+                new AttributeDefinition("gsk", ScalarType.N));
+        assertThat(TableRules.requireCreatable(valid)).isSameAs(valid);
+        for (String bad : List.of(LONG, LONE)) {
+            // The name is a key attribute the table already defines, so no new definition names it.
+            CreateGsiRequest keyOnly = CreateGsiRequest.of(
+                    GlobalSecondaryIndex.creating("by_g", KeySchema.composite("pk", bad), Projection.all()));
+            assertThat(refusal(() -> TableRules.requireCreatable(keyOnly)).getMessage())
+                    .as("[R2, R6] the GSI's sort key").contains(" of the key of index 'by_g' ");
+            CreateGsiRequest defined = CreateGsiRequest.of(
+                    GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("pk"), Projection.all()),
+                    new AttributeDefinition(bad, ScalarType.S));
+            assertThat(refusal(() -> TableRules.requireCreatable(defined)).getMessage())
+                    .as("[R2, R6] a new definition").contains(" of an attribute definition of index 'by_g' ");
+        }
+    }
+
+    @Test
+    void d4_itemsAreAvailableOnAnActiveTableOnly_creatingIsNotFound_deletingIsInUse() {
+        TableDescription created = table(ACCOUNT, name -> name).describe("id", "arn:orders", Instant.parse("2026-01-01T00:00:00Z"));
+        TableDescription active = created.withStatus(TableStatus.ACTIVE);
+        assertThat(TableRules.requireItemsAvailable(active)).isSameAs(active);
+        assertThat(refusal(() -> TableRules.requireItemsAvailable(created.withStatus(TableStatus.CREATING))).reason())
+                .isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+        StorageException deleting = refusal(() -> TableRules.requireItemsAvailable(created.withStatus(TableStatus.DELETING)));
+        assertThat(deleting.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+        assertThat(deleting.getMessage()).isEqualTo("table 'orders' is DELETING; its items can be read and written once it is ACTIVE");
+    }
+}
