@@ -57,10 +57,7 @@ class PostgresCatalogVersionTest {
     @EnumSource(Layout.class)
     void aGsiAddedByAnotherEngineBetweenTwoPutsGetsTheSecondPutsEntry(Layout layout) throws Exception {
         try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
-            String name = Tables.uniqueName("cv");
-            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
-            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
-            warm(first, name);
+            String name = warmTable(first);
             first.tables().putItem(ACCOUNT, name, item("a", "x"));
             TableDescription updated = second.tables().addGlobalSecondaryIndex(ACCOUNT, name, CreateGsiRequest.of(
                     GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all()),
@@ -81,10 +78,7 @@ class PostgresCatalogVersionTest {
     @EnumSource(Layout.class)
     void aTableDeletedAndCreatedAgainByAnotherEngineIsWrittenUnderItsNewDefinition(Layout layout) {
         try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
-            String name = Tables.uniqueName("cv");
-            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
-            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
-            warm(first, name);
+            String name = warmTable(first);
             second.tables().deleteTable(ACCOUNT, name);
             second.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.N).build());
             TableWaiter.awaitActive(second.tables(), ACCOUNT, name, ACTIVE);
@@ -102,11 +96,8 @@ class PostgresCatalogVersionTest {
     @EnumSource(Layout.class)
     void aTableRecreatedWithTheSameKeyAndAnIndexGetsTheNextPutInItsNewRelations(Layout layout) throws Exception {
         try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
-            String name = Tables.uniqueName("cv");
-            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
-            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
+            String name = warmTable(first);
             String before = first.tables().describeTable(ACCOUNT, name).tableId();
-            warm(first, name);
             second.tables().deleteTable(ACCOUNT, name);
             TableDescription after = second.tables().createTable(CreateTableRequest.builder(ACCOUNT, name)
                     .partitionKey("pk", ScalarType.S).globalIndex("by_g", "g", ScalarType.S, Projection.all()).build());
@@ -122,10 +113,7 @@ class PostgresCatalogVersionTest {
     @EnumSource(Layout.class)
     void aPutToATableAnotherEngineDeletedIsTableNotFound(Layout layout) {
         try (PostgresStorage first = open(layout); PostgresStorage second = open(layout)) {
-            String name = Tables.uniqueName("cv");
-            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
-            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
-            warm(first, name);
+            String name = warmTable(first);
             assertThat(second.tables().deleteTable(ACCOUNT, name).status())
                     .as("the first engine's kept statements block no drop [P6]").isEqualTo(TableStatus.DELETING);
             assertThat(second.tables().listTables(ACCOUNT)).as("dropped at once, not deferred").doesNotContain(name);
@@ -139,11 +127,8 @@ class PostgresCatalogVersionTest {
     @EnumSource(Layout.class)
     void aRelationNameDamagedByAHandEditIsRefusedAndNothingIsWritten(Layout layout) throws Exception {
         try (PostgresStorage first = open(layout)) {
-            String name = Tables.uniqueName("cv");
-            first.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
-            TableWaiter.awaitActive(first.tables(), ACCOUNT, name, ACTIVE);
+            String name = warmTable(first);
             String base = "d_" + first.tables().describeTable(ACCOUNT, name).tableId();
-            warm(first, name);
             try (Connection c = databases.catalogDatabase(layout).connect();
                  java.sql.PreparedStatement s = c.prepareStatement("UPDATE sp_tables SET relation_name = ? WHERE table_name = ?")) {
                 s.setString(1, "d_x\"; DROP TABLE sp_tables; --");
@@ -159,11 +144,18 @@ class PostgresCatalogVersionTest {
         }
     }
 
-    /** Puts past pgjdbc's prepareThreshold (5), so the engine's definition and statements are kept and prepared. */
-    private static void warm(PostgresStorage storage, String name) {
+    /**
+     * A new table (pk S) that {@code storage} has put items into past pgjdbc's prepareThreshold (5), so its
+     * definition and statements are kept, and prepared at the server.
+     */
+    private static String warmTable(PostgresStorage storage) {
+        String name = Tables.uniqueName("cv");
+        storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).build());
+        TableWaiter.awaitActive(storage.tables(), ACCOUNT, name, ACTIVE);
         for (int i = 0; i < WARM_PUTS; i++) {
             storage.tables().putItem(ACCOUNT, name, item("warm" + i, "w" + i));
         }
+        return name;
     }
 
     private static boolean exists(Layout layout, String relation) throws Exception {

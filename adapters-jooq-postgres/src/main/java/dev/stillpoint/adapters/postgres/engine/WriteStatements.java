@@ -15,8 +15,8 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * The text of the item-write statements, rendered by jOOQ once: the stamp read of a table's row FOR KEY
- * SHARE, and two statements per data relation (a base relation's upsert and delete by key, an index
+ * The text of the item-write statements, rendered by jOOQ once: the stamp read and the stamp requirement
+ * of a table's row, each FOR KEY SHARE, and two statements per data relation (a base relation's upsert and delete by key, an index
  * relation's entry insert and the delete of a base item's entries). A put otherwise paid jOOQ's rendering
  * of each of its statements (BENCHMARKS.md, issue 13). pgjdbc keeps each connection's statements prepared
  * at the server by their text (after {@code prepareThreshold} runs); a prepared statement holds no lock,
