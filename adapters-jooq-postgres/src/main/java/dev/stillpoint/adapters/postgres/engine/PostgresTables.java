@@ -22,41 +22,31 @@ import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
- * Table and item storage on PostgreSQL (the core's rules decide, this class stores). An item write runs in one unit of work that reads the
- * catalog row FOR KEY SHARE (so UpdateTable and DeleteTable, which take it FOR UPDATE, wait for the
- * write, and the write sees the index set it must maintain) and writes the base and index relations
- * together. UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
+ * Table and item storage on PostgreSQL (the core's rules decide, this class stores). Item writes are
+ * {@link ItemWrites}' (the catalog row FOR KEY SHARE in the unit of work that writes the data).
+ * UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
  * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
  * row becomes visible; the data commits before the catalog.
- *
- * <p>Item writes keep the definition they last loaded per table and read only the row's
- * {@code (table_id, catalog_version)}, FOR KEY SHARE as before: triggers advance the version in the
- * same transaction as every change to the table's definition, whoever makes it (this engine, another
- * node, a hand edit), so a write whose stamp matches uses exactly the definition a fresh load would
- * give, and any other write loads it again (issue 13).
  */
 public final class PostgresTables implements TableCatalog, ItemStore, TableStatistics {
 
     private final PostgresCatalog catalog;
     private final Transactions tx;
-    /** The definition item writes last loaded, by account id and table name (neither can hold NUL). */
-    private final java.util.concurrent.ConcurrentHashMap<String, CatalogRows.Loaded> definitions =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ItemWrites items;
 
     public PostgresTables(PostgresCatalog catalog, Transactions tx) {
         this.catalog = catalog;
         this.tx = tx;
+        this.items = new ItemWrites(tx, new WriteStatements(WriteStatements.CAPACITY));
     }
 
     @Override
@@ -102,75 +92,14 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        tx.inWork("writing an item of table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
-            store(w.data(), loaded, rules.apply(loaded.description()));
-            return null;
-        });
+        items.put(accountId, tableName, rules);
     }
 
     @Override
     public Map<String, List<ItemChange>> write(String accountId,
                                                Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        tx.inWork("writing a batch of items to " + rules.size() + " table(s)", w -> {
-            // Catalog rows locked in name order, so two batches over the same tables never wait on each
-            // other in a cycle; every rule applied before the first write, so a refusal writes nothing.
-            Map<String, CatalogRows.Loaded> loaded = new java.util.TreeMap<>();
-            for (String tableName : rules.keySet()) {
-                loaded.put(tableName, null);
-            }
-            loaded.replaceAll((tableName, none) ->
-                    forWrite(w.catalog(), accountId, tableName));
-            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
-            rules.forEach((tableName, tableRules) ->
-                    changes.put(tableName, tableRules.apply(loaded.get(tableName).description())));
-            DSLContext data = w.data();
-            changes.forEach((tableName, tableChanges) -> {
-                for (ItemChange change : tableChanges) {
-                    if (change instanceof ItemChange.Put p) {
-                        store(data, loaded.get(tableName), p.write());
-                    } else {
-                        remove(data, loaded.get(tableName), ItemKeys.of(change.key()));
-                    }
-                }
-            });
-            return null;
-        });
+        items.write(accountId, rules);
         return Map.of();
-    }
-
-    /** Upserts the item, then replaces its index entries with exactly those {@code write} names. */
-    private static void store(DSLContext data, CatalogRows.Loaded loaded, ItemWrite write) {
-        ItemKeys key = ItemKeys.of(write.key());
-        String json = ItemJson.encode(write.item());
-        Map<RelationLayout, ItemKeys> entries = new LinkedHashMap<>();
-        for (SpIndexesRecord index : loaded.indexes()) {
-            write.indexKey(index.getIndexName()).ifPresent(k -> entries.put(loaded.index(index), ItemKeys.of(k)));
-        }
-        // The base relation first, then the index relations: the order DeleteTable drops them in.
-        RelationLayout base = loaded.base();
-        List<Field<Object>> keyColumns = base.keyColumns();
-        var insert = data.insertInto(base.relation().table()).columns(fieldsOf(keyColumns, base.item()));
-        List<Object> values = new java.util.ArrayList<>(key.values());
-        values.add(json);
-        insert.values(values).onConflict(keyColumns).doUpdate().set(base.item(), json).execute();
-        removeIndexEntries(data, loaded, key);
-        for (Map.Entry<RelationLayout, ItemKeys> e : entries.entrySet()) {
-            e.getKey().insertEntry(data, e.getValue().values(), key.values(), json).execute();
-        }
-    }
-
-    /** Removes the item under {@code k}, base relation first, then its index entries. */
-    private static void remove(DSLContext data, CatalogRows.Loaded loaded, ItemKeys k) {
-        RelationLayout base = loaded.base();
-        data.deleteFrom(base.relation().table()).where(k.matches(base)).execute();
-        removeIndexEntries(data, loaded, k);
-    }
-
-    private static List<Field<?>> fieldsOf(List<Field<Object>> keys, Field<String> item) {
-        List<Field<?>> out = new java.util.ArrayList<>(keys);
-        out.add(item);
-        return out;
     }
 
     @Override
@@ -192,18 +121,7 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
 
     @Override
     public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        tx.inWork("deleting an item of table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = forWrite(w.catalog(), accountId, tableName);
-            remove(w.data(), loaded, ItemKeys.of(rules.apply(loaded.description())));
-            return null;
-        });
-    }
-
-    private static void removeIndexEntries(DSLContext data, CatalogRows.Loaded loaded, ItemKeys key) {
-        for (SpIndexesRecord index : loaded.indexes()) {
-            RelationLayout layout = loaded.index(index);
-            data.deleteFrom(layout.relation().table()).where(key.matchesBase(layout)).execute();
-        }
+        items.delete(accountId, tableName, rules);
     }
 
     @Override
@@ -229,29 +147,6 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }
         }
-    }
-
-    /**
-     * The table's definition for an item write, its row held FOR KEY SHARE in the write's unit of
-     * work: the one loaded before when the row's table id and catalog version are still those it was
-     * loaded with, else loaded now.
-     */
-    private CatalogRows.Loaded forWrite(DSLContext ctx, String accountId, String tableName) {
-        String address = accountId + '\u0000' + tableName;
-        org.jooq.Record2<String, Long> stamp = ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId), SP_TABLES.TABLE_NAME.eq(tableName)).forKeyShare().fetchOne();
-        if (stamp == null) {
-            definitions.remove(address);
-            throw StorageException.tableNotFound(tableName);
-        }
-        CatalogRows.Loaded known = definitions.get(address);
-        if (known != null && known.row().getTableId().equals(stamp.value1())
-                && known.row().getCatalogVersion().equals(stamp.value2())) {
-            return known;
-        }
-        CatalogRows.Loaded loaded = itemTable(ctx, accountId, tableName, CatalogRows.RowLock.KEY_SHARE);
-        definitions.put(address, loaded);
-        return loaded;
     }
 
     private static CatalogRows.Loaded itemTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {

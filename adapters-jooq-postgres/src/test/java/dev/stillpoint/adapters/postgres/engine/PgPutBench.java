@@ -24,7 +24,8 @@ import java.util.Locale;
  * upserts the item row and the GSI row into a second Stillpoint table's own relations with prepared
  * statements, one transaction per item, its rows encoded before the clock starts. Server settings as
  * the test server has them (printed). Rounds alternate which side goes first. Prints each round and
- * whether the worst round met the 0.7 target. Run by {@code bench/put.sh --postgres}.
+ * whether the worst round met the 0.7 target, then the round trips per put of each side ({@link RoundTrips}).
+ * Run by {@code bench/put.sh}.
  */
 public final class PgPutBench {
 
@@ -70,10 +71,32 @@ public final class PgPutBench {
                         () -> rawPuts(raw, rawFrom, items)));
             }
             PutRounds.verdict("PutItem PostgreSQL", 0.7, worst);
+            int counted = 200;
+            int from = next[0];
+            long stillpoint = RoundTrips.count(() -> next[0] = PutRounds.puts(tables, ACCOUNT, put, from, counted));
+            int rawFrom = warm + rounds * n;
+            long rawTrips = RoundTrips.count(() -> rawPuts(raw, rawFrom, counted));
+            System.out.printf(Locale.ROOT, "round trips per put (pgjdbc Syncs over %d puts): stillpoint %.2f, raw JDBC %.2f%n",
+                    counted, stillpoint / (double) counted, rawTrips / (double) counted);
+            // The calling thread's own CPU per put (rules, JSON, statements, driver): what the client adds.
+            int timed = 1000;
+            int cpuFrom = next[0];
+            long spCpu = threadCpu(() -> next[0] = PutRounds.puts(tables, ACCOUNT, put, cpuFrom, timed));
+            int rawCpuFrom = rawFrom + counted;
+            long rawCpu = threadCpu(() -> rawPuts(raw, rawCpuFrom, timed));
+            System.out.printf(Locale.ROOT, "client thread CPU per put over %d puts: stillpoint %.1f us, raw JDBC %.1f us"
+                    + " (raw's rows encoded before its clock)%n", timed, spCpu / 1e3 / timed, rawCpu / 1e3 / timed);
         } finally {
             databases.close();
         }
         System.exit(0); // the embedded server stops in a shutdown hook
+    }
+
+    private static long threadCpu(PutRounds.Work work) throws Exception {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long t0 = threads.getCurrentThreadCpuTime();
+        work.run();
+        return threads.getCurrentThreadCpuTime() - t0;
     }
 
     /** Raw JDBC upserts into a Stillpoint table's own relations: the item row and the GSI row. */
