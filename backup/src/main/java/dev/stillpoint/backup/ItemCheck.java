@@ -102,10 +102,23 @@ public final class ItemCheck {
      * @throws Failed naming it
      */
     public void check(StoredItem item, long position, String where) {
-        String json = item.json();
+        check(item, null, position, where);
+    }
+
+    /**
+     * Checks {@code item} as {@link #check(StoredItem, long, String)} does, reading {@code utf8}, its
+     * stored text already encoded (the export's line), instead of the text itself.
+     *
+     * @param item     the stored item
+     * @param utf8     {@code item.json()} in UTF-8, or null to read the text
+     * @param position its position in the stream, from 1
+     * @param where    where it goes, for the message: "line N of FILE"
+     * @throws Failed naming it
+     */
+    public void check(StoredItem item, byte[] utf8, long position, String where) {
         AttributeValue partition = null;
         AttributeValue sort = null;
-        try (JsonParser p = JSON.createParser(json)) {
+        try (JsonParser p = utf8 == null ? JSON.createParser(item.json()) : JSON.createParser(utf8)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new Malformed("it is not a JSON object");
             }

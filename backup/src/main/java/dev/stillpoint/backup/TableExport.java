@@ -8,6 +8,7 @@ import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -148,10 +149,19 @@ public final class TableExport {
 
         @Override
         public void accept(StoredItem item) throws IOException {
-            if (check != null) {
-                check.check(item, count + 1, writer.where(count + 1));
+            String json = item.json();
+            if (plain(json)) { // the common case: checked and written from one UTF-8 encoding of the text
+                byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+                if (check != null) {
+                    check.check(item, utf8, count + 1, writer.where(count + 1));
+                }
+                writer.write(utf8);
+            } else {
+                if (check != null) {
+                    check.check(item, count + 1, writer.where(count + 1));
+                }
+                writer.write(line(json, count));
             }
-            writer.write(line(item.json(), count));
             count++;
             listener.exported(count);
         }
@@ -160,6 +170,18 @@ public final class TableExport {
         public void end() throws IOException {
             writer.endData();
         }
+    }
+
+    /** Whether {@code json} goes on its line as it is: no line break, no UTF-16 surrogate (see {@link #line}). */
+    private static boolean plain(String json) {
+        int n = json.length();
+        for (int i = 0; i < n; i++) {
+            char c = json.charAt(i);
+            if (c == '\n' || c == '\r' || Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
