@@ -103,12 +103,17 @@ final class DynamoDbLayout implements LayoutWriter {
 
     @Override
     public void write(String itemJson) throws IOException {
+        write(itemJson.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void write(byte[] itemJson) throws IOException {
         if (current.items == itemsPerFile) {
             current.finish();
             current = next();
         }
         current.out.write(PREFIX);
-        current.out.write(itemJson.getBytes(StandardCharsets.UTF_8));
+        current.out.write(itemJson);
         current.out.write(SUFFIX);
         current.items++;
     }

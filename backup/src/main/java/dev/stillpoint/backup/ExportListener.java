@@ -2,7 +2,10 @@ package dev.stillpoint.backup;
 
 import dev.stillpoint.ports.in.SnapshotInfo;
 
-/** Told as an export runs; a progress bar or a demo's pacing listens. */
+/**
+ * Told as an export runs; a progress bar or a demo's pacing listens. {@link #opened} and {@link #finished}
+ * come on the exporting thread, {@link #exported} on the export's writing thread (one thread, in order).
+ */
 public interface ExportListener {
     /** Listens to nothing. */
     ExportListener NONE = items -> { };

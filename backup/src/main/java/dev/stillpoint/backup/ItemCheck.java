@@ -41,14 +41,15 @@ public final class ItemCheck {
         }
     }
 
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    /** Repeated names are found by {@link ObjectNames}, not by Jackson's duplicate detection, which builds a set per object. */
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final String partitionName;
     private final Optional<String> sortName;
     private final Optional<ScalarType> partitionType;
     private final Optional<ScalarType> sortType;
+    /** The names read so far in each open object, by L/M depth (0: the item's attributes). */
+    private final ObjectNames[] names = new ObjectNames[ItemJson.MAX_NESTING + 2];
 
     /**
      * The check of items of {@code table}: its key attributes and their defined types.
@@ -70,6 +71,9 @@ public final class ItemCheck {
         this.sortName = key.sortKey();
         this.partitionType = typeOf(definitions, partitionName);
         this.sortType = sortName.flatMap(n -> typeOf(definitions, n));
+        for (int i = 0; i < names.length; i++) {
+            names[i] = new ObjectNames();
+        }
     }
 
     private static Optional<ScalarType> typeOf(List<AttributeDefinition> definitions, String name) {
@@ -98,14 +102,33 @@ public final class ItemCheck {
      * @throws Failed naming it
      */
     public void check(StoredItem item, long position, String where) {
-        String json = item.json();
+        check(item, null, position, where);
+    }
+
+    /**
+     * Checks {@code item} as {@link #check(StoredItem, long, String)} does, reading {@code utf8}, its
+     * stored text already encoded (the export's line), instead of the text itself.
+     *
+     * @param item     the stored item
+     * @param utf8     {@code item.json()} in UTF-8, or null to read the text
+     * @param position its position in the stream, from 1
+     * @param where    where it goes, for the message: "line N of FILE"
+     * @throws Failed naming it
+     */
+    public void check(StoredItem item, byte[] utf8, long position, String where) {
         AttributeValue partition = null;
         AttributeValue sort = null;
-        try (JsonParser p = JSON.createParser(json)) {
-            expect(p.nextToken() == JsonToken.START_OBJECT, "it is not a JSON object");
+        try (JsonParser p = utf8 == null ? JSON.createParser(item.json()) : JSON.createParser(utf8)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new Malformed("it is not a JSON object");
+            }
+            ObjectNames attributes = names[0].clear();
             JsonToken t;
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
+                if (!attributes.add(name)) {
+                    throw new Malformed("attribute '" + name + "' appears twice");
+                }
                 if (name.equals(partitionName)) {
                     partition = keyValue(p, name, partitionType);
                 } else if (sortName.isPresent() && name.equals(sortName.get())) {
@@ -114,8 +137,12 @@ public final class ItemCheck {
                     value(p, 0, name, p.nextToken());
                 }
             }
-            expect(t == JsonToken.END_OBJECT, "unexpected " + t);
-            expect(p.nextToken() == null, "text follows the item's closing brace");
+            if (t != JsonToken.END_OBJECT) {
+                throw new Malformed("unexpected " + t);
+            }
+            if (p.nextToken() != null) {
+                throw new Malformed("text follows the item's closing brace");
+            }
         } catch (JsonProcessingException e) {
             throw failed(item, position, where, "it is not well-formed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -159,10 +186,16 @@ public final class ItemCheck {
 
     /** A key attribute's value: {@code {"S"|"N"|"B": "..."}} of the defined type. */
     private static AttributeValue keyValue(JsonParser p, String name, Optional<ScalarType> defined) throws IOException {
-        expect(p.nextToken() == JsonToken.START_OBJECT, "key attribute '" + name + "' is not a typed value object");
-        expect(p.nextToken() == JsonToken.FIELD_NAME, "key attribute '" + name + "' has no type tag");
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new Malformed("key attribute '" + name + "' is not a typed value object");
+        }
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            throw new Malformed("key attribute '" + name + "' has no type tag");
+        }
         String tag = p.currentName();
-        expect(p.nextToken() == JsonToken.VALUE_STRING, "key attribute '" + name + "' (" + tag + ") is not a string");
+        if (p.nextToken() != JsonToken.VALUE_STRING) {
+            throw new Malformed("key attribute '" + name + "' (" + tag + ") is not a string");
+        }
         String text = p.getText();
         AttributeValue v = switch (tag) {
             case "S" -> new AttributeValue.S(text);
@@ -170,86 +203,113 @@ public final class ItemCheck {
             case "B" -> new AttributeValue.B(base64(text, name));
             default -> throw new Malformed("key attribute '" + name + "' has type " + tag + ", not S, N or B");
         };
-        defined.ifPresent(type -> expect(type.name().equals(tag),
-                "key attribute '" + name + "' is " + tag + " but the table defines it as " + type));
-        expect(p.nextToken() == JsonToken.END_OBJECT, "key attribute '" + name + "' has more than one type tag");
+        if (defined.isPresent() && !defined.get().name().equals(tag)) {
+            throw new Malformed("key attribute '" + name + "' is " + tag + " but the table defines it as " + defined.get());
+        }
+        if (p.nextToken() != JsonToken.END_OBJECT) {
+            throw new Malformed("key attribute '" + name + "' has more than one type tag");
+        }
         return v;
     }
 
     /**
      * One attribute value whose first token {@code first} was just read, checked and skipped;
-     * {@code depth} counts the L and M levels around it.
+     * {@code depth} counts the L and M levels around it. {@code name} names it in a message only, so
+     * an element's or member's name ({@code a[2]}, {@code a.b}) is built only for a message.
      */
-    private static void value(JsonParser p, int depth, String name, JsonToken first) throws IOException {
-        expect(first == JsonToken.START_OBJECT, "attribute '" + name + "' is not a typed value object");
-        expect(p.nextToken() == JsonToken.FIELD_NAME, "attribute '" + name + "' has no type tag");
+    private void value(JsonParser p, int depth, Object name, JsonToken first) throws IOException {
+        if (first != JsonToken.START_OBJECT) {
+            throw new Malformed("attribute '" + name + "' is not a typed value object");
+        }
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            throw new Malformed("attribute '" + name + "' has no type tag");
+        }
         String tag = p.currentName();
         JsonToken t = p.nextToken();
         switch (tag) {
-            case "S", "N" -> expect(t == JsonToken.VALUE_STRING, "attribute '" + name + "' (" + tag + ") is not a string");
+            case "S", "N" -> require(t == JsonToken.VALUE_STRING, name, tag, "is not a string");
             case "B" -> {
-                expect(t == JsonToken.VALUE_STRING, "attribute '" + name + "' (B) is not a string");
-                base64Shape(p.getText(), name);
+                require(t == JsonToken.VALUE_STRING, name, tag, "is not a string");
+                base64Shape(p, name);
             }
-            case "BOOL" -> expect(t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE,
-                    "attribute '" + name + "' (BOOL) is not true or false");
-            case "NULL" -> expect(t == JsonToken.VALUE_TRUE, "attribute '" + name + "' (NULL) is not true");
+            case "BOOL" -> require(t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE, name, tag, "is not true or false");
+            case "NULL" -> require(t == JsonToken.VALUE_TRUE, name, tag, "is not true");
             case "SS", "NS", "BS" -> {
-                expect(t == JsonToken.START_ARRAY, "attribute '" + name + "' (" + tag + ") is not an array");
+                require(t == JsonToken.START_ARRAY, name, tag, "is not an array");
+                boolean binary = tag.equals("BS");
                 while ((t = p.nextToken()) == JsonToken.VALUE_STRING) {
-                    if (tag.equals("BS")) {
-                        base64Shape(p.getText(), name);
+                    if (binary) {
+                        base64Shape(p, name);
                     }
                 }
-                expect(t == JsonToken.END_ARRAY, "attribute '" + name + "' (" + tag + ") holds a non-string");
+                require(t == JsonToken.END_ARRAY, name, tag, "holds a non-string");
             }
             case "L" -> {
-                expect(t == JsonToken.START_ARRAY, "attribute '" + name + "' (L) is not an array");
+                require(t == JsonToken.START_ARRAY, name, tag, "is not an array");
                 nested(depth, name);
                 int i = 0;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                    value(p, depth + 1, name + "[" + i++ + "]", t);
+                    value(p, depth + 1, new Element(name, i++), t);
                 }
             }
             case "M" -> {
-                expect(t == JsonToken.START_OBJECT, "attribute '" + name + "' (M) is not an object");
+                require(t == JsonToken.START_OBJECT, name, tag, "is not an object");
                 nested(depth, name);
+                ObjectNames members = names[depth + 1].clear();
                 while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                    value(p, depth + 1, name + "." + p.currentName(), p.nextToken());
+                    Member member = new Member(name, p.currentName());
+                    if (!members.add(member.key())) {
+                        throw new Malformed("attribute '" + member + "' appears twice");
+                    }
+                    value(p, depth + 1, member, p.nextToken());
                 }
-                expect(t == JsonToken.END_OBJECT, "attribute '" + name + "' (M) is not closed");
+                require(t == JsonToken.END_OBJECT, name, tag, "is not closed");
             }
             default -> throw new Malformed("attribute '" + name + "' has unknown type tag '" + tag + "'");
         }
-        expect(p.nextToken() == JsonToken.END_OBJECT, "attribute '" + name + "' has more than one type tag");
+        if (p.nextToken() != JsonToken.END_OBJECT) {
+            throw new Malformed("attribute '" + name + "' has more than one type tag");
+        }
     }
 
-    private static void nested(int depth, String name) {
-        expect(depth + 1 <= ItemJson.MAX_NESTING, "attribute '" + name + "' nests L/M deeper than "
-                + ItemJson.MAX_NESTING + " levels");
+    private static void require(boolean condition, Object name, String tag, String otherwise) {
+        if (!condition) {
+            throw new Malformed("attribute '" + name + "' (" + tag + ") " + otherwise);
+        }
+    }
+
+    private static void nested(int depth, Object name) {
+        if (depth + 1 > ItemJson.MAX_NESTING) {
+            throw new Malformed("attribute '" + name + "' nests L/M deeper than " + ItemJson.MAX_NESTING + " levels");
+        }
     }
 
     private static byte[] base64(String text, String name) {
-        base64Shape(text, name);
+        if (!Base64Shape.matches(text)) {
+            throw new Malformed("attribute '" + name + "' is not standard padded base64");
+        }
         return Base64.getDecoder().decode(text);
     }
 
-    /** Standard padded base64 by its shape only (alphabet, length, padding), without decoding. */
-    private static void base64Shape(String text, String name) {
-        int n = text.length();
-        boolean ok = n % 4 == 0;
-        for (int i = 0; ok && i < n; i++) {
-            char c = text.charAt(i);
-            boolean digit = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-            boolean pad = c == '=' && i >= n - 2 && (i == n - 1 || text.charAt(n - 1) == '=');
-            ok = digit || pad;
+    private static void base64Shape(JsonParser p, Object name) throws IOException {
+        if (!Base64Shape.matches(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+            throw new Malformed("attribute '" + name + "' is not standard padded base64");
         }
-        expect(ok, "attribute '" + name + "' is not standard padded base64");
     }
 
-    private static void expect(boolean condition, String why) {
-        if (!condition) {
-            throw new Malformed(why);
+    /** An element of an L, named {@code list[i]} in a message. */
+    private record Element(Object list, int index) {
+        @Override
+        public String toString() {
+            return list + "[" + index + "]";
+        }
+    }
+
+    /** A member of an M, named {@code map.key} in a message. */
+    private record Member(Object map, String key) {
+        @Override
+        public String toString() {
+            return map + "." + key;
         }
     }
 

@@ -26,6 +26,9 @@ interface LayoutWriter {
     /** Appends one item line (without its line break). */
     void write(String itemJson) throws IOException;
 
+    /** Appends one item line (without its line break) already in UTF-8. */
+    void write(byte[] itemJson) throws IOException;
+
     /** Every item written: flushes and syncs the data. */
     void endData() throws IOException;
 

@@ -3,19 +3,14 @@ package dev.stillpoint.backup;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
-import java.io.BufferedOutputStream;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.DigestOutputStream;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -36,7 +31,8 @@ final class StillpointLayout implements LayoutWriter {
     private final Path dataTemp;
     private final FileChannel channel;
     private final MessageDigest sha = TableExport.sha256();
-    private final Writer out;
+    /** Lines gathered into one large write and one digest update each (no char encoder, no stream chain). */
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
     private long items;
 
     StillpointLayout(Path dir, ExportTemps temps) throws IOException {
@@ -44,8 +40,6 @@ final class StillpointLayout implements LayoutWriter {
         this.temps = temps;
         this.dataTemp = temps.create(dir, DATA_FILE);
         this.channel = FileChannel.open(dataTemp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        this.out = new BufferedWriter(new OutputStreamWriter(new DigestOutputStream(
-                new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER), sha), StandardCharsets.UTF_8), BUFFER);
     }
 
     @Override
@@ -55,14 +49,41 @@ final class StillpointLayout implements LayoutWriter {
 
     @Override
     public void write(String itemJson) throws IOException {
-        out.write(itemJson);
-        out.write('\n');
+        write(itemJson.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void write(byte[] line) throws IOException {
+        if (line.length + 1 > buffer.remaining()) {
+            drain();
+        }
+        if (line.length + 1 > buffer.remaining()) {
+            sha.update(line);
+            write(ByteBuffer.wrap(line));
+        } else {
+            buffer.put(line);
+        }
+        buffer.put((byte) '\n');
         items++;
+    }
+
+    /** Digests and writes what the buffer holds. */
+    private void drain() throws IOException {
+        buffer.flip();
+        sha.update(buffer.array(), 0, buffer.limit());
+        write(buffer);
+        buffer.clear();
+    }
+
+    private void write(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            channel.write(bytes);
+        }
     }
 
     @Override
     public void endData() throws IOException {
-        out.flush();
+        drain();
         channel.force(true);
     }
 

@@ -8,6 +8,7 @@ import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -26,6 +27,9 @@ import java.time.Instant;
  *
  * <p>Every item is checked before it is written ({@link ItemCheck}) [E1]: the first that fails ends the
  * export ({@link BackupFailure.Problem#CORRUPT_ITEM}) naming it, no manifest written, temp files removed.
+ *
+ * <p>The calling thread reads the snapshot; checking, writing and digesting run on a second thread fed
+ * through a bounded {@link HandOff}, so they overlap the reading.
  */
 public final class TableExport {
     /** Our layout's data file. */
@@ -88,25 +92,31 @@ public final class TableExport {
             TableDescription description;
             SnapshotInfo info;
             boolean keyOrdered;
-            long count = 0;
-            try (TableSnapshot snapshot = engine.openTableSnapshot(account, table)) {
-                description = snapshot.description();
-                info = snapshot.info();
-                keyOrdered = snapshot.keyOrdered();
-                listener.opened(info);
-                ItemCheck check = options.checkItems() ? new ItemCheck(description) : null;
-                ItemStream items = snapshot.items();
-                while (items.hasNext()) {
-                    StoredItem item = items.next();
-                    if (check != null) {
-                        check.check(item, count + 1, writer.where(count + 1));
+            Lines lines;
+            HandOff handOff = null;
+            try {
+                try (TableSnapshot snapshot = engine.openTableSnapshot(account, table)) {
+                    description = snapshot.description();
+                    info = snapshot.info();
+                    keyOrdered = snapshot.keyOrdered();
+                    listener.opened(info);
+                    lines = new Lines(writer, options.checkItems() ? new ItemCheck(description) : null, listener);
+                    handOff = new HandOff(lines);
+                    ItemStream items = snapshot.items();
+                    while (items.hasNext() && handOff.add(items.next())) {
+                        // The writing thread checks and writes; it stops this loop when it fails.
                     }
-                    writer.write(line(item.json(), count));
-                    count++;
-                    listener.exported(count);
+                } // the snapshot is released once read, while the last lines are written and synced
+                handOff.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BackupFailure(BackupFailure.Problem.INTERRUPTED, "the export was interrupted", e);
+            } finally {
+                if (handOff != null) {
+                    handOff.abandon();
                 }
-                writer.endData();
             }
+            long count = lines.count;
             listener.finished(count);
             LayoutWriter.Written written = writer.commit(account, description, info, keyOrdered, openedAt);
             return new ExportResult(options.format(), description, info, keyOrdered, count, written.bytes(),
@@ -122,6 +132,56 @@ public final class TableExport {
             }
             temps.removeLeftovers();
         }
+    }
+
+    /** The writing thread's work: each item checked, then written as one line, in order. */
+    private static final class Lines implements HandOff.Sink {
+        private final LayoutWriter writer;
+        private final ItemCheck check;
+        private final ExportListener listener;
+        private long count;
+
+        Lines(LayoutWriter writer, ItemCheck check, ExportListener listener) {
+            this.writer = writer;
+            this.check = check;
+            this.listener = listener;
+        }
+
+        @Override
+        public void accept(StoredItem item) throws IOException {
+            String json = item.json();
+            if (plain(json)) { // the common case: checked and written from one UTF-8 encoding of the text
+                byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+                if (check != null) {
+                    check.check(item, utf8, count + 1, writer.where(count + 1));
+                }
+                writer.write(utf8);
+            } else {
+                if (check != null) {
+                    check.check(item, count + 1, writer.where(count + 1));
+                }
+                writer.write(line(json, count));
+            }
+            count++;
+            listener.exported(count);
+        }
+
+        @Override
+        public void end() throws IOException {
+            writer.endData();
+        }
+    }
+
+    /** Whether {@code json} goes on its line as it is: no line break, no UTF-16 surrogate (see {@link #line}). */
+    private static boolean plain(String json) {
+        int n = json.length();
+        for (int i = 0; i < n; i++) {
+            char c = json.charAt(i);
+            if (c == '\n' || c == '\r' || Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -167,13 +167,15 @@ class ExportCheckTest {
                 "{" + key + ",\"v\":{\"S\":\"x\"},\"n\":{\"N\":\"not a number, kept raw [S4]\"},\"b\":{\"B\":\"AAE=\"}}",
                 "{" + key + ",\"t\":{\"BOOL\":false},\"z\":{\"NULL\":true},\"l\":{\"L\":[]},\"m\":{\"M\":{}}}",
                 "{ " + key + " , \"s\" : { \"SS\" : [\"a\",\"b\"] }, \"ns\":{\"NS\":[\"1\"]},\"bs\":{\"BS\":[\"AA==\"]}}",
-                "{" + key + ",\"deep\":" + "{\"L\":[".repeat(64) + "]}".repeat(64) + "}");
+                "{" + key + ",\"deep\":" + "{\"L\":[".repeat(64) + "]}".repeat(64) + "}",
+                "{" + key + ",\"wide\":{\"M\":{" + members(40) + "}}}");
         for (String json : sound) {
             assertThat(ItemJson.decode(json)).as(json).isNotNull();
             check.check(unkeyed(json), 1);
+            check.check(unkeyed(json), utf8(json), 1, "line 1 of items.jsonl"); // the export's path: the line's bytes
         }
         List<String> broken = List.of(
-                "this is not json", "", "[]", "{" + key + "} trailing", "{" + key + ",}",
+                "this is not json", "", "[]", "{" + key + "} trailing", "{" + key + "} {}", "{" + key + ",}",
                 "{" + key + ",\"v\":\"x\"}", "{" + key + ",\"v\":{}}", "{" + key + ",\"v\":{\"S\":\"x\",\"N\":\"1\"}}",
                 "{" + key + ",\"v\":{\"X\":\"x\"}}", "{" + key + ",\"v\":{\"S\":1}}", "{" + key + ",\"v\":{\"B\":\"AAE\"}}",
                 "{" + key + ",\"v\":{\"B\":\"A=AE\"}}", "{" + key + ",\"v\":{\"BOOL\":\"true\"}}", "{" + key + ",\"v\":{\"NULL\":false}}",
@@ -182,10 +184,14 @@ class ExportCheckTest {
                 "{" + key + ",\"v\":{\"S\":\"x\"},\"v\":{\"S\":\"y\"}}",
                 "{" + key + ",\"v\":{\"M\":{\"a\":{\"S\":\"x\"},\"a\":{\"S\":\"y\"}}}}",
                 "{" + key + ",\"deep\":" + "{\"L\":[".repeat(65) + "]}".repeat(65) + "}",
-                "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\",\"S\":\"1\"}}", "{\"pk\":{\"S\":\"a\"},\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}");
+                "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\",\"S\":\"1\"}}", "{\"pk\":{\"S\":\"a\"},\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}",
+                // A name repeated after more than 16 others (past the check's small array, in its set).
+                "{" + key + ",\"wide\":{\"M\":{" + members(40) + ",\"m3\":{\"S\":\"again\"}}}}");
         for (String json : broken) {
             assertThatThrownBy(() -> ItemJson.decode(json)).as("ItemJson refuses %s", json).isNotNull();
             assertThatThrownBy(() -> check.check(unkeyed(json), 7)).as(json)
+                    .isInstanceOf(ItemCheck.Failed.class).hasMessageStartingWith("item 7 (line 7 of items.jsonl)");
+            assertThatThrownBy(() -> check.check(unkeyed(json), utf8(json), 7, "line 7 of items.jsonl")).as("bytes of %s", json)
                     .isInstanceOf(ItemCheck.Failed.class).hasMessageStartingWith("item 7 (line 7 of items.jsonl)");
         }
         // Sound JSON, but not an item of this table: a key attribute of another type, or missing.
@@ -195,6 +201,16 @@ class ExportCheckTest {
             assertThatThrownBy(() -> check.check(unkeyed(json), 7)).as(json)
                     .isInstanceOf(ItemCheck.Failed.class).hasMessageStartingWith("item 7 (line 7 of items.jsonl)");
         }
+    }
+
+    private static byte[] utf8(String json) {
+        return json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** {@code "m0":{"S":"0"},"m1":...}: {@code n} distinct members of an M. */
+    private static String members(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> "\"m" + i + "\":{\"S\":\"" + i + "\"}")
+                .collect(java.util.stream.Collectors.joining(","));
     }
 
     @Test

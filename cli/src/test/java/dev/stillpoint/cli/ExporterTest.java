@@ -39,6 +39,7 @@ class ExporterTest {
     private static final class Scripted implements ItemStream {
         final long count;
         final boolean failAtEnd;
+        long corruptAt = -1;
         long yielded;
         boolean closed;
 
@@ -58,7 +59,8 @@ class ExporterTest {
 
         @Override
         public StoredItem next() {
-            String json = "{\"pk\":{\"S\":\"k" + (yielded++) + "\"},\"pad\":{\"S\":\"" + "x".repeat(200) + "\"}}";
+            String json = ++yielded == corruptAt ? "{\"pk\":{\"S\":\"k\"},\"pad\":{\"Q\":\"x\"}}"
+                    : "{\"pk\":{\"S\":\"k" + yielded + "\"},\"pad\":{\"S\":\"" + "x".repeat(200) + "\"}}";
             return new StoredItem() {
                 @Override
                 public String json() {
@@ -113,6 +115,26 @@ class ExporterTest {
                 .isInstanceOf(StorageException.class).hasMessageContaining("expired");
 
         assertThat(stream.closed).isTrue();
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void e1_anItemFailingTheCheckOnTheWritingThreadStopsTheReadingAndLeavesNoFileBehind() throws Exception {
+        Path out = Exporter.prepareOutput(Cli.scratch("exporter-corrupt").resolve("out"));
+        Scripted stream = new Scripted(200_000, false);
+        stream.corruptAt = 30_000;
+
+        assertThatThrownBy(() -> Exporter.export(engine(stream), "000000000000", "scripted", out, ExportListener.NONE))
+                .isInstanceOf(CliFailure.class)
+                .hasMessageStartingWith("item 30000 (line 30000 of items.jsonl)")
+                .hasMessageContaining("unknown type tag 'Q'")
+                .satisfies(e -> assertThat(((CliFailure) e).exitCode()).isEqualTo(ExitCodes.CORRUPT_ITEM));
+
+        assertThat(stream.closed).as("the snapshot is released").isTrue();
+        assertThat(stream.yielded).as("reading stopped within the hand-off's few batches of the failure")
+                .isLessThan(40_000);
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files).isEmpty();
         }
