@@ -154,6 +154,26 @@ class LeaseIdleLimitTest {
         assertThat(ledger.inUse()).isZero();
     }
 
+    // [L1] an open engine with no snapshot left to watch lets its timer thread go (after the timer's
+    // 5 s keep-alive), so an embedding server idle for hours holds no thread for snapshots it no longer
+    // has; the next snapshot starts one again. Mutant recorded: allowCoreThreadTimeOut removed from
+    // IdleWatch keeps the thread, failing "the timer thread ends once nothing is watched".
+    @Test
+    void l1_anEngineWithNothingToWatchLetsItsTimerThreadGo() throws Exception {
+        Set<Thread> before = idleThreads();
+        try (LeasedSnapshotEngine engine = engine(Duration.ofMillis(200))) {
+            engine.openTableSnapshot(ACCOUNT, TABLE).close();
+            Set<Thread> mine = idleThreads();
+            mine.removeAll(before);
+            assertThat(mine).as("one timer thread for the engine").hasSize(1);
+            Thread timer = mine.iterator().next();
+            // The timer's one look (at 200 ms) finds the lease released and schedules nothing more.
+            await(() -> !timer.isAlive(), Duration.ofSeconds(20), "[L1] the timer thread ends once nothing is watched");
+            engine.openTableSnapshot(ACCOUNT, TABLE).close();
+            assertThat(ledger.inUse()).as("the engine still opens snapshots").isZero();
+        }
+    }
+
     private static Set<Thread> idleThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("stillpoint-snapshot-idle-") && t.isAlive())

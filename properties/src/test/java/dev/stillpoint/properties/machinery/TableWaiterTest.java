@@ -67,6 +67,34 @@ class TableWaiterTest {
         assertThat(reads.get()).as("[D4] polls with a pause, not a spin (about 5 in 300 ms)").isBetween(1, 20);
     }
 
+    // D4: the pause grows to 250 ms and no further, so a table activated while waited on is seen within
+    // about a quarter of a second, however long it stayed CREATING: here it turns ACTIVE 2 s after the
+    // first poll, and no two polls are more than 750 ms apart (3x the longest pause, for a busy machine).
+    // Mutant recorded: the cap's comparison negated (the pause doubling without end) fails the gap.
+    @Test
+    void d4_thePauseGrowsToAQuarterSecondAndNoFurther() {
+        TableDescription creating = Descriptions.active("acct", "Orders").withStatus(TableStatus.CREATING);
+        java.util.List<Long> polls = new java.util.ArrayList<>();
+        InMemoryTables turning = new InMemoryTables() {
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                polls.add(System.nanoTime());
+                boolean active = polls.get(polls.size() - 1) - polls.get(0) >= Duration.ofSeconds(2).toNanos();
+                return Optional.of(active ? creating.withStatus(TableStatus.ACTIVE) : creating);
+            }
+        };
+        TableService service = new TableService(turning, turning, request -> creating,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        assertThat(TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofSeconds(30)).status())
+                .isEqualTo(TableStatus.ACTIVE);
+        long longestGap = 0;
+        for (int i = 1; i < polls.size(); i++) {
+            longestGap = Math.max(longestGap, polls.get(i) - polls.get(i - 1));
+        }
+        assertThat(Duration.ofNanos(longestGap)).as("[D4] the pause stops growing at 250 ms: the longest gap between polls")
+                .isLessThanOrEqualTo(Duration.ofMillis(750));
+    }
+
     // D4, D10: DELETING never becomes ACTIVE (ResourceInUse at once); a missing table is not found.
     @Test
     void d4_deletingOrMissingEndsTheWaitAtOnce() {
