@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The check an export makes of every item before writing it [E1]: its stored text is well-formed
@@ -31,6 +32,8 @@ import java.util.Optional;
  * number is yielded raw as stored [S4] and restored as such), except in the key, which must encode.
  */
 public final class ItemCheck {
+    private static final Pattern JACKSON_SOURCE =
+            Pattern.compile("\\[Source: [^\\]]*?; line: \\d+, column: (\\d+)\\]");
 
     /** A stored item that failed the check; the message names it by position (from 1) and stored key. */
     public static final class Failed extends RuntimeException {
@@ -144,7 +147,7 @@ public final class ItemCheck {
                 throw new Malformed("text follows the item's closing brace");
             }
         } catch (JsonProcessingException e) {
-            throw failed(item, position, where, "it is not well-formed JSON: " + e.getOriginalMessage());
+            throw failed(item, position, where, "it is not well-formed JSON: " + withoutSource(e.getOriginalMessage()));
         } catch (IOException e) {
             throw failed(item, position, where, "it cannot be read: " + e.getMessage());
         } catch (Malformed e) {
@@ -317,5 +320,14 @@ public final class ItemCheck {
         Malformed(String message) {
             super(message, null, false, false);
         }
+    }
+
+    /**
+     * Jackson's message without the "[Source: REDACTED (...); line: 1, column: N]" it embeds for an
+     * unclosed object or array: the message already names the item and its line, so only the column
+     * says anything to the reader.
+     */
+    private static String withoutSource(String jacksonMessage) {
+        return JACKSON_SOURCE.matcher(jacksonMessage).replaceAll("column $1");
     }
 }
