@@ -6,6 +6,7 @@ import dev.stillpoint.ports.in.ItemStream;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -95,7 +96,7 @@ public final class TableExport {
             Lines lines;
             HandOff handOff = null;
             try {
-                try (TableSnapshot snapshot = engine.openTableSnapshot(account, table)) {
+                try (TableSnapshot snapshot = engine.openTableSnapshot(account, table, StoredKeys.INCLUDED)) {
                     description = snapshot.description();
                     info = snapshot.info();
                     keyOrdered = snapshot.keyOrdered();

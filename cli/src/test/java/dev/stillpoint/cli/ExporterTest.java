@@ -86,7 +86,7 @@ class ExporterTest {
     }
 
     private static SnapshotEngine engine(Scripted stream) {
-        return (account, table) -> new TableSnapshot(TABLE, new SnapshotInfo("scripted", "m-1"), false, stream);
+        return (account, table, storedKeys) -> new TableSnapshot(TABLE, new SnapshotInfo("scripted", "m-1"), false, stream);
     }
 
     @Test

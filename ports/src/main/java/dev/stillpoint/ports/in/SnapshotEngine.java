@@ -10,11 +10,25 @@ package dev.stillpoint.ports.in;
 public interface SnapshotEngine {
 
     /**
-     * The table's description and a stream of every item, from one instant.
+     * The table's description and a stream of every item, from one instant; the items carry no
+     * stored key ({@link StoredKeys#OMITTED}).
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name
      * @return the snapshot; close it to return its permit
      */
-    TableSnapshot openTableSnapshot(String accountId, String tableName);
+    default TableSnapshot openTableSnapshot(String accountId, String tableName) {
+        return openTableSnapshot(accountId, tableName, StoredKeys.OMITTED);
+    }
+
+    /**
+     * The table's description and a stream of every item, from one instant, each item carrying its
+     * stored key when {@code storedKeys} asks for it and the backend keeps one [E1].
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param storedKeys whether the items carry their stored keys
+     * @return the snapshot; close it to return its permit
+     */
+    TableSnapshot openTableSnapshot(String accountId, String tableName, StoredKeys storedKeys);
 }

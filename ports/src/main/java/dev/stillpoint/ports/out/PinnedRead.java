@@ -1,10 +1,11 @@
 package dev.stillpoint.ports.out;
 
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredKeys;
 
 /**
  * The third step of a snapshot open: the instant is pinned; nothing of the items is read yet. Its one
- * way on is {@link #pages()}, which hands the read over to the stream.
+ * way on is {@link #pages(StoredKeys)}, which hands the read over to the stream.
  */
 public interface PinnedRead extends AutoCloseable {
 
@@ -26,9 +27,11 @@ public interface PinnedRead extends AutoCloseable {
      * Hands the read over as a page source, which then holds everything this step held; when it
      * throws, this step still holds it.
      *
+     * @param storedKeys whether each item carries the key its backend stores it under; a backend whose
+     *                   items are their own keys ignores it
      * @return the read's items as pages
      */
-    PageSource pages();
+    PageSource pages(StoredKeys storedKeys);
 
     /** Ends the read when the open fails or is cancelled after the pin, before the hand-over. */
     @Override

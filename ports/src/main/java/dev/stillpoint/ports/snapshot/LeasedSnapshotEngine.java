@@ -9,6 +9,7 @@ import dev.stillpoint.domain.snapshot.LeaseEvent;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
@@ -96,9 +97,12 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
 
     /** Opens a snapshot (see {@link SnapshotEngine#openTableSnapshot}); its stream has this engine's idle limit. */
     @Override
-    public TableSnapshot openTableSnapshot(String accountId, String tableName) {
+    public TableSnapshot openTableSnapshot(String accountId, String tableName, StoredKeys storedKeys) {
         // Checked before a permit is taken: an invalid name is the caller's error, never a missing table [R1].
         TableRules.requireAddress(accountId, tableName);
+        if (storedKeys == null) {
+            throw StorageException.validation("storedKeys must not be null (OMITTED or INCLUDED)");
+        }
         Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
@@ -108,7 +112,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         }
         lease.apply(LeaseEvent.PERMIT_GRANTED);
         try {
-            return open(lease, accountId, tableName);
+            return open(lease, accountId, tableName, storedKeys);
         } catch (RuntimeException | Error e) {
             // An interrupted caller abandoned the open; anything else is a failed open. Both release.
             lease.apply(Thread.currentThread().isInterrupted() ? LeaseEvent.CLOSED : LeaseEvent.FAILED);
@@ -121,7 +125,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
      * cancellation anywhere closes the step current then, once. The refusal of a table that is not
      * ACTIVE is decided here and nowhere else [S6].
      */
-    private TableSnapshot open(Lease lease, String accountId, String tableName) {
+    private TableSnapshot open(Lease lease, String accountId, String tableName, StoredKeys storedKeys) {
         BegunRead begun = reads.begin(accountId, tableName, observer);
         lease.own(begun);
         DefinedRead defined = begun.readDefinition();
@@ -137,7 +141,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         lease.own(pinned);
         lease.apply(LeaseEvent.SNAPSHOT_PINNED);
         observer.atPause(PausePoint.BEFORE_ITEMS);
-        PageSource pages = pinned.pages();
+        PageSource pages = pinned.pages(storedKeys);
         lease.ownPages(pages);
         lease.startIdleClock();
         lease.apply(LeaseEvent.STREAM_STARTED);

@@ -2,6 +2,7 @@ package dev.stillpoint.ports.snapshot;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.util.Objects;
 
@@ -27,7 +28,7 @@ public final class UnsupportedSnapshots implements SnapshotEngine {
     }
 
     @Override
-    public TableSnapshot openTableSnapshot(String accountId, String tableName) {
+    public TableSnapshot openTableSnapshot(String accountId, String tableName, StoredKeys storedKeys) {
         throw StorageException.unsupported(backend, why);
     }
 }

@@ -2,6 +2,7 @@ package dev.stillpoint.properties.bench;
 
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,10 +20,16 @@ public final class SnapshotDrain {
      * decoded item; with {@code perSecond} > 0, paced to that many items a second. Returns the items read.
      */
     public static long drain(SnapshotEngine snapshots, String account, String table, boolean decode, int perSecond) {
+        return drain(snapshots, account, table, StoredKeys.OMITTED, decode, perSecond);
+    }
+
+    /** As {@link #drain(SnapshotEngine, String, String, boolean, int)}, the items carrying their stored keys or not. */
+    public static long drain(SnapshotEngine snapshots, String account, String table, StoredKeys storedKeys, boolean decode,
+                             int perSecond) {
         long n = 0;
         long acc = 0;
         long start = System.nanoTime();
-        try (TableSnapshot s = snapshots.openTableSnapshot(account, table)) {
+        try (TableSnapshot s = snapshots.openTableSnapshot(account, table, storedKeys)) {
             var items = s.items();
             while (items.hasNext()) {
                 StoredItem item = items.next();

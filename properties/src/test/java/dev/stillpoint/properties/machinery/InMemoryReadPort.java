@@ -6,6 +6,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
@@ -92,7 +93,7 @@ final class InMemoryReadPort implements SnapshotReadPort {
 
     private record Pinned(Window window, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
         @Override
-        public PageSource pages() {
+        public PageSource pages(StoredKeys storedKeys) {
             fail(window.plan, FailAt.PAGES);
             return window.handTo(window);
         }

@@ -11,6 +11,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.PageSource;
@@ -219,7 +220,8 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                           SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
 
         @Override
-        public PageSource pages() {
+        public PageSource pages(StoredKeys storedKeys) {
+            // The cursor reads the item column only: its items carry no stored key, whatever storedKeys asks.
             SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
                     .getSQL(ParamType.INLINED);

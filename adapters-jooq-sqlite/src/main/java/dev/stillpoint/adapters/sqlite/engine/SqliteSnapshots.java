@@ -6,6 +6,7 @@ import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
@@ -129,8 +130,8 @@ public final class SqliteSnapshots implements SnapshotReadPort {
     /** Pinned: the marker is read; the pages are keyset pages when the key is orderable, rowid pages when not. */
     private record Pinned(Read read, DataRelation base, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
         @Override
-        public PageSource pages() {
-            LivePages live = keyOrdered ? new KeysetPages(read, base) : new RowidPages(read, base);
+        public PageSource pages(StoredKeys storedKeys) {
+            LivePages live = keyOrdered ? new KeysetPages(read, base, storedKeys) : new RowidPages(read, base, storedKeys);
             if (read.copyAtOpen().isEmpty()) {
                 return live;
             }
@@ -165,9 +166,16 @@ public final class SqliteSnapshots implements SnapshotReadPort {
     /** Pages read by prepared statements inside the read transaction; closing them ends the read. */
     private abstract static class LivePages implements PageSource {
         final Read read;
+        final StoredKeys storedKeys;
 
-        LivePages(Read read) {
+        LivePages(Read read, StoredKeys storedKeys) {
             this.read = read;
+            this.storedKeys = storedKeys;
+        }
+
+        /** The current row; its key columns are read only when the items carry them [E1]. */
+        StoredJson row(ResultSet rs, int item, int pk, int sk) throws SQLException {
+            return storedKeys == StoredKeys.INCLUDED ? StoredJson.read(rs, item, pk, sk) : StoredJson.read(rs, item);
         }
 
         /** Closes the page queries, leaving the read transaction open. */
@@ -187,8 +195,8 @@ public final class SqliteSnapshots implements SnapshotReadPort {
         private byte[] lastPk;
         private byte[] lastSk;
 
-        KeysetPages(Read read, DataRelation base) {
-            super(read);
+        KeysetPages(Read read, DataRelation base, StoredKeys storedKeys) {
+            super(read, storedKeys);
             this.first = read.prepare(PageQueries.firstKeysetPage(base));
             this.next = read.prepare(PageQueries.nextKeysetPage(base));
         }
@@ -211,14 +219,13 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 long bytes = 0;
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
-                        // The row's key goes with the item: an export checks the JSON names it [E1].
-                        StoredJson row = StoredJson.read(rs, 3, 1, 2);
+                        StoredJson row = row(rs, 3, 1, 2);
                         bytes += row.json().length();
                         items.add(row);
                         if (budget.full(items.size(), bytes)) {
                             // The row that fills the page is where the next page starts.
-                            lastPk = row.pk();
-                            lastSk = row.sk();
+                            lastPk = rs.getBytes(1);
+                            lastSk = rs.getBytes(2);
                             break;
                         }
                     }
@@ -241,8 +248,8 @@ public final class SqliteSnapshots implements SnapshotReadPort {
         private final PreparedStatement query;
         private long lastRowid = Long.MIN_VALUE;
 
-        RowidPages(Read read, DataRelation base) {
-            super(read);
+        RowidPages(Read read, DataRelation base, StoredKeys storedKeys) {
+            super(read, storedKeys);
             this.query = read.prepare(PageQueries.rowidPage(base));
         }
 
@@ -257,7 +264,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 try (ResultSet rs = query.executeQuery()) {
                     while (!budget.full(items.size(), bytes) && rs.next()) {
                         lastRowid = rs.getLong(1);
-                        StoredJson row = StoredJson.read(rs, 2, 3, 4);
+                        StoredJson row = row(rs, 2, 3, 4);
                         bytes += row.json().length();
                         items.add(row);
                     }

@@ -15,17 +15,26 @@ import java.util.Optional;
 
 /**
  * An item as the data relation stores it, with the row's key columns; decoded only when asked [S4].
- * {@code pk} and {@code sk} are null for an item that did not come from a row (never from a page).
+ * {@code pk} and {@code sk} are null for an item read without its stored key ({@link dev.stillpoint.ports.in.StoredKeys#OMITTED}).
  */
 record StoredJson(String json, byte[] pk, byte[] sk) implements StoredItem {
 
     /**
-     * The current row's item and key columns. The item is taken as its UTF-8 bytes and decoded here:
+     * The current row's item and key columns [E1]. The item is taken as its UTF-8 bytes and decoded here:
      * sqlite-jdbc's {@code getString} hands the text over through a direct buffer and one more copy,
      * which cost more per row than {@code getBytes} (BENCHMARKS.md, "SQLite snapshot read path").
      */
     static StoredJson read(ResultSet rs, int item, int pk, int sk) throws SQLException {
-        return new StoredJson(new String(rs.getBytes(item), StandardCharsets.UTF_8), rs.getBytes(pk), rs.getBytes(sk));
+        return new StoredJson(text(rs, item), rs.getBytes(pk), rs.getBytes(sk));
+    }
+
+    /** The current row's item alone, with no stored key: two column reads fewer per row. */
+    static StoredJson read(ResultSet rs, int item) throws SQLException {
+        return new StoredJson(text(rs, item), null, null);
+    }
+
+    private static String text(ResultSet rs, int item) throws SQLException {
+        return new String(rs.getBytes(item), StandardCharsets.UTF_8);
     }
 
     @Override

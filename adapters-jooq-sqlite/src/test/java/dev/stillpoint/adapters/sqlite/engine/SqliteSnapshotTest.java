@@ -18,6 +18,7 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.snapshot.HolderKind;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -198,6 +199,7 @@ class SqliteSnapshotTest {
     // E1, S4: on keyset pages and on rowid pages alike, every item comes with its own row's stored key
     // (not a neighbour's, not pk and sk swapped), and its text, read as UTF-8 bytes, is the item put,
     // characters outside Latin-1 and a surrogate pair included.
+    // A reader that leaves the stored keys out gets the same items in the same order and no keys.
     // Mutants run by hand: StoredJson.read given pk and sk swapped on rowid pages -> the "own row's
     // key" assertion fails; the same on keyset pages -> the items assertion fails (the next page
     // starts after the wrong key).
@@ -223,8 +225,8 @@ class SqliteSnapshotTest {
 
     private static void assertEveryItemCarriesItsRowsKey(SqliteStorage storage, List<Item> put) {
         KeySchema schema = KeySchema.composite("pk", "sk");
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
-            List<StoredItem> items = new ArrayList<>();
+        List<StoredItem> items = new ArrayList<>();
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, "orders", StoredKeys.INCLUDED)) {
             s.items().forEachRemaining(items::add);
             assertThat(items).extracting(StoredItem::item).containsExactlyInAnyOrderElementsOf(put);
             for (StoredItem stored : items) {
@@ -234,6 +236,13 @@ class SqliteSnapshotTest {
                 Key swapped = Key.of(own.sort().orElseThrow(), own.partition());
                 assertThat(stored.storedKey().orElseThrow().matches(swapped)).as("not its key swapped").isFalse();
             }
+        }
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
+            List<StoredItem> omitted = new ArrayList<>();
+            s.items().forEachRemaining(omitted::add);
+            assertThat(omitted).as("the same items in the same order, keys omitted")
+                    .extracting(StoredItem::json).containsExactlyElementsOf(items.stream().map(StoredItem::json).toList());
+            assertThat(omitted).as("no stored key when omitted").allSatisfy(i -> assertThat(i.storedKey()).isEmpty());
         }
     }
 

@@ -11,6 +11,7 @@ import com.mongodb.client.model.Sorts;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.Page;
@@ -127,7 +128,8 @@ final class MongoSnapshots implements SnapshotReadPort {
         }
 
         @Override
-        public PageSource pages() {
+        public PageSource pages(StoredKeys storedKeys) {
+            // A document holds its item and key together: no stored key apart from it, whatever storedKeys asks.
             return new CursorPages(session, base);
         }
 

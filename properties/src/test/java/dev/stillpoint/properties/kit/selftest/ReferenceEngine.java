@@ -106,9 +106,9 @@ public final class ReferenceEngine implements KitEngine {
     }
 
     private SnapshotEngine keepingPermits(SnapshotEngine leased) {
-        return (account, table) -> {
+        return (account, table, storedKeys) -> {
             try {
-                return leased.openTableSnapshot(account, table);
+                return leased.openTableSnapshot(account, table, storedKeys);
             } catch (StorageException e) {
                 if (e.reason() == ErrorReason.RESOURCE_IN_USE) {
                     try {

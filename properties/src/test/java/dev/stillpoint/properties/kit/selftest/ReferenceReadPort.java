@@ -5,6 +5,7 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
@@ -138,7 +139,7 @@ final class ReferenceReadPort implements SnapshotReadPort {
         }
 
         @Override
-        public PageSource pages() {
+        public PageSource pages(StoredKeys storedKeys) {
             Pages pages = new Pages(defined, taken.items());
             if (flaw == Flaw.EVERY_PAGE_READ_DURING_THE_OPEN) {
                 pages.readAll();
