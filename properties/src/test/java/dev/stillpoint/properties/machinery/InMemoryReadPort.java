@@ -40,6 +40,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     /** Closes of a step that had already handed the read to the next step (the engine must close the newest). */
     final AtomicInteger closedAfterHandOver = new AtomicInteger();
     volatile FailAt failAt = FailAt.NOWHERE;
+    /** What the last {@code pages} call was asked for. */
+    volatile StoredKeys storedKeysAsked;
 
     InMemoryReadPort(TableDescription description, int size) {
         this.description = description;
@@ -94,6 +96,7 @@ final class InMemoryReadPort implements SnapshotReadPort {
     private record Pinned(Window window, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
         @Override
         public PageSource pages(StoredKeys storedKeys) {
+            window.asked(storedKeys);
             fail(window.plan, FailAt.PAGES);
             return window.handTo(window);
         }
@@ -107,6 +110,11 @@ final class InMemoryReadPort implements SnapshotReadPort {
     /** The one read behind every step of an open, and its pages: counts how, and how often, it is closed. */
     private final class Window implements PageSource {
         private final FailAt plan;
+
+        void asked(StoredKeys storedKeys) {
+            storedKeysAsked = storedKeys;
+        }
+
         private int next;
         private int pagesServed;
         private boolean closed;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PausePoint;
@@ -199,6 +200,31 @@ class LeasedSnapshotEngineProperties {
                         e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
         assertThat(ledger.inUse()).isZero();
         assertThat(port.openWindows.get()).isZero();
+    }
+
+    // E1: the engine hands the reader's choice of stored keys to the adapter's pages, OMITTED unless
+    // asked; no choice at all is refused as VALIDATION before a permit is taken or a read begun.
+    // Mutant run by hand: LeasedSnapshotEngine.open calling pinned.pages(StoredKeys.OMITTED) -> fails on
+    // "[E1] INCLUDED reaches the adapter".
+    @Example
+    void e1_theStoredKeysAskedForReachTheAdapter() {
+        InMemoryReadPort port = new InMemoryReadPort(Descriptions.active(ACCOUNT, TABLE), 3);
+        PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(1));
+        LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, () -> { }, PageBudget.DEFAULT,
+                ReadObserver.NONE, Cleaner.create());
+        try (TableSnapshot s = engine.openTableSnapshot(ACCOUNT, TABLE, StoredKeys.INCLUDED)) {
+            assertThat(port.storedKeysAsked).as("[E1] INCLUDED reaches the adapter").isEqualTo(StoredKeys.INCLUDED);
+        }
+        try (TableSnapshot s = engine.openTableSnapshot(ACCOUNT, TABLE)) {
+            assertThat(port.storedKeysAsked).as("[E1] OMITTED unless asked").isEqualTo(StoredKeys.OMITTED);
+        }
+        int begun = port.begun.get();
+        assertThatThrownBy(() -> engine.openTableSnapshot(ACCOUNT, TABLE, null))
+                .isInstanceOfSatisfying(StorageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION))
+                .hasMessageContaining("storedKeys");
+        assertThat(port.begun.get()).as("no read begun for a refused open").isEqualTo(begun);
+        assertThat(ledger.inUse()).isZero();
     }
 
     // D9, S2: the snapshot's description keeps every index in its build state (ACTIVE, CREATING) and
