@@ -36,7 +36,10 @@ final class AttributeMap extends AbstractMap<String, AttributeValue> {
      * @param what the owner for messages ("item", "M")
      */
     static AttributeMap copyOf(Map<String, AttributeValue> source, String what) {
-        Checks.requireNonNull(source, what + " attributes");
+        if (source == null) {
+            // The message is built only on failure: this runs once per decoded item and map.
+            throw StorageException.validation(what + " attributes must not be null");
+        }
         NameIndex names = new NameIndex(source.size());
         AttributeValue[] values = new AttributeValue[names.capacity()];
         for (Map.Entry<String, AttributeValue> e : source.entrySet()) {

@@ -25,7 +25,10 @@ final class SetMembers extends ReadOnlySet<String> {
      * @param type the set's type name for messages ("SS", "NS")
      */
     static SetMembers copyOf(Set<String> source, String type) {
-        Checks.requireNonNull(source, type + " values");
+        if (source == null) {
+            // The message is built only on failure: this runs once per decoded set.
+            throw StorageException.validation(type + " values must not be null");
+        }
         NameIndex members = new NameIndex(source.size());
         for (String member : source) {
             if (member == null) {

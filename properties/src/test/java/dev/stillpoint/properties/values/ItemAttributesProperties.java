@@ -167,8 +167,8 @@ class ItemAttributesProperties {
                 Arbitraries.of(AttributeValue.Bool.TRUE, AttributeValue.Null.INSTANCE));
         Arbitrary<Map.Entry<String, AttributeValue>> entry = Combinators.combine(names(), value).as(Map::entry);
         return Arbitraries.frequencyOf(
-                Tuple.of(1, entry.list().ofMaxSize(14)),
-                Tuple.of(1, entry.list().ofMinSize(15).ofMaxSize(300)));
+                Tuple.of(1, entry.list().ofMaxSize(24)),
+                Tuple.of(1, entry.list().ofMinSize(25).ofMaxSize(300)));
     }
 
     /** Names that often repeat, some sharing a hash ("Aa", "BB"), among mostly fresh ones. */

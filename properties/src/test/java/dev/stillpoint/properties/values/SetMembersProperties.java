@@ -83,6 +83,6 @@ class SetMembersProperties {
     @Provide
     Arbitrary<List<String>> members() {
         Arbitrary<String> member = ItemAttributesProperties.names();
-        return Arbitraries.frequencyOf(Tuple.of(1, member.list().ofMaxSize(14)), Tuple.of(1, member.list().ofMinSize(15).ofMaxSize(300)));
+        return Arbitraries.frequencyOf(Tuple.of(1, member.list().ofMaxSize(24)), Tuple.of(1, member.list().ofMinSize(25).ofMaxSize(300)));
     }
 }
