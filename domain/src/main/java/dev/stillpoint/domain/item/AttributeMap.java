@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -91,20 +90,9 @@ final class AttributeMap extends AbstractMap<String, AttributeValue> {
         return new ReadOnlySet<>() {
             @Override
             public Iterator<Map.Entry<String, AttributeValue>> iterator() {
-                return new Iterator<>() {
-                    private int next;
-
+                return new PositionCursor<>(names.size()) {
                     @Override
-                    public boolean hasNext() {
-                        return next < names.size();
-                    }
-
-                    @Override
-                    public Map.Entry<String, AttributeValue> next() {
-                        if (next >= names.size()) {
-                            throw new NoSuchElementException();
-                        }
-                        int position = next++;
+                    Map.Entry<String, AttributeValue> at(int position) {
                         return new SimpleImmutableEntry<>(names.name(position), values[position]);
                     }
                 };

@@ -2,7 +2,6 @@ package dev.stillpoint.domain.item;
 
 import dev.stillpoint.domain.error.StorageException;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
@@ -51,20 +50,10 @@ final class SetMembers extends ReadOnlySet<String> {
 
     @Override
     public Iterator<String> iterator() {
-        return new Iterator<>() {
-            private int next;
-
+        return new PositionCursor<>(members.size()) {
             @Override
-            public boolean hasNext() {
-                return next < members.size();
-            }
-
-            @Override
-            public String next() {
-                if (next >= members.size()) {
-                    throw new NoSuchElementException();
-                }
-                return members.name(next++);
+            String at(int position) {
+                return members.name(position);
             }
         };
     }
