@@ -228,7 +228,7 @@ public sealed interface AttributeValue
          * @param values the values by attribute name
          */
         public M {
-            values = Checks.copyMap(values, "M");
+            values = AttributeMap.copyOf(values, "M");
         }
 
         @Override
@@ -245,7 +245,7 @@ public sealed interface AttributeValue
          * @param values the member strings
          */
         public SS {
-            values = Checks.copySet(values, "SS");
+            values = SetMembers.copyOf(values, "SS");
         }
 
         @Override
@@ -262,7 +262,7 @@ public sealed interface AttributeValue
          * @param values the member texts
          */
         public NS {
-            values = Checks.copySet(values, "NS");
+            values = SetMembers.copyOf(values, "NS");
         }
 
         @Override

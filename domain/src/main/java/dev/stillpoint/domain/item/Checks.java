@@ -2,13 +2,8 @@ package dev.stillpoint.domain.item;
 
 import dev.stillpoint.domain.error.StorageException;
 import java.util.Base64;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.Map;
-import java.util.Set;
 
-/** Null checks, order-keeping copies and message formatting shared by the item values. */
+/** Null checks and message formatting shared by the item values. */
 final class Checks {
     static final int SHOWN_CHARS = 64;
 
@@ -19,34 +14,6 @@ final class Checks {
         if (value == null) {
             throw StorageException.validation(what + " must not be null");
         }
-    }
-
-    static Set<String> copySet(Set<String> values, String type) {
-        requireNonNull(values, type + " values");
-        Set<String> copy = new LinkedHashSet<>();
-        for (String member : values) {
-            if (member == null) {
-                throw StorageException.validation(type + " member must not be null");
-            }
-            copy.add(member);
-        }
-        return Collections.unmodifiableSet(copy);
-    }
-
-    static Map<String, AttributeValue> copyMap(Map<String, AttributeValue> values, String what) {
-        requireNonNull(values, what + " attributes");
-        // Sized for the entries and messages built only on failure: this runs once per decoded item.
-        Map<String, AttributeValue> copy = new LinkedHashMap<>(Math.max(4, (int) (values.size() / 0.75f) + 1));
-        for (Map.Entry<String, AttributeValue> e : values.entrySet()) {
-            if (e.getKey() == null) {
-                throw StorageException.validation(what + " attribute name must not be null");
-            }
-            if (e.getValue() == null) {
-                throw StorageException.validation(what + " value of '" + e.getKey() + "' must not be null");
-            }
-            copy.put(e.getKey(), e.getValue());
-        }
-        return Collections.unmodifiableMap(copy);
     }
 
     /** The text quoted, cut to {@value #SHOWN_CHARS} characters with its full length noted. */

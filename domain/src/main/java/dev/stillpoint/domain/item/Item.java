@@ -12,7 +12,7 @@ public record Item(Map<String, AttributeValue> attributes) {
      * @param attributes the values by attribute name
      */
     public Item {
-        attributes = Checks.copyMap(attributes, "item");
+        attributes = AttributeMap.copyOf(attributes, "item");
     }
 
     /**
