@@ -102,11 +102,6 @@ final class DynamoDbLayout implements LayoutWriter {
     }
 
     @Override
-    public void write(String itemJson) throws IOException {
-        write(itemJson.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
     public void write(byte[] itemJson) throws IOException {
         if (current.items == itemsPerFile) {
             current.finish();

@@ -23,10 +23,7 @@ interface LayoutWriter {
     /** Where item {@code position} (from 1) goes, for a message naming it: "line N of FILE". */
     String where(long position);
 
-    /** Appends one item line (without its line break). */
-    void write(String itemJson) throws IOException;
-
-    /** Appends one item line (without its line break) already in UTF-8. */
+    /** Appends one item line (without its line break) in UTF-8. */
     void write(byte[] itemJson) throws IOException;
 
     /** Every item written: flushes and syncs the data. */

@@ -48,11 +48,6 @@ final class StillpointLayout implements LayoutWriter {
     }
 
     @Override
-    public void write(String itemJson) throws IOException {
-        write(itemJson.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
     public void write(byte[] line) throws IOException {
         if (line.length + 1 > buffer.remaining()) {
             drain();

@@ -151,18 +151,19 @@ public final class TableExport {
         @Override
         public void accept(StoredItem item) throws IOException {
             String json = item.json();
+            byte[] utf8;
             if (plain(json)) { // the common case: checked and written from one UTF-8 encoding of the text
-                byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+                utf8 = json.getBytes(StandardCharsets.UTF_8);
                 if (check != null) {
                     check.check(item, utf8, count + 1, writer.where(count + 1));
                 }
-                writer.write(utf8);
-            } else {
+            } else { // checked as stored first, so a bad item is named before line() could refuse it
                 if (check != null) {
                     check.check(item, count + 1, writer.where(count + 1));
                 }
-                writer.write(line(json, count));
+                utf8 = line(json, count).getBytes(StandardCharsets.UTF_8);
             }
+            writer.write(utf8);
             count++;
             listener.exported(count);
         }
