@@ -67,6 +67,22 @@ public final class ItemJson {
         if (json == null) {
             throw StorageException.validation("invalid item JSON: the text is null");
         }
-        return new ItemParser(json).item();
+        return new ItemParser(JsonBytes.of(json)).item();
+    }
+
+    /**
+     * The item in the UTF-8 bytes {@code utf8}, as {@link #decode(String)} reads their text: a
+     * storage driver hands the column's bytes over and no decoded copy of the whole text is made.
+     * Malformed UTF-8 reads as U+FFFD, as {@code new String(utf8, UTF_8)} would read it; a refusal
+     * names the position in characters of that text.
+     *
+     * @param utf8 the DynamoDB JSON text of one item, in UTF-8; not changed, and not kept
+     * @return the item
+     */
+    public static Item decodeUtf8(byte[] utf8) {
+        if (utf8 == null) {
+            throw StorageException.validation("invalid item JSON: the text is null");
+        }
+        return new ItemParser(utf8).item();
     }
 }

@@ -4,6 +4,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -23,8 +24,8 @@ final class ItemParser extends TextCursor {
 
     private final MemberStack stack = new MemberStack();
 
-    ItemParser(String text) {
-        super(text);
+    ItemParser(byte[] utf8) {
+        super(utf8);
     }
 
     Item item() {
@@ -55,13 +56,13 @@ final class ItemParser extends TextCursor {
         while (true) {
             skipWhitespace();
             int at = pos;
-            String name = string(what);
+            String name = name(what);
             skipWhitespace();
             expect(':', "':' after the ", what);
             stack.push(name, value(depth), at);
             skipWhitespace();
             if (pos < n) {
-                char c = chars[pos++];
+                byte c = b[pos++];
                 if (c == ',') {
                     continue;
                 }
@@ -120,14 +121,15 @@ final class ItemParser extends TextCursor {
         }
         int end = plainStringEnd();
         if (end >= 0) {
-            TypeTag tag = TypeTag.of(s, pos + 1, end);
+            TypeTag tag = TypeTag.of(b, pos + 1, end);
             if (tag != null) {
                 pos = end + 1;
                 return tag;
             }
         }
         String written = string("type tag"); // escaped, or unknown: read it whole for the message
-        TypeTag tag = TypeTag.of(written, 0, written.length());
+        byte[] spelled = written.getBytes(StandardCharsets.UTF_8);
+        TypeTag tag = TypeTag.of(spelled, 0, spelled.length);
         if (tag == null) {
             throw fail(at, "unknown type tag " + Refusal.show(written));
         }
@@ -238,7 +240,7 @@ final class ItemParser extends TextCursor {
     private boolean endOfArray(String type) {
         skipWhitespace();
         if (pos < n) {
-            char c = chars[pos++];
+            byte c = b[pos++];
             if (c == ',') {
                 return false;
             }
@@ -259,7 +261,7 @@ final class ItemParser extends TextCursor {
         int end = plainStringEnd();
         String written;
         if (end >= 0) {
-            written = s.substring(pos + 1, end);
+            written = new String(b, pos + 1, end - pos - 1, StandardCharsets.ISO_8859_1); // ASCII
             pos = end + 1;
         } else {
             written = string(what);

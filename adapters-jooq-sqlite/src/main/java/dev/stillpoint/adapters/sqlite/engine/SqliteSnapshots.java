@@ -220,7 +220,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
                         StoredJson row = row(rs, 3, 1, 2);
-                        bytes += row.json().length();
+                        bytes += row.size();
                         items.add(row);
                         if (budget.full(items.size(), bytes)) {
                             // The row that fills the page is where the next page starts.
@@ -265,7 +265,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                     while (!budget.full(items.size(), bytes) && rs.next()) {
                         lastRowid = rs.getLong(1);
                         StoredJson row = row(rs, 2, 3, 4);
-                        bytes += row.json().length();
+                        bytes += row.size();
                         items.add(row);
                     }
                 }

@@ -16,30 +16,56 @@ import java.util.Optional;
 /**
  * An item as the data relation stores it, with the row's key columns; decoded only when asked [S4].
  * {@code pk} and {@code sk} are null for an item read without its stored key ({@link dev.stillpoint.ports.in.StoredKeys#OMITTED}).
+ *
+ * <p>The item is kept as the UTF-8 bytes the driver hands over: {@link #item()} parses them as they
+ * are, and the text {@link #json()} is made only for a caller that asks for it, so a decoding reader
+ * pays for no String of the whole item (BENCHMARKS.md, "SQLite snapshot read path").
  */
-record StoredJson(String json, byte[] pk, byte[] sk) implements StoredItem {
+final class StoredJson implements StoredItem {
+    private final byte[] utf8;
+    private final byte[] pk;
+    private final byte[] sk;
+    // Made on the first json(); a race makes it twice, equal, which is harmless.
+    private String json;
+
+    private StoredJson(byte[] utf8, byte[] pk, byte[] sk) {
+        this.utf8 = utf8;
+        this.pk = pk;
+        this.sk = sk;
+    }
 
     /**
-     * The current row's item and key columns [E1]. The item is taken as its UTF-8 bytes and decoded here:
+     * The current row's item and key columns [E1]. The item is taken with {@code getBytes}:
      * sqlite-jdbc's {@code getString} hands the text over through a direct buffer and one more copy,
-     * which cost more per row than {@code getBytes} (BENCHMARKS.md, "SQLite snapshot read path").
+     * which cost more per row (BENCHMARKS.md, "SQLite snapshot read path").
      */
     static StoredJson read(ResultSet rs, int item, int pk, int sk) throws SQLException {
-        return new StoredJson(text(rs, item), rs.getBytes(pk), rs.getBytes(sk));
+        return new StoredJson(rs.getBytes(item), rs.getBytes(pk), rs.getBytes(sk));
     }
 
     /** The current row's item alone, with no stored key: two column reads fewer per row. */
     static StoredJson read(ResultSet rs, int item) throws SQLException {
-        return new StoredJson(text(rs, item), null, null);
+        return new StoredJson(rs.getBytes(item), null, null);
     }
 
-    private static String text(ResultSet rs, int item) throws SQLException {
-        return new String(rs.getBytes(item), StandardCharsets.UTF_8);
+    /** The size of the stored text in bytes, as a page budget counts it. */
+    int size() {
+        return utf8.length;
+    }
+
+    @Override
+    public String json() {
+        String text = json;
+        if (text == null) {
+            text = new String(utf8, StandardCharsets.UTF_8);
+            json = text;
+        }
+        return text;
     }
 
     @Override
     public Item item() {
-        return ItemJson.decode(json);
+        return ItemJson.decodeUtf8(utf8);
     }
 
     @Override
@@ -49,18 +75,18 @@ record StoredJson(String json, byte[] pk, byte[] sk) implements StoredItem {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredJson other && other.json.equals(json) && Arrays.equals(other.pk, pk)
+        return o instanceof StoredJson other && Arrays.equals(other.utf8, utf8) && Arrays.equals(other.pk, pk)
                 && Arrays.equals(other.sk, sk);
     }
 
     @Override
     public int hashCode() {
-        return json.hashCode();
+        return Arrays.hashCode(utf8);
     }
 
     @Override
     public String toString() {
-        return json;
+        return json();
     }
 
     /** The row's {@code pk}, {@code sk} columns in {@link dev.stillpoint.adapters.sqlite.storage.KeyCodec} bytes [E1]. */
