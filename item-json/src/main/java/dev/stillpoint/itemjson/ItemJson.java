@@ -14,7 +14,8 @@ import dev.stillpoint.domain.item.Item;
  * everything else, surrogates included, is written as is), B and BS as standard padded base64, N and
  * NS texts exactly as held.
  *
- * <p>{@link #decode} is a strict parser for exactly this shape. It accepts any RFC 8259 spelling of
+ * <p>{@link #decode} is a strict parser for exactly this shape ({@link #decodeUtf8} the same parser
+ * on the UTF-8 bytes a driver hands over, so no decoded copy of the whole text is made). It accepts any RFC 8259 spelling of
  * it (insignificant whitespace between tokens, every string escape including {@code \}{@code uXXXX}
  * surrogate pairs) and refuses everything else with a {@link StorageException} of reason VALIDATION
  * whose message names the position and shows the text from there: unknown or repeated type tags,
