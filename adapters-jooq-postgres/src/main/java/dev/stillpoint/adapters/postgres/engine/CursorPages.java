@@ -7,6 +7,7 @@ import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.sqlcatalog.StoredUtf8;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,10 +33,10 @@ final class CursorPages implements PageSource {
     private final Connection data;
     private final String tableName;
     private final ReadObserver observer;
-    private final ArrayDeque<String> fetched = new ArrayDeque<>();
+    private final ArrayDeque<byte[]> fetched = new ArrayDeque<>();
     private boolean exhausted;
     private long rowsSeen;
-    private long charsSeen;
+    private long bytesSeen;
     private boolean closed;
 
     /**
@@ -69,9 +70,9 @@ final class CursorPages implements PageSource {
                         break;
                     }
                 }
-                String json = fetched.poll();
-                bytes += json.length();
-                items.add(new StoredJson(json));
+                StoredUtf8 item = new StoredUtf8(fetched.poll());
+                bytes += item.size();
+                items.add(item);
             }
         } catch (SQLException e) {
             throw PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e);
@@ -85,7 +86,7 @@ final class CursorPages implements PageSource {
         if (rowsSeen == 0) {
             return Math.min(rowsLeft, FIRST_FETCH_ROWS);
         }
-        long average = Math.max(1, charsSeen / rowsSeen);
+        long average = Math.max(1, bytesSeen / rowsSeen);
         long byBytes = (budget.bytes() - bytesInPage) / average + 1;
         return (int) Math.max(1, Math.min(rowsLeft, byBytes));
     }
@@ -96,14 +97,16 @@ final class CursorPages implements PageSource {
         try (Statement s = data.createStatement();
              ResultSet rs = s.executeQuery("FETCH FORWARD " + rows + " FROM " + CURSOR)) {
             while (rs.next()) {
-                String json = rs.getString(1);
-                if (json == null) {
+                // The text column's bytes as they came (pgjdbc returns a text column's UTF-8 as is):
+                // no String is made unless a reader asks for json().
+                byte[] utf8 = rs.getBytes(1);
+                if (utf8 == null) {
                     // A row this adapter cannot have written (its item column is NOT NULL): the stream ends here.
                     throw new StorageException(ErrorReason.INTERNAL, "a row of table '" + tableName
                             + "' has no item text; the snapshot stream ends at it");
                 }
-                fetched.add(json);
-                charsSeen += json.length();
+                fetched.add(utf8);
+                bytesSeen += utf8.length;
                 got++;
             }
         }

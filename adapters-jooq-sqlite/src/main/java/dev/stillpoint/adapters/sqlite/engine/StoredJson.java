@@ -1,12 +1,9 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
-import java.nio.charset.StandardCharsets;
+import dev.stillpoint.sqlcatalog.StoredUtf8;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -16,20 +13,14 @@ import java.util.Optional;
 /**
  * An item as the data relation stores it, with the row's key columns; decoded only when asked [S4].
  * {@code pk} and {@code sk} are null for an item read without its stored key ({@link dev.stillpoint.ports.in.StoredKeys#OMITTED}).
- *
- * <p>The item is kept as the UTF-8 bytes the driver hands over: {@link #item()} parses them as they
- * are, and the text {@link #json()} is made only for a caller that asks for it, so a decoding reader
- * pays for no String of the whole item (BENCHMARKS.md, "SQLite snapshot read path").
+ * The item is kept as the column's UTF-8 bytes ({@link StoredUtf8}).
  */
-final class StoredJson implements StoredItem {
-    private final byte[] utf8;
+final class StoredJson extends StoredUtf8 {
     private final byte[] pk;
     private final byte[] sk;
-    // Made on the first json(); a race makes it twice, equal, which is harmless.
-    private String json;
 
     private StoredJson(byte[] utf8, byte[] pk, byte[] sk) {
-        this.utf8 = utf8;
+        super(utf8);
         this.pk = pk;
         this.sk = sk;
     }
@@ -48,26 +39,6 @@ final class StoredJson implements StoredItem {
         return new StoredJson(rs.getBytes(item), null, null);
     }
 
-    /** The size of the stored text in bytes, as a page budget counts it. */
-    int size() {
-        return utf8.length;
-    }
-
-    @Override
-    public String json() {
-        String text = json;
-        if (text == null) {
-            text = new String(utf8, StandardCharsets.UTF_8);
-            json = text;
-        }
-        return text;
-    }
-
-    @Override
-    public Item item() {
-        return ItemJson.decodeUtf8(utf8);
-    }
-
     @Override
     public Optional<StoredKey> storedKey() {
         return pk == null ? Optional.empty() : Optional.of(new RowKey(pk, sk));
@@ -75,18 +46,12 @@ final class StoredJson implements StoredItem {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredJson other && Arrays.equals(other.utf8, utf8) && Arrays.equals(other.pk, pk)
-                && Arrays.equals(other.sk, sk);
+        return o instanceof StoredJson other && sameText(other) && Arrays.equals(other.pk, pk) && Arrays.equals(other.sk, sk);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(utf8);
-    }
-
-    @Override
-    public String toString() {
-        return json();
+        return super.hashCode();
     }
 
     /** The row's {@code pk}, {@code sk} columns in {@link dev.stillpoint.adapters.sqlite.storage.KeyCodec} bytes [E1]. */

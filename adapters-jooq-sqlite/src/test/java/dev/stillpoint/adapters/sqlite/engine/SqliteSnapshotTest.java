@@ -12,11 +12,13 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.snapshot.HolderKind;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
@@ -284,6 +286,60 @@ class SqliteSnapshotTest {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
             rs.next();
             return new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3)};
+        }
+    }
+
+    // S4: the stream decodes the item column's bytes as the driver returns them. Rows another client
+    // wrote (as `sqlite3` would) with malformed UTF-8 inside a string (a lone continuation byte, an
+    // encoded surrogate, a truncated sequence) read as their text reads: each malformed sequence becomes
+    // one U+FFFD (the JDK decoder's reading), the same item json() then decodes to, and a raw control
+    // byte is refused as in the text, at its position.
+    // Mutant run by hand: StoredUtf8.item() decoding `new String(utf8, ISO_8859_1)` -> the equality
+    // with json()'s item fails (Latin-1 characters instead of U+FFFD).
+    @Test
+    void s4_bytesAnotherClientWroteDecodeAsTheirText() throws Exception {
+        Path file = TestDatabases.newFile("utf8");
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO))) {
+            load(storage, "orders", 4);
+            try (Connection c = TestDatabases.openFile(file); Statement st = c.createStatement()) {
+                String relation;
+                try (ResultSet rs = st.executeQuery("SELECT relation_name FROM sp_tables WHERE table_name = 'orders'")) {
+                    rs.next();
+                    relation = rs.getString(1);
+                }
+                // {"pk":{"S":"p0"},"sk":{"S":"0"},"v":{"S":"a<80>b<ED A0 80>c<E2 82>"}} and one with a raw 0x01
+                String bad = "7B22706B223A7B2253223A227030227D2C22736B223A7B2253223A2230227D2C2276223A7B2253223A22"
+                        + "6180" + "62EDA080" + "63E282" + "227D7D";
+                String control = "7B22706B223A7B2253223A227031227D2C22736B223A7B2253223A2231227D2C2276223A7B2253223A22"
+                        + "780179" + "227D7D";
+                st.executeUpdate("UPDATE \"" + relation + "\" SET item = CAST(x'" + bad + "' AS TEXT) WHERE rowid = "
+                        + "(SELECT min(rowid) FROM \"" + relation + "\")");
+                st.executeUpdate("UPDATE \"" + relation + "\" SET item = CAST(x'" + control + "' AS TEXT) WHERE rowid = "
+                        + "(SELECT max(rowid) FROM \"" + relation + "\")");
+            }
+            int decoded = 0;
+            int refused = 0;
+            try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
+                var items = s.items();
+                while (items.hasNext()) {
+                    StoredItem stored = items.next();
+                    if (stored.json().contains("\u0001")) {
+                        assertThatThrownBy(stored::item).isInstanceOfSatisfying(StorageException.class, e ->
+                                assertThat(e.getMessage()).contains("unescaped control character U+0001", "position 43 "));
+                        refused++;
+                        continue;
+                    }
+                    Item item = stored.item();
+                    assertThat(item).isEqualTo(ItemJson.decode(stored.json()));
+                    if (stored.json().contains("\ufffd")) {
+                        assertThat(item.get("v")).isEqualTo(AttributeValue.s(
+                                "a\ufffdb\ufffdc\ufffd"));
+                    }
+                    decoded++;
+                }
+            }
+            assertThat(decoded).isEqualTo(3);
+            assertThat(refused).isEqualTo(1);
         }
     }
 
