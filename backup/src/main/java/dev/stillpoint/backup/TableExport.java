@@ -2,6 +2,7 @@ package dev.stillpoint.backup;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ItemStream;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.SnapshotInfo;
@@ -207,27 +208,11 @@ public final class TableExport {
                 if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
                     i++;
                 } else {
-                    return escapeLoneSurrogates(json);
+                    return ItemJson.escapeUnpairedSurrogates(json);
                 }
             }
         }
         return json;
-    }
-
-    private static String escapeLoneSurrogates(String json) {
-        StringBuilder b = new StringBuilder(json.length() + 16);
-        int n = json.length();
-        for (int i = 0; i < n; i++) {
-            char c = json.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
-                b.append(c).append(json.charAt(++i));
-            } else if (Character.isSurrogate(c)) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
     }
 
     /**

@@ -72,6 +72,18 @@ public final class ItemJson {
     }
 
     /**
+     * {@code json} with each unpaired surrogate (which UTF-8 cannot hold) written as its JSON escape
+     * {@code \}{@code uXXXX}, every other character as it is: inside a string the escape reads back as
+     * the same character, so the text is the same item and can be written as UTF-8 (an export's line).
+     *
+     * @param json item text that may hold unpaired surrogates
+     * @return the text with those escaped (an equal text when it has none)
+     */
+    public static String escapeUnpairedSurrogates(String json) {
+        return JsonBytes.escapeUnpairedSurrogates(json);
+    }
+
+    /**
      * The item in the UTF-8 bytes {@code utf8}, as {@link #decode(String)} reads their text: a
      * storage driver hands the column's bytes over and no decoded copy of the whole text is made.
      * Malformed UTF-8 reads as U+FFFD, as {@code new String(utf8, UTF_8)} would read it; a refusal

@@ -20,6 +20,11 @@ final class JsonBytes {
         if (!holdsQuestionMark(bytes) || Utf8Text.firstUnpairedSurrogate(json) < 0) {
             return bytes;
         }
+        return escapeUnpairedSurrogates(json).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code json} with each unpaired surrogate written as its escape (see {@link ItemJson#escapeUnpairedSurrogates}). */
+    static String escapeUnpairedSurrogates(String json) {
         StringBuilder escaped = new StringBuilder(json.length() + 16);
         int n = json.length();
         for (int i = 0; i < n; i++) {
@@ -32,7 +37,7 @@ final class JsonBytes {
                 escaped.append(c);
             }
         }
-        return escaped.toString().getBytes(StandardCharsets.UTF_8);
+        return escaped.toString();
     }
 
     private static boolean holdsQuestionMark(byte[] bytes) {
