@@ -7,8 +7,8 @@ import java.nio.ByteOrder;
 /**
  * Where the plain run of a string's UTF-8 bytes ends: the first byte that is a quote, a backslash or
  * a control character (below U+0020), found eight bytes at a time. Strings are most of an item's
- * bytes, and a byte-by-byte scan was the parser's largest single cost (BENCHMARKS.md, "Item JSON
- * codec"). The word tests are the classic SWAR ones ("determine if a word has a byte less than n",
+ * bytes, and their byte-by-byte scan was the largest single line of the decoder's profile; scanning
+ * words saved about 5% of a decode (BENCHMARKS.md, "Decoding from the driver's bytes"). The word tests are the classic SWAR ones ("determine if a word has a byte less than n",
  * Bit Twiddling Hacks): they can flag a byte above a true match, never below one, so the lowest
  * flagged byte is exact. Bytes of multi-byte characters (0x80 and above) are never flagged.
  */

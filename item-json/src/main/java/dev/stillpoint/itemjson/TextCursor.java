@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Why bytes: a stored item arrives from the driver as UTF-8, and every byte JSON gives meaning to
  * is ASCII, which never occurs inside a multi-byte sequence. So the scan needs no decoded copy of the
  * whole text; only each string's contents are decoded, as it is cut out. Malformed UTF-8 inside a
- * string reads as U+FFFD, exactly as decoding the whole text first would (BENCHMARKS.md, "Item JSON
- * codec"). A refusal names the position in characters of the decoded text, so the messages stay
+ * string reads as U+FFFD, exactly as decoding the whole text first would (BENCHMARKS.md, "Decoding
+ * from the driver's bytes"). A refusal names the position in characters of the decoded text, so the messages stay
  * those of a parser over characters; the text is decoded for that only when refusing.
  */
 abstract class TextCursor {
