@@ -78,21 +78,30 @@ class ItemJsonBytesProperties {
         }
     }
 
-    // A raw control character is refused wherever it stands in a string, the word scan included, at
-    // its position in characters (a multi-byte character before it counts once), from text and bytes.
+    // A raw control character (NUL and U+001F included) is refused wherever it stands in a string, the
+    // word scan included and after an escape too, at its position in characters (a multi-byte
+    // character before it counts once), from text and from bytes.
     @Example
     void s4_raw_control_characters_refused_at_every_offset_in_characters() {
-        for (int length = 1; length <= 40; length++) {
-            for (int at = 0; at < length; at++) {
-                String text = "{\"é\":{\"S\":\"" + "x".repeat(at) + "\u0001" + "y".repeat(length - at - 1) + "\"}}";
-                String position = "position " + (11 + at) + " ";
-                Expect.validation(() -> ItemJson.decode(text), "unescaped control character U+0001", position);
-                Expect.validation(() -> ItemJson.decodeUtf8(text.getBytes(StandardCharsets.UTF_8)),
-                        "unescaped control character U+0001", position);
+        for (char control : new char[] {'\u0000', '\u0001', '\u001f'}) {
+            String named = "unescaped control character " + String.format("U+%04x", (int) control);
+            for (String before : new String[] {"", "\\n"}) {
+                for (int length = 1; length <= 40; length++) {
+                    for (int at = 0; at < length; at++) {
+                        String text = "{\"é\":{\"S\":\"" + before + "x".repeat(at) + control + "y".repeat(length - at - 1) + "\"}}";
+                        String position = "position " + (11 + before.length() + at) + " ";
+                        Expect.validation(() -> ItemJson.decode(text), named, position);
+                        Expect.validation(() -> ItemJson.decodeUtf8(text.getBytes(StandardCharsets.UTF_8)), named, position);
+                    }
+                }
             }
         }
         Expect.validation(() -> ItemJson.decodeUtf8("{\"€\":{\"S\":1}}".getBytes(StandardCharsets.UTF_8)),
                 "position 10 ('1}}')", "expected a string for the S value");
+        // An invalid escape names the character after the backslash, whole, multi-byte or not.
+        Expect.validation(() -> ItemJson.decodeUtf8("{\"a\":{\"S\":\"x\\éy\"}}".getBytes(StandardCharsets.UTF_8)),
+                "invalid escape '\\é'", "position 12 ");
+        Expect.validation(() -> ItemJson.decode("{\"a\":{\"S\":\"x\\€y\"}}"), "invalid escape '\\€'");
     }
 
     // An unpaired surrogate in a given String is read as itself inside a string, and refused outside one.
@@ -103,6 +112,8 @@ class ItemJsonBytesProperties {
         assertThat(ItemJson.decode("{\"a\":{\"S\":\"\\ud83d\ude00\"}}"))
                 .isEqualTo(Item.of(Map.of("a", AttributeValue.s("\ud83d\ude00"))));
         Expect.validation(() -> ItemJson.decode("{\"a\":\ud800{\"S\":\"x\"}}"), "expected '{' to open a typed value");
+        // Outside a string, too, the refusal shows the surrogate as its escape (not the '?' of UTF-8's encoder).
+        Expect.validation(() -> ItemJson.decode("\ud800{}"), "position 0 ('\\ud800{}')", "expected '{' to open the item");
         Expect.validation(() -> ItemJson.decodeUtf8(null), "null");
     }
 
