@@ -5,12 +5,13 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.itemjson.Base64Text;
+import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
 import java.io.IOException;
@@ -288,14 +289,14 @@ public final class ItemCheck {
     }
 
     private static byte[] base64(String text, String name) {
-        if (!Base64Shape.matches(text)) {
+        if (!Base64Text.isCanonical(text)) {
             throw new Malformed("attribute '" + name + "' is not standard padded base64");
         }
         return Base64.getDecoder().decode(text);
     }
 
     private static void base64Shape(JsonParser p, Object name) throws IOException {
-        if (!Base64Shape.matches(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+        if (!Base64Text.isCanonical(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
             throw new Malformed("attribute '" + name + "' is not standard padded base64");
         }
     }

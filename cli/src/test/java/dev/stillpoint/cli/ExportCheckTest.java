@@ -160,8 +160,10 @@ class ExportCheckTest {
         return new Stored(json, Optional.empty());
     }
 
-    // Mutant run by hand: Base64Shape without its unused-bits rule -> the check passes {"B":"QR=="},
-    // which ItemJson (and so a restore) refuses: "Expecting code to raise a throwable" on that text.
+    // The check and ItemJson share one base64 rule (item-json's Base64Text). Mutants run by hand: the
+    // check's B test weakened to the length alone -> it passes {"B":"QR=="}, which ItemJson (and so a
+    // restore) refuses: "Expecting code to raise a throwable" here; Base64Text without its unused-bits
+    // rule -> ItemJsonProperties.itemJson_refuses_non_canonical_base64 fails the same way.
     @Test
     void e1_theCheckRefusesWhatItemJsonRefusesAndPassesWhatItAccepts() {
         ItemCheck check = new ItemCheck(TABLE);

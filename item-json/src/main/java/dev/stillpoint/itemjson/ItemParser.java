@@ -6,7 +6,6 @@ import dev.stillpoint.domain.item.Item;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +19,6 @@ import java.util.Set;
  */
 final class ItemParser extends TextCursor {
     private static final Base64.Decoder BASE64_DECODER = Base64.getDecoder();
-    private static final Base64.Encoder BASE64_ENCODER = Base64.getEncoder();
 
     private final MemberStack stack = new MemberStack();
 
@@ -273,32 +271,9 @@ final class ItemParser extends TextCursor {
         return bytes;
     }
 
-    /**
-     * Standard padded base64 (RFC 4648 section 4) with unused bits zero, so every byte string has
-     * exactly one accepted text; null if not. The JDK's decoder also takes missing padding and
-     * ignores unused bits, so the length is checked first and the last group compared with its encoding.
-     */
+    /** The bytes of canonical base64 text ({@link Base64Text}); null for any other text. */
     static byte[] strictBase64(String written) {
-        int length = written.length();
-        if (length % 4 != 0) {
-            return null;
-        }
-        byte[] bytes;
-        try {
-            bytes = BASE64_DECODER.decode(written);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        int tail = bytes.length % 3;
-        if (tail != 0) {
-            byte[] group = BASE64_ENCODER.encode(Arrays.copyOfRange(bytes, bytes.length - tail, bytes.length));
-            for (int i = 0; i < 4; i++) {
-                if (written.charAt(length - 4 + i) != group[i]) {
-                    return null;
-                }
-            }
-        }
-        return bytes;
+        return Base64Text.isCanonical(written) ? BASE64_DECODER.decode(written) : null;
     }
 
     /** The error for the first repeated name among the members from {@code from}. */

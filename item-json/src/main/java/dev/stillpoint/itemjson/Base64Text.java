@@ -1,21 +1,36 @@
-package dev.stillpoint.backup;
+package dev.stillpoint.itemjson;
 
 /**
- * Standard padded base64 by its shape only (alphabet, length, padding, and the unused bits before the
- * padding zero), without decoding it: the text item-json's codec accepts, so an export never passes a
- * B value its restore would refuse [E1, E3].
+ * The one statement of the base64 a B or BS value is written in: standard padded base64 (RFC 4648
+ * section 4) with the unused bits before the padding zero, so each byte string has exactly one
+ * text. Checked by shape (alphabet, length, padding, unused bits), without decoding. The item codec
+ * refuses any other text, and the export's check uses the same rule, so an export never passes a B
+ * value its restore would refuse [E1, E3].
  */
-final class Base64Shape {
+public final class Base64Text {
 
-    private Base64Shape() {
+    private Base64Text() {
     }
 
-    static boolean matches(String text) {
-        return matches(text.toCharArray(), 0, text.length());
+    /**
+     * Whether {@code text} is canonical base64.
+     *
+     * @param text the text to check
+     * @return true when it is the one standard padded base64 text of some byte string
+     */
+    public static boolean isCanonical(String text) {
+        return isCanonical(text.toCharArray(), 0, text.length());
     }
 
-    /** Whether {@code chars[offset, offset + length)} has the shape. */
-    static boolean matches(char[] chars, int offset, int length) {
+    /**
+     * Whether {@code chars[offset, offset + length)} is canonical base64 (a parser's text buffer).
+     *
+     * @param chars the buffer
+     * @param offset where the text starts
+     * @param length its length
+     * @return true when it is the one standard padded base64 text of some byte string
+     */
+    public static boolean isCanonical(char[] chars, int offset, int length) {
         if (length % 4 != 0) {
             return false;
         }
