@@ -2,7 +2,10 @@ package dev.stillpoint.ports.out;
 
 /**
  * The backend's side of a streaming snapshot: pages from the pinned instant. Called by one thread
- * at a time; {@link #close()} ends the read transaction, session or copy and is called exactly once.
+ * at a time, but not always the same one (the engine fetches each page after the first on a
+ * read-ahead thread; each call happens after the one before returned), so nothing it holds may be
+ * confined to one thread; {@link #close()} ends the read transaction, session or copy and is
+ * called exactly once.
  */
 public interface PageSource extends AutoCloseable {
 

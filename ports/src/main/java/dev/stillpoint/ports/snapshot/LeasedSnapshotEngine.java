@@ -30,8 +30,11 @@ import java.lang.ref.Cleaner;
  *
  * <p>Every stream it hands out has an idle limit [L1]: past it with no page fetched, the engine's
  * idle timer (one daemon thread, {@link IdleWatch}) releases the lease as a close would, and the
- * stream fails SnapshotExpired naming the limit. The {@link Cleaner} stays as a second net. Close
- * the engine to stop the timer thread.
+ * stream fails SnapshotExpired naming the limit. The {@link Cleaner} stays as a second net.
+ *
+ * <p>Unless built with {@link ReadAhead#NONE}, a stream fetches its next page on a read-ahead thread
+ * while its reader works through the current one, so a stream holds at most two pages [S7]. Close
+ * the engine to stop the timer thread and the read-ahead threads.
  */
 public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable {
 
@@ -42,6 +45,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     private final ReadObserver observer;
     private final Cleaner cleaner;
     private final IdleWatch idle;
+    private final PageReadAhead readAhead;
 
     /**
      * An engine whose streams have the default idle limit (60 s) [L1].
@@ -59,7 +63,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     }
 
     /**
-     * An engine over the adapter's read port.
+     * An engine over the adapter's read port whose streams read one page ahead.
      *
      * @param reads     the adapter's snapshot reads
      * @param permits   the engine's permit pool [D7]
@@ -71,6 +75,23 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
      */
     public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake,
                                 PageBudget budget, ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit) {
+        this(reads, permits, wake, budget, observer, cleaner, idleLimit, ReadAhead.ONE_PAGE);
+    }
+
+    /**
+     * An engine over the adapter's read port.
+     *
+     * @param reads     the adapter's snapshot reads
+     * @param permits   the engine's permit pool [D7]
+     * @param wake      woken by every release [P8]
+     * @param budget    rows and bytes per page [S7]
+     * @param observer  test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner   reclaims a stream dropped without close [S5]
+     * @param idleLimit how long a stream may go without a page fetch before it is reclaimed [L1]
+     * @param readAhead whether a stream fetches its next page while its reader works through the current one
+     */
+    public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
+                                ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, ReadAhead readAhead) {
         this.reads = reads;
         this.permits = permits;
         this.wake = wake;
@@ -78,6 +99,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         this.observer = observer;
         this.cleaner = cleaner;
         this.idle = new IdleWatch(idleLimit);
+        this.readAhead = new PageReadAhead(readAhead);
     }
 
     /**
@@ -89,10 +111,14 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         return idle.limit();
     }
 
-    /** Stops the idle timer's thread; streams still open keep their Cleaner. Idempotent. */
+    /**
+     * Stops the idle timer's thread and the page read-ahead; streams still open keep their Cleaner
+     * and fetch their pages on their readers' threads. Idempotent.
+     */
     @Override
     public void close() {
         idle.close();
+        readAhead.close();
     }
 
     /** Opens a snapshot (see {@link SnapshotEngine#openTableSnapshot}); its stream has this engine's idle limit. */
@@ -147,7 +173,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         lease.apply(LeaseEvent.STREAM_STARTED);
         TableDescription atInstant = description.dropDeletingIndexes().snapshotView();
         TableSnapshot snapshot = new TableSnapshot(atInstant, pinned.info(), pinned.keyOrdered(),
-                new LeasedItemStream(lease, budget, cleaner));
+                new LeasedItemStream(lease, budget, readAhead, cleaner));
         idle.watch(lease);
         return snapshot;
     }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * A fake read port for testing the shared snapshot machinery alone (no database is involved):
@@ -42,6 +43,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     volatile FailAt failAt = FailAt.NOWHERE;
     /** What the last {@code pages} call was asked for. */
     volatile StoredKeys storedKeysAsked;
+    /** Called at the start of every page fetch with the page's number (1 for the first); a test's hook. */
+    volatile IntConsumer onPage = n -> { };
 
     InMemoryReadPort(TableDescription description, int size) {
         this.description = description;
@@ -144,6 +147,7 @@ final class InMemoryReadPort implements SnapshotReadPort {
                 throw new IllegalStateException("page fetched after the window was closed");
             }
             pagesServed++;
+            onPage.accept(pagesServed);
             if (pagesServed == 2) {
                 fail(plan, FailAt.SECOND_PAGE);
             }

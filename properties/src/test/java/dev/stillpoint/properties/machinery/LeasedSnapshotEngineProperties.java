@@ -12,7 +12,9 @@ import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.ports.snapshot.ReadAhead;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
@@ -62,8 +64,10 @@ class LeasedSnapshotEngineProperties {
 
         Rig(int capacity) {
             ledger = new PermitLedger(PermitPool.withCapacity(capacity));
+            // Pages on the reader's thread only: the model counts each release at the action that causes
+            // it, which a page read ahead would move onto another thread (read-ahead: PageReadAheadTest).
             engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet, new PageBudget(4, 1 << 20),
-                    observer, Cleaner.create());
+                    observer, Cleaner.create(), IdleLimit.DEFAULT, ReadAhead.NONE);
         }
     }
 

@@ -51,9 +51,11 @@ class KitRejectsBrokenAdaptersTest {
     @Example
     void pagesFromTheLiveTable_failGeneratedInterleavings() {
         SnapshotConformanceKit kit = kitAgainst(Flaw.PAGES_FROM_THE_LIVE_TABLE);
-        // The smallest interleaving that shows it: open, overwrite an item not yet read, read on.
-        List<Interleavings.Step> steps = List.of(new Interleavings.Open(), new Interleavings.Read(0, 1),
-                new Interleavings.Overwrite(3, 77), new Interleavings.DrainAll(0));
+        // The smallest interleaving that shows it: open, overwrite an item, read. (A write after the
+        // first read would race with the page read ahead: the 4 seeded items fill two pages of 2, and the
+        // second is fetched while the first is read.)
+        List<Interleavings.Step> steps = List.of(new Interleavings.Open(), new Interleavings.Overwrite(3, 77),
+                new Interleavings.DrainAll(0));
         failsOn(() -> kit.s1_generatedInterleavingsYieldTheInstantOfTheirOpen(steps), "[S1] snapshot 0");
         // And the generator finds one by itself within a property's worth of tries.
         Optional<List<Interleavings.Step>> found = new Interleavings.Steps().get().sampleStream().limit(50)
