@@ -15,6 +15,7 @@ import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import dev.stillpoint.ports.snapshot.ReadAhead;
 import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,8 +107,9 @@ class PageReadAheadTest {
 
     // S6: a read-ahead that fails reaches the reader after every item of the page before it, as the
     // failure the port threw, and the lease is already released (permit back, read closed).
-    // Mutant run by hand: PageReadAhead.await returning null on a failed fetch -> "the port's failure"
-    // fails (the stream just ends).
+    // Mutants run by hand: PageReadAhead.await returning null on a failed fetch -> "the port's failure"
+    // fails (the stream just ends); LeasedItemStream.failureAhead always false (the first version of
+    // this change) -> "item 0 of the first page" fails: the released lease cut the page short, silently.
     @Example
     void s6_aFailedReadAheadIsThrownAfterThePageBeforeIt() {
         InMemoryReadPort port = port(3 * ROWS);
@@ -115,6 +117,13 @@ class PageReadAheadTest {
         try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE);
              TableSnapshot snapshot = engine.openTableSnapshot("acct", "things")) {
             ItemStream items = snapshot.items();
+            assertThat(items.hasNext()).as("the first page fetched").isTrue();
+            // The read-ahead of page 2 fails and releases the lease while page 1 is still unread.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+            while (!items.isReleased() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(items.isReleased()).as("[S6] released by the failed read-ahead").isTrue();
             for (int i = 0; i < ROWS; i++) {
                 assertThat(items.hasNext()).as("item %d of the first page", i).isTrue();
                 items.next();
@@ -122,7 +131,6 @@ class PageReadAheadTest {
             assertThatThrownBy(items::hasNext).as("the port's failure")
                     .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT))
                     .hasMessage("scripted failure at SECOND_PAGE");
-            assertThat(items.isReleased()).as("[S6] released at the failure").isTrue();
             assertThat(items.hasNext()).as("nothing after the first error").isFalse();
         }
         assertThat(ledger.inUse()).isZero();
@@ -130,9 +138,10 @@ class PageReadAheadTest {
         assertThat(port.closedTwice.get()).isZero();
     }
 
-    // S5: a close while the read-ahead fetch runs waits for it, then ends the read once; nothing is
-    // yielded after. Mutant run by hand: close not cancelling the read-ahead and LeasedItemStream
-    // yielding its page -> "nothing after close" fails.
+    // S5: a close while the read-ahead fetch runs waits for it (never interrupts it: a driver
+    // interrupted mid-read may lose its connection), then ends the read once; nothing is yielded after.
+    // Mutant run by hand: close cancelling with cancel(true) -> "the close waited for the fetch in
+    // flight" fails (the fetch was interrupted).
     @Example
     void s5_aCloseWhileTheReadAheadRunsEndsTheReadOnceAfterIt() throws Exception {
         InMemoryReadPort port = port(3 * ROWS);
@@ -155,6 +164,12 @@ class PageReadAheadTest {
                 order.add("closed");
             });
             closer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+            while (closer.getState() != Thread.State.BLOCKED && closer.isAlive() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(closer.getState()).as("the close waits for the lease the fetch in flight holds")
+                    .isEqualTo(Thread.State.BLOCKED);
             letSecondGo.countDown();
             closer.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
             assertThat(closer.isAlive()).as("the close returned").isFalse();
@@ -167,9 +182,10 @@ class PageReadAheadTest {
         assertThat(port.closedTwice.get()).isZero();
     }
 
-    // S5: a stream dropped while its read-ahead runs is still reclaimed: the read-ahead task refers to
-    // the lease, never to the stream. Mutant run by hand: the task capturing the stream -> "reclaimed"
-    // times out.
+    // S5: a stream dropped while its read-ahead runs can be collected while the fetch is still running
+    // (the read-ahead task refers to the lease, never to the stream), and is then reclaimed once the
+    // fetch ends. Mutant run by hand: the task built in LeasedItemStream as () -> lease.fetch(budget),
+    // which captures the stream through its budget field -> "collectable while its read-ahead runs" fails.
     @Example
     void s5_aStreamDroppedWhileItsReadAheadRunsIsReclaimed() throws Exception {
         InMemoryReadPort port = port(3 * ROWS);
@@ -182,25 +198,34 @@ class PageReadAheadTest {
             }
         };
         try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE)) {
-            openAndDrop(engine);
+            WeakReference<ItemStream> dropped = openAndDrop(engine);
             assertThat(inSecond.await(DEADLINE_S, TimeUnit.SECONDS)).as("the read-ahead started").isTrue();
-            letSecondGo.countDown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
-            while (ledger.inUse() != 0 && System.nanoTime() < deadline) {
+            while (dropped.get() != null && System.nanoTime() < deadline) {
                 System.gc();
+                Thread.onSpinWait();
+            }
+            assertThat(dropped.get()).as("[S5] the dropped stream is collectable while its read-ahead runs").isNull();
+            letSecondGo.countDown();
+            while (ledger.inUse() != 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             assertThat(ledger.inUse()).as("[S5] reclaimed: the permit is back").isZero();
             assertThat(port.openWindows.get()).as("[S5] reclaimed: the read is closed").isZero();
+        } finally {
+            letSecondGo.countDown();
         }
     }
 
-    private static void openAndDrop(LeasedSnapshotEngine engine) {
-        engine.openTableSnapshot("acct", "things").items().next();
+    private static WeakReference<ItemStream> openAndDrop(LeasedSnapshotEngine engine) {
+        ItemStream items = engine.openTableSnapshot("acct", "things").items();
+        items.next();
+        return new WeakReference<>(items);
     }
 
     // The wait for a page read ahead is not interruptible, as a fetch on the reader's thread is not:
     // an interrupt meanwhile neither loses the page nor ends the stream, and is kept for the caller.
+    // Mutant run by hand: PageReadAhead.await returning null on an interrupt -> "every item" fails.
     @Example
     void anInterruptWhileWaitingForThePageIsKept() throws Exception {
         InMemoryReadPort port = port(2 * ROWS);
