@@ -140,25 +140,17 @@ class PageReadAheadTest {
 
     // S5: a close while the read-ahead fetch runs waits for it (never interrupts it: a driver
     // interrupted mid-read may lose its connection), then ends the read once; nothing is yielded after.
-    // Mutant run by hand: close cancelling with cancel(true) -> "the close waited for the fetch in
-    // flight" fails (the fetch was interrupted).
+    // Mutant run by hand: close cancelling with cancel(true) -> "the close waits for the lease the
+    // fetch in flight holds" fails (the fetch was interrupted, so the close never waited).
     @Example
     void s5_aCloseWhileTheReadAheadRunsEndsTheReadOnceAfterIt() throws Exception {
-        InMemoryReadPort port = port(3 * ROWS);
-        CountDownLatch inSecond = new CountDownLatch(1);
-        CountDownLatch letSecondGo = new CountDownLatch(1);
         List<String> order = new CopyOnWriteArrayList<>();
-        port.onPage = n -> {
-            if (n == 2) {
-                inSecond.countDown();
-                await(letSecondGo);
-                order.add("page 2 returned");
-            }
-        };
+        HeldSecondPage held = new HeldSecondPage(3 * ROWS, () -> order.add("page 2 returned"));
+        InMemoryReadPort port = held.port;
         try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE)) {
             TableSnapshot snapshot = engine.openTableSnapshot("acct", "things");
             snapshot.items().next();
-            assertThat(inSecond.await(DEADLINE_S, TimeUnit.SECONDS)).as("the read-ahead started").isTrue();
+            held.awaitReached();
             Thread closer = new Thread(() -> {
                 snapshot.close();
                 order.add("closed");
@@ -170,7 +162,7 @@ class PageReadAheadTest {
             }
             assertThat(closer.getState()).as("the close waits for the lease the fetch in flight holds")
                     .isEqualTo(Thread.State.BLOCKED);
-            letSecondGo.countDown();
+            held.release();
             closer.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
             assertThat(closer.isAlive()).as("the close returned").isFalse();
             assertThat(order).as("the close waited for the fetch in flight").containsExactly("page 2 returned", "closed");
@@ -188,32 +180,25 @@ class PageReadAheadTest {
     // which captures the stream through its budget field -> "collectable while its read-ahead runs" fails.
     @Example
     void s5_aStreamDroppedWhileItsReadAheadRunsIsReclaimed() throws Exception {
-        InMemoryReadPort port = port(3 * ROWS);
-        CountDownLatch inSecond = new CountDownLatch(1);
-        CountDownLatch letSecondGo = new CountDownLatch(1);
-        port.onPage = n -> {
-            if (n == 2) {
-                inSecond.countDown();
-                await(letSecondGo);
-            }
-        };
+        HeldSecondPage held = new HeldSecondPage(3 * ROWS, () -> { });
+        InMemoryReadPort port = held.port;
         try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE)) {
             WeakReference<ItemStream> dropped = openAndDrop(engine);
-            assertThat(inSecond.await(DEADLINE_S, TimeUnit.SECONDS)).as("the read-ahead started").isTrue();
+            held.awaitReached();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
             while (dropped.get() != null && System.nanoTime() < deadline) {
                 System.gc();
                 Thread.onSpinWait();
             }
             assertThat(dropped.get()).as("[S5] the dropped stream is collectable while its read-ahead runs").isNull();
-            letSecondGo.countDown();
+            held.release();
             while (ledger.inUse() != 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             assertThat(ledger.inUse()).as("[S5] reclaimed: the permit is back").isZero();
             assertThat(port.openWindows.get()).as("[S5] reclaimed: the read is closed").isZero();
         } finally {
-            letSecondGo.countDown();
+            held.release();
         }
     }
 
@@ -228,16 +213,8 @@ class PageReadAheadTest {
     // Mutant run by hand: PageReadAhead.await returning null on an interrupt -> "every item" fails.
     @Example
     void anInterruptWhileWaitingForThePageIsKept() throws Exception {
-        InMemoryReadPort port = port(2 * ROWS);
-        CountDownLatch inSecond = new CountDownLatch(1);
-        CountDownLatch letSecondGo = new CountDownLatch(1);
-        port.onPage = n -> {
-            if (n == 2) {
-                inSecond.countDown();
-                await(letSecondGo);
-            }
-        };
-        try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE);
+        HeldSecondPage held = new HeldSecondPage(2 * ROWS, () -> { });
+        try (LeasedSnapshotEngine engine = engine(held.port, ReadAhead.ONE_PAGE);
              TableSnapshot snapshot = engine.openTableSnapshot("acct", "things")) {
             AtomicReference<Long> count = new AtomicReference<>();
             AtomicReference<Boolean> interruptKept = new AtomicReference<>();
@@ -246,9 +223,9 @@ class PageReadAheadTest {
                 interruptKept.set(Thread.currentThread().isInterrupted());
             });
             reader.start();
-            assertThat(inSecond.await(DEADLINE_S, TimeUnit.SECONDS)).as("the read-ahead started").isTrue();
+            held.awaitReached();
             reader.interrupt();
-            letSecondGo.countDown();
+            held.release();
             reader.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
             assertThat(count.get()).as("every item, the interrupt notwithstanding").isEqualTo(2L * ROWS);
             assertThat(interruptKept.get()).as("the interrupt is kept for the caller").isTrue();
@@ -277,6 +254,32 @@ class PageReadAheadTest {
             assertThat(threadOfPage.values()).as("every page on the reader's thread (engine closed first: %s)",
                     closeEngineFirst).containsOnly(Thread.currentThread().getName());
             assertThat(ledger.inUse()).isZero();
+        }
+    }
+
+    /** A port whose second page fetch holds until the test releases it, then runs {@code afterRelease}. */
+    private static final class HeldSecondPage {
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CountDownLatch released = new CountDownLatch(1);
+        final InMemoryReadPort port;
+
+        HeldSecondPage(int items, Runnable afterRelease) {
+            port = port(items);
+            port.onPage = n -> {
+                if (n == 2) {
+                    reached.countDown();
+                    await(released);
+                    afterRelease.run();
+                }
+            };
+        }
+
+        void awaitReached() throws InterruptedException {
+            assertThat(reached.await(DEADLINE_S, TimeUnit.SECONDS)).as("the read-ahead of page 2 started").isTrue();
+        }
+
+        void release() {
+            released.countDown();
         }
     }
 
