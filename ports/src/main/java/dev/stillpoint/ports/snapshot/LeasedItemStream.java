@@ -10,11 +10,11 @@ import java.lang.ref.Cleaner;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.concurrent.Future;
 
 /**
  * The item stream of a snapshot: pages fetched through its {@link Lease}, the first on demand and
- * each next one read ahead while the reader works through the one before ({@link PageReadAhead}).
+ * each next one read ahead while the reader works through the one before ({@link PageReadAhead},
+ * {@link AheadPage}).
  * Registered with a {@link Cleaner}, so a stream dropped without close still releases its lease [S5].
  */
 final class LeasedItemStream implements ItemStream {
@@ -25,9 +25,9 @@ final class LeasedItemStream implements ItemStream {
     private final Cleaner.Cleanable cleanable;
     /**
      * The next page's fetch, running or done; null when the next page is to be fetched on demand.
-     * Volatile, as {@link #buffered} is: a close from another thread cancels it.
+     * Volatile, as {@link #buffered} is: a close from another thread drops it.
      */
-    private volatile Future<Page> ahead;
+    private volatile AheadPage ahead;
     /** Volatile: a close from another thread empties it, so nothing buffered is yielded after the end [S5]. */
     private volatile Iterator<StoredItem> buffered = Collections.emptyIterator();
 
@@ -74,10 +74,21 @@ final class LeasedItemStream implements ItemStream {
 
     /** The page read ahead (or, without one, fetched now); starts reading the one after it unless it is the last. */
     private Page nextPage() {
-        Future<Page> fetched = ahead;
+        AheadPage fetched = ahead;
         ahead = null;
-        Page page = fetched == null ? lease.fetch(budget) : PageReadAhead.await(fetched, lease.table());
-        if (page != null && !page.last()) {
+        if (fetched == null) {
+            Page page = lease.fetch(budget);
+            if (page != null && !page.last()) {
+                ahead = readAhead.start(lease, budget);
+            }
+            return page;
+        }
+        Page page = fetched.await(lease.table());
+        AheadPage following = fetched.next();
+        if (following != null) {
+            // The fetcher went on to the next page while this reader waited for this one.
+            ahead = following;
+        } else if (page != null && !page.last()) {
             ahead = readAhead.start(lease, budget);
         }
         return page;
@@ -97,13 +108,10 @@ final class LeasedItemStream implements ItemStream {
         // The last page's items are buffered after its lease ended (drained): drop them, or a closed
         // stream of a table that fit in one page would go on yielding them.
         buffered = Collections.emptyIterator();
-        Future<Page> fetched = ahead;
+        // A fetch read ahead is never interrupted (a driver interrupted mid-read may leave its
+        // connection unusable): the CLOSED below waits for one running under the lease's monitor, and
+        // one that begins after it finds the lease released and fetches nothing.
         ahead = null;
-        if (fetched != null) {
-            // Not interrupted: a driver interrupted mid-read may leave its connection unusable. The
-            // CLOSED below waits for a running fetch under the lease's monitor, then ends the transaction.
-            fetched.cancel(false);
-        }
         lease.apply(LeaseEvent.CLOSED);
         cleanable.clean();
     }
