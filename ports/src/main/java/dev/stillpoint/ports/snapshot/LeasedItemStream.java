@@ -10,11 +10,11 @@ import java.lang.ref.Cleaner;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.Future;
 
 /**
  * The item stream of a snapshot: pages fetched through its {@link Lease}, the first on demand and
- * each next one read ahead while the reader works through the one before ({@link PageReadAhead},
- * {@link AheadPage}).
+ * each next one read ahead while the reader works through the one before ({@link PageReadAhead}).
  * Registered with a {@link Cleaner}, so a stream dropped without close still releases its lease [S5].
  */
 final class LeasedItemStream implements ItemStream {
@@ -25,9 +25,9 @@ final class LeasedItemStream implements ItemStream {
     private final Cleaner.Cleanable cleanable;
     /**
      * The next page's fetch, running or done; null when the next page is to be fetched on demand.
-     * Volatile, as {@link #buffered} is: a close from another thread drops it.
+     * Volatile, as {@link #buffered} is: a close from another thread cancels it.
      */
-    private volatile AheadPage ahead;
+    private volatile Future<Page> ahead;
     /** Volatile: a close from another thread empties it, so nothing buffered is yielded after the end [S5]. */
     private volatile Iterator<StoredItem> buffered = Collections.emptyIterator();
 
@@ -74,21 +74,10 @@ final class LeasedItemStream implements ItemStream {
 
     /** The page read ahead (or, without one, fetched now); starts reading the one after it unless it is the last. */
     private Page nextPage() {
-        AheadPage fetched = ahead;
+        Future<Page> fetched = ahead;
         ahead = null;
-        if (fetched == null) {
-            Page page = lease.fetch(budget);
-            if (page != null && !page.last()) {
-                ahead = readAhead.start(lease, budget);
-            }
-            return page;
-        }
-        Page page = fetched.await(lease.table());
-        AheadPage following = fetched.next();
-        if (following != null) {
-            // The fetcher went on to the next page while this reader waited for this one.
-            ahead = following;
-        } else if (page != null && !page.last()) {
+        Page page = fetched == null ? lease.fetch(budget) : PageReadAhead.await(fetched, lease.table());
+        if (page != null && !page.last()) {
             ahead = readAhead.start(lease, budget);
         }
         return page;
@@ -108,10 +97,13 @@ final class LeasedItemStream implements ItemStream {
         // The last page's items are buffered after its lease ended (drained): drop them, or a closed
         // stream of a table that fit in one page would go on yielding them.
         buffered = Collections.emptyIterator();
-        // A fetch read ahead is never interrupted (a driver interrupted mid-read may leave its
-        // connection unusable): the CLOSED below waits for one running under the lease's monitor, and
-        // one that begins after it finds the lease released and fetches nothing.
+        Future<Page> fetched = ahead;
         ahead = null;
+        if (fetched != null) {
+            // Not interrupted: a driver interrupted mid-read may leave its connection unusable. The
+            // CLOSED below waits for a running fetch under the lease's monitor, then ends the transaction.
+            fetched.cancel(false);
+        }
         lease.apply(LeaseEvent.CLOSED);
         cleanable.clean();
     }

@@ -1,6 +1,12 @@
 package dev.stillpoint.ports.snapshot;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -9,10 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engine's page read-ahead: while a reader works through one page, the next is fetched on
- * another thread ({@link AheadPage}), so reading and the reader's own work (decoding, checking,
- * writing) overlap instead of taking turns. One page ahead per stream, never more, so a stream
- * holds at most two pages [S7]; the fetch is the lease's own, under its monitor, so a close still
- * waits for it, and the page source is still called by one thread at a time.
+ * another thread, so reading and the reader's own work (decoding, checking, writing) overlap
+ * instead of taking turns. One fetch ahead per stream, never more, so a stream holds at most two
+ * pages [S7]; the fetch is the lease's own, under its monitor, so a close still waits for it and
+ * the page source is still called by one thread at a time.
  *
  * <p>Threads are daemons, made on demand and ended after a few idle seconds; there are at most as
  * many busy ones as streams reading, which the permits bound [D7]. Once the engine is closed, a
@@ -42,18 +48,52 @@ final class PageReadAhead implements AutoCloseable {
 
     /**
      * Starts fetching the lease's next page; null when reading ahead is off or the engine is closed
-     * (the reader then fetches it itself).
+     * (the reader then fetches it itself). The task refers to the lease and the budget only, never to the stream,
+     * so a stream dropped while a fetch runs can still be reclaimed.
      */
-    AheadPage start(Lease lease, PageBudget budget) {
+    Future<Page> start(Lease lease, PageBudget budget) {
         if (threads == null) {
             return null;
         }
-        AheadPage ahead = new AheadPage(lease, budget);
         try {
-            threads.execute(ahead);
-            return ahead;
+            return threads.submit(() -> lease.fetch(budget));
         } catch (RejectedExecutionException closed) {
             return null;
+        }
+    }
+
+    /**
+     * The page a {@link #start} fetched, waiting for it if need be. The wait is not interruptible,
+     * as a fetch on the reader's own thread is not (the drivers finish a read they began); an
+     * interrupt that came meanwhile is kept for the caller. A failed fetch throws what the fetch
+     * threw; a fetch cancelled by a close reads as the end (null).
+     */
+    static Page await(Future<Page> ahead, String table) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return ahead.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (CancellationException e) {
+                    return null;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (cause instanceof Error err) {
+                        throw err;
+                    }
+                    throw new StorageException(ErrorReason.INTERNAL, "reading ahead a page of a snapshot of table '"
+                            + table + "' failed: " + cause, cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -24,7 +24,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import net.jqwik.api.Example;
 
 /**
@@ -80,9 +79,8 @@ class PageReadAheadTest {
     // S7: at every item the port has served at most one page beyond the one being read, so a stream
     // holds at most two pages. The reader is slower than the port (it waits for the read-ahead of the
     // page after its current one to have started, where one exists), which lets a mutant that reads
-    // further ahead show itself. Mutants run by hand, each failing "pages served ... at most one
-    // beyond": AheadPage fetching two pages at once; AheadPage going on to the next page whether or not
-    // the reader waits.
+    // further ahead show itself. Mutant run by hand: the read-ahead task fetching two pages -> "pages
+    // served ... at most one beyond" fails.
     @Example
     void s7_neverMoreThanOnePageAhead() throws Exception {
         int pages = 6;
@@ -107,45 +105,9 @@ class PageReadAheadTest {
         assertThat(served.get()).isEqualTo(pages);
     }
 
-    // S7, with a reader faster than the port: the fetcher then goes on from page to page by itself
-    // (AheadPage), but no fetch of page n begins before the reader has finished page n - 2, so the
-    // stream still holds at most two pages. The port's fetch takes 0.2 ms (a database's latency, not a
-    // synchronisation: nothing waits for it to pass). Mutant run by hand: AheadPage going on to the
-    // next page without recording it for the reader (two fetchers) -> the drain fails with
-    // NoSuchElementException (pages taken by the fetcher the reader never sees).
-    @Example
-    void s7_aFastReaderStillHoldsAtMostTwoPages() throws Exception {
-        int pages = 40;
-        InMemoryReadPort port = port(pages * ROWS);
-        AtomicInteger finished = new AtomicInteger();
-        List<String> early = new CopyOnWriteArrayList<>();
-        port.onPage = n -> {
-            int done = finished.get();
-            if (n > done + 2) {
-                early.add("page " + n + " with " + done + " read");
-            }
-            LockSupport.parkNanos(200_000);
-        };
-        try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE);
-             TableSnapshot snapshot = engine.openTableSnapshot("acct", "things")) {
-            ItemStream items = snapshot.items();
-            for (int i = 1; i <= pages * ROWS; i++) {
-                items.next();
-                if (i % ROWS == 0) {
-                    finished.set(i / ROWS);
-                }
-            }
-            assertThat(items.hasNext()).isFalse();
-        }
-        assertThat(early).as("no fetch of page n before page n - 2 is read (first 10: %s)",
-                early.subList(0, Math.min(10, early.size()))).isEmpty();
-        assertThat(ledger.inUse()).isZero();
-        assertThat(port.openWindows.get()).isZero();
-    }
-
     // S6: a read-ahead that fails reaches the reader after every item of the page before it, as the
     // failure the port threw, and the lease is already released (permit back, read closed).
-    // Mutants run by hand: AheadPage.await returning null on a failed fetch -> "the port's failure"
+    // Mutants run by hand: PageReadAhead.await returning null on a failed fetch -> "the port's failure"
     // fails (the stream just ends); LeasedItemStream.failureAhead always false (the first version of
     // this change) -> "item 0 of the first page" fails: the released lease cut the page short, silently.
     @Example
@@ -178,8 +140,8 @@ class PageReadAheadTest {
 
     // S5: a close while the read-ahead fetch runs waits for it (never interrupts it: a driver
     // interrupted mid-read may lose its connection), then ends the read once; nothing is yielded after.
-    // Mutant run by hand: Lease.fetch not synchronized -> "the close waits for the lease the fetch in
-    // flight holds" fails.
+    // Mutant run by hand: close cancelling with cancel(true) -> "the close waits for the lease the
+    // fetch in flight holds" fails (the fetch was interrupted, so the close never waited).
     @Example
     void s5_aCloseWhileTheReadAheadRunsEndsTheReadOnceAfterIt() throws Exception {
         List<String> order = new CopyOnWriteArrayList<>();
@@ -214,8 +176,8 @@ class PageReadAheadTest {
 
     // S5: a stream dropped while its read-ahead runs can be collected while the fetch is still running
     // (the read-ahead task refers to the lease, never to the stream), and is then reclaimed once the
-    // fetch ends. Mutant run by hand: the read-ahead task referring to the stream (an AheadPage made in
-    // LeasedItemStream that keeps it) -> "collectable while its read-ahead runs" fails.
+    // fetch ends. Mutant run by hand: the task built in LeasedItemStream as () -> lease.fetch(budget),
+    // which captures the stream through its budget field -> "collectable while its read-ahead runs" fails.
     @Example
     void s5_aStreamDroppedWhileItsReadAheadRunsIsReclaimed() throws Exception {
         HeldSecondPage held = new HeldSecondPage(3 * ROWS, () -> { });
@@ -248,7 +210,7 @@ class PageReadAheadTest {
 
     // The wait for a page read ahead is not interruptible, as a fetch on the reader's thread is not:
     // an interrupt meanwhile neither loses the page nor ends the stream, and is kept for the caller.
-    // Mutant run by hand: AheadPage.await returning null on an interrupt -> "every item" fails.
+    // Mutant run by hand: PageReadAhead.await returning null on an interrupt -> "every item" fails.
     @Example
     void anInterruptWhileWaitingForThePageIsKept() throws Exception {
         HeldSecondPage held = new HeldSecondPage(2 * ROWS, () -> { });
