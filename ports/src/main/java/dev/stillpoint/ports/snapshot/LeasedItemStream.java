@@ -76,7 +76,7 @@ final class LeasedItemStream implements ItemStream {
     private Page nextPage() {
         Future<Page> fetched = ahead;
         ahead = null;
-        Page page = fetched == null ? lease.fetch(budget) : PageReadAhead.await(fetched, lease.table());
+        Page page = fetched == null ? lease.fetch(budget) : PageReadAhead.await(fetched);
         if (page != null && !page.last()) {
             ahead = readAhead.start(lease, budget);
         }

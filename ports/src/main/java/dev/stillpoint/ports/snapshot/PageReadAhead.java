@@ -1,7 +1,5 @@
 package dev.stillpoint.ports.snapshot;
 
-import dev.stillpoint.domain.error.ErrorReason;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import java.util.concurrent.CancellationException;
@@ -68,7 +66,7 @@ final class PageReadAhead implements AutoCloseable {
      * interrupt that came meanwhile is kept for the caller. A failed fetch throws what the fetch
      * threw; a fetch cancelled by a close reads as the end (null).
      */
-    static Page await(Future<Page> ahead, String table) {
+    static Page await(Future<Page> ahead) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -79,15 +77,12 @@ final class PageReadAhead implements AutoCloseable {
                 } catch (CancellationException e) {
                     return null;
                 } catch (ExecutionException e) {
+                    // Lease.fetch throws no checked exception: the cause is thrown as the fetch threw it.
                     Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException r) {
-                        throw r;
-                    }
                     if (cause instanceof Error err) {
                         throw err;
                     }
-                    throw new StorageException(ErrorReason.INTERNAL, "reading ahead a page of a snapshot of table '"
-                            + table + "' failed: " + cause, cause);
+                    throw (RuntimeException) cause;
                 }
             }
         } finally {
