@@ -224,6 +224,12 @@ class PageReadAheadTest {
             });
             reader.start();
             held.awaitReached();
+            // Interrupted only once it waits for page 2: earlier, the page may be done before it asks.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+            while (reader.getState() != Thread.State.WAITING && reader.isAlive() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(reader.getState()).as("the reader waits for the page read ahead").isEqualTo(Thread.State.WAITING);
             reader.interrupt();
             held.release();
             reader.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
