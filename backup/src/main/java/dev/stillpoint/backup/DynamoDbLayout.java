@@ -79,7 +79,7 @@ final class DynamoDbLayout implements LayoutWriter {
 
     DynamoDbLayout(Path dir, ExportTemps temps, int itemsPerFile) throws IOException {
         this.dir = dir;
-        this.dataDir = Files.createDirectories(dir.resolve(DATA_DIR));
+        this.dataDir = temps.directory(dir.resolve(DATA_DIR));
         this.temps = temps;
         this.itemsPerFile = itemsPerFile;
         // DynamoDB's shape of an export id: 14 digits of epoch millis, a dash, 8 hex digits.

@@ -2,6 +2,7 @@ package dev.stillpoint.backup;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ public final class ExportTemps {
     private static final Pattern TEMP = Pattern.compile("\\.[A-Za-z0-9_.-]+?-(?:(\\d+)-)?\\d+\\.tmp");
 
     private final List<Path> temps = new ArrayList<>();
+    private final List<Path> directories = new ArrayList<>();
     private boolean committed;
     private boolean abandoned;
 
@@ -36,6 +38,25 @@ public final class ExportTemps {
         Path temp = Files.createTempFile(dir, "." + name + "-" + ProcessHandle.current().pid() + "-", ".tmp");
         temps.add(temp);
         return temp;
+    }
+
+    /**
+     * {@code dir}, made here when it is not there yet. One made here goes with the temp files when the
+     * export does not complete, if nothing else is in it by then.
+     */
+    synchronized Path directory(Path dir) throws IOException {
+        if (abandoned) {
+            throw interrupted();
+        }
+        try {
+            Files.createDirectory(dir);
+            directories.add(dir);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(dir)) {
+                throw e;
+            }
+        }
+        return dir;
     }
 
     synchronized void commit(Renames renames) throws IOException {
@@ -60,6 +81,15 @@ public final class ExportTemps {
             return -1;
         }
         abandoned = true;
+        return remove();
+    }
+
+    /** Removes what is left after a failure: temps the renames did not consume, and directories made for them. */
+    synchronized void removeLeftovers() {
+        remove();
+    }
+
+    private int remove() {
         int removed = 0;
         for (Path temp : temps) {
             try {
@@ -67,21 +97,19 @@ public final class ExportTemps {
                     removed++;
                 }
             } catch (IOException ignored) {
-                // Left for the next export's stale sweep.
+                // Left for the next export's stale sweep; its dot name keeps it out of the way meanwhile.
+            }
+        }
+        if (!committed) {
+            for (Path dir : directories) {
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (IOException ignored) {
+                    // Not empty (a file someone else put there) or not ours to remove: it stays.
+                }
             }
         }
         return removed;
-    }
-
-    /** Removes what is left after a failure: temps the renames did not consume. */
-    synchronized void removeLeftovers() {
-        for (Path temp : temps) {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // A temporary file we could not remove; its dot name keeps it out of the way.
-            }
-        }
     }
 
     /**

@@ -7,7 +7,8 @@ import java.util.concurrent.BlockingQueue;
 
 /**
  * The export's two threads: the caller reads the snapshot and hands its items over here, in batches
- * of at most {@value #BATCH_ITEMS} items or about {@value #BATCH_CHARS} characters of JSON, through a
+ * of at most {@value #BATCH_ITEMS} items or about {@value #BATCH_CHARS} characters of JSON (bytes, where the
+ * backend hands its stored bytes over; never fewer than the characters), through a
  * queue of {@value #DEPTH} batches; one writing thread checks, writes and digests them in order
  * ({@link Sink}). So reading overlaps checking and writing on a second core, and memory stays bounded by
  * a few batches whatever the table's size [S7]. The first failure of the writing thread stops the
@@ -52,7 +53,8 @@ final class HandOff {
             return false;
         }
         batch[filled++] = item;
-        chars += item.json().length();
+        // The stored bytes' length where there are bytes: the text is not made here for its length.
+        chars += item.storedBytes().map(b -> b.length).orElseGet(() -> item.json().length());
         if (filled == BATCH_ITEMS || chars >= BATCH_CHARS) {
             pass();
         }

@@ -167,6 +167,20 @@ public final class ItemCheck {
         }
     }
 
+    /**
+     * The failure of an item whose stored bytes are not UTF-8, so not JSON text at all.
+     *
+     * @param item     the stored item
+     * @param position its position in the stream, from 1
+     * @param where    where it was to go, for the message: "line N of FILE"
+     * @param bad      the first byte of the first ill-formed sequence
+     * @param at       its offset in the stored bytes
+     * @return the failure, naming the item, the byte and its offset
+     */
+    static Failed notUtf8(StoredItem item, long position, String where, byte bad, int at) {
+        return failed(item, position, where, String.format("its stored text is not UTF-8 (byte 0x%02X at offset %d)", bad & 0xFF, at));
+    }
+
     private static Failed failed(StoredItem item, long position, String line, String why) {
         String where = item.storedKey().map(k -> ", stored key " + k.describe()).orElse("");
         return new Failed("item " + position + " (" + line + where

@@ -17,6 +17,7 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKey;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -50,6 +51,11 @@ class ExportCheckTest {
 
     /** Replaces the stored text of the third row in key order (sk = 3), straight into the data relation with JDBC. */
     private static String corruptThirdRow(Path db, String text) throws Exception {
+        return corruptThirdRow(db, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As above, with the stored text's bytes as given: CAST(blob AS TEXT) stores them unchanged, as a client may. */
+    private static String corruptThirdRow(Path db, byte[] stored) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
             String relation;
             try (ResultSet rs = s.executeQuery("SELECT relation_name FROM sp_tables WHERE table_name = 'things'")) {
@@ -61,10 +67,15 @@ class ExportCheckTest {
                 rs.next();
                 hexKey = "pk=x'" + rs.getString(1) + "' sk=x'" + rs.getString(2) + "'";
             }
-            try (PreparedStatement u = c.prepareStatement("UPDATE " + relation + " SET item = ? WHERE rowid = "
+            try (PreparedStatement u = c.prepareStatement("UPDATE " + relation + " SET item = CAST(? AS TEXT) WHERE rowid = "
                     + "(SELECT rowid FROM " + relation + " ORDER BY pk, sk LIMIT 1 OFFSET 2)")) {
-                u.setString(1, text);
+                u.setBytes(1, stored);
                 assertThat(u.executeUpdate()).isEqualTo(1);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT typeof(item), hex(item) FROM " + relation + " ORDER BY pk, sk LIMIT 1 OFFSET 2")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("text");
+                assertThat(rs.getString(2)).isEqualTo(HexFormat.of().withUpperCase().formatHex(stored));
             }
             return hexKey;
         }
@@ -134,6 +145,92 @@ class ExportCheckTest {
             assertThat(run.code()).as(text).isEqualTo(ExitCodes.CORRUPT_ITEM);
             assertThat(run.err()).contains("item 3 (line 3");
         }
+    }
+
+    private static byte[] withBytesIn(String before, byte[] bad, String after) {
+        byte[] head = before.getBytes(StandardCharsets.UTF_8);
+        byte[] tail = after.getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[head.length + bad.length + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(bad, 0, all, head.length, bad.length);
+        System.arraycopy(tail, 0, all, head.length + bad.length, tail.length);
+        return all;
+    }
+
+    // Stored bytes that are not UTF-8 (a client can write them into a SQLite text column) are no JSON text:
+    // the export ends naming the item, the byte and its offset, in either format, checked or not; before,
+    // they were written as U+FFFD with exit 0 (found from outside with sqlite3, last stop).
+    @Test
+    void e1_storedBytesThatAreNotUtf8EndTheExportNamingTheByte() throws Exception {
+        String before = "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"3\"},\"v\":{\"S\":\"caf\u00e9 ";
+        int at = before.getBytes(StandardCharsets.UTF_8).length;
+        byte[][] bad = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}};
+        List<List<String>> options = List.of(List.of(), List.of("--format", "dynamodb"));
+        for (int i = 0; i < bad.length; i++) {
+            Path dir = Cli.scratch("check-notutf8");
+            Path db = database(dir);
+            String key = corruptThirdRow(db, withBytesIn(before, bad[i], "\"}}"));
+            Path out = dir.resolve("out");
+            List<String> args = new java.util.ArrayList<>(List.of("export", "--sqlite", db.toString(), "--table", "things",
+                    "--out", out.toString()));
+            args.addAll(options.get(i % 2));
+            String hex = HexFormat.of().withUpperCase().formatHex(bad[i]);
+
+            Cli.Run run = Cli.run(args.toArray(String[]::new));
+
+            assertThat(run.code()).as(hex + ": " + run.err()).isEqualTo(ExitCodes.CORRUPT_ITEM);
+            assertThat(run.err().lines()).as(hex).singleElement().asString()
+                    .startsWith("stillpoint export: item 3 (line 3 of ")
+                    .contains("stored key " + key + ")")
+                    .contains(String.format("its stored text is not UTF-8 (byte 0x%s at offset %d)", hex.substring(0, 2), at))
+                    .endsWith("export stopped, no manifest written");
+            assertThat(files(out)).as(hex + ": no file left").isEmpty();
+        }
+    }
+
+    // A raw line break between tokens is JSON, but not one line: the stored bytes are not written as they are.
+    @Test
+    void e1_storedTextWithARawLineBreakIsNotWrittenAcrossTwoLines() throws Exception {
+        for (String lineBreak : List.of("\n", "\r")) {
+            Path dir = Cli.scratch("check-linebreak");
+            Path db = database(dir);
+            corruptThirdRow(db, "{\"pk\":{\"S\":\"a\"}," + lineBreak + "\"sk\":{\"N\":\"3\"}}");
+            Path out = dir.resolve("out");
+
+            Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+
+            assertThat(run.code()).as(run.err()).isNotZero();
+            assertThat(run.err()).contains("stored item 3 contains a raw line break and cannot be written as one JSON line");
+            assertThat(files(out)).isEmpty();
+        }
+    }
+
+    // Well-formed UTF-8 goes to the file byte for byte as stored, U+FFFD itself included (it is a character
+    // like any other, not a sign of a bad byte).
+    @Test
+    void e1_storedUtf8IsWrittenByteForByteAsStored() throws Exception {
+        Path dir = Cli.scratch("check-asstored");
+        Path db = database(dir);
+        byte[] stored = "{\"v\":{\"S\":\"caf\u00e9 \ufffd \ud83d\ude00 \u2028\"},\"sk\":{\"N\":\"3\"},\"pk\":{\"S\":\"a\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        corruptThirdRow(db, stored);
+        Path out = dir.resolve("out");
+
+        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+
+        assertThat(run.code()).as(run.err()).isZero();
+        byte[] file = Files.readAllBytes(out.resolve("items.jsonl"));
+        List<byte[]> lines = new java.util.ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < file.length; i++) {
+            if (file[i] == '\n') {
+                lines.add(java.util.Arrays.copyOfRange(file, from, i));
+                from = i + 1;
+            }
+        }
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(2)).isEqualTo(stored);
     }
 
     // The check itself, over every shape ItemJson refuses and every one it accepts.

@@ -1,6 +1,12 @@
 package dev.stillpoint.domain.item;
 
 import dev.stillpoint.domain.error.StorageException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -8,6 +14,9 @@ import java.util.Locale;
  * surrogate (DynamoDB JSON can spell one as an escape), but a backend that stores text as UTF-8
  * through the JDK's encoder (Cassandra's {@code text}, BSON strings) would silently replace it with
  * {@code '?'}: such backends refuse the value before it is written rather than store a different one.
+ * The other way round, text a backend hands over as bytes may not be UTF-8 at all (a SQLite text column
+ * holds whatever a client wrote); {@link #firstMalformedByte} finds that before the bytes are read as text,
+ * where the JDK would silently put U+FFFD in their place.
  */
 public final class Utf8Text {
 
@@ -68,5 +77,33 @@ public final class Utf8Text {
             requireWellFormed(s.value(), "key", backend);
         }
         return key;
+    }
+
+    /**
+     * Where {@code bytes} stop being well-formed UTF-8: the offset of the first byte of the first
+     * ill-formed sequence (a stray continuation byte, an overlong form, an encoded surrogate, a code
+     * point above U+10FFFF, or a sequence cut short, also by the end), or -1 when all of it is
+     * well-formed. The JDK's own UTF-8 decoder decides, asked to report rather than replace.
+     *
+     * @param bytes the bytes to check; not changed
+     * @return the offset of the first ill-formed sequence, or -1
+     */
+    public static int firstMalformedByte(byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        // The characters are thrown away: a small buffer, reused, holds them (2 at least, for a surrogate pair).
+        CharBuffer out = CharBuffer.allocate(Math.max(2, Math.min(bytes.length, 1024)));
+        while (true) {
+            CoderResult result = decoder.decode(in, out, true);
+            if (result.isError()) {
+                return in.position();
+            }
+            if (!result.isOverflow()) {
+                return -1;
+            }
+            out.clear();
+        }
     }
 }

@@ -125,4 +125,100 @@ class Utf8TextProperties {
         assertThatThrownBy(() -> Utf8Text.requireWellFormed(badSort, BACKEND)).hasMessageContaining("U+D83D at character 1");
         assertThatThrownBy(() -> Utf8Text.requireWellFormed(badPartition, BACKEND)).hasMessageContaining("U+DE00 at character 0");
     }
+
+    // Bytes as a backend hands them over [E1]: firstMalformedByte finds where well-formed UTF-8 ends,
+    // against an oracle written from the Unicode Standard's Table 3-7 (well-formed byte sequences),
+    // independent of the JDK decoder the implementation asks.
+
+    /** The offset where the longest well-formed prefix of {@code b} ends, or -1 when all of it is well-formed. */
+    private static int wellFormedPrefixEnd(byte[] b) {
+        int i = 0;
+        while (i < b.length) {
+            int lead = b[i] & 0xFF;
+            int length;
+            int secondLow = 0x80;
+            int secondHigh = 0xBF;
+            if (lead <= 0x7F) {
+                length = 1;
+            } else if (lead >= 0xC2 && lead <= 0xDF) {
+                length = 2;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                length = 3;
+                secondLow = lead == 0xE0 ? 0xA0 : 0x80;
+                secondHigh = lead == 0xED ? 0x9F : 0xBF;
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                length = 4;
+                secondLow = lead == 0xF0 ? 0x90 : 0x80;
+                secondHigh = lead == 0xF4 ? 0x8F : 0xBF;
+            } else {
+                return i;
+            }
+            if (i + length > b.length) {
+                return i;
+            }
+            for (int k = 1; k < length; k++) {
+                int c = b[i + k] & 0xFF;
+                int low = k == 1 ? secondLow : 0x80;
+                int high = k == 1 ? secondHigh : 0xBF;
+                if (c < low || c > high) {
+                    return i;
+                }
+            }
+            i += length;
+        }
+        return -1;
+    }
+
+    /** Runs of well-formed UTF-8 (any code point) with, now and then, a byte or a sequence that is not. */
+    @Provide
+    Arbitrary<byte[]> storedBytes() {
+        Arbitrary<byte[]> wellFormed = Arbitraries.oneOf(
+                        Arbitraries.integers().between(0, 0x7F),
+                        Arbitraries.integers().between(0x80, 0xD7FF),
+                        Arbitraries.integers().between(0xE000, 0x10FFFF))
+                .map(cp -> new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Arbitrary<byte[]> edges = Arbitraries.of(new byte[] {(byte) 0x80}, new byte[] {(byte) 0xBF},
+                new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {(byte) 0xC1, (byte) 0xBF},
+                new byte[] {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF}, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                new byte[] {(byte) 0xED, (byte) 0xBF, (byte) 0xBF}, new byte[] {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
+                new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, new byte[] {(byte) 0xF5},
+                new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xE2, (byte) 0x82}, new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x98});
+        Arbitrary<byte[]> any = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(3);
+        return Arbitraries.frequencyOf(
+                        net.jqwik.api.Tuple.of(12, wellFormed), net.jqwik.api.Tuple.of(1, edges), net.jqwik.api.Tuple.of(1, any))
+                .list().ofMaxSize(12)
+                .map(parts -> {
+                    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                    parts.forEach(out::writeBytes);
+                    return out.toByteArray();
+                });
+    }
+
+    @Property(tries = 3000)
+    void firstMalformedByteIsWhereTheWellFormedPrefixEnds(@ForAll("storedBytes") byte[] bytes) {
+        byte[] before = bytes.clone();
+        assertThat(Utf8Text.firstMalformedByte(bytes)).isEqualTo(wellFormedPrefixEnd(bytes));
+        assertThat(bytes).as("the bytes are not changed").isEqualTo(before);
+    }
+
+    // One case of each kind the table rules out, where the oracle and the implementation must both say so,
+    // and long well-formed text past the decoder's 1,024-character buffer.
+    @Example
+    void eachKindOfIllFormedSequenceIsFound() {
+        assertThat(Utf8Text.firstMalformedByte(new byte[0])).isEqualTo(-1);
+        assertThat(Utf8Text.firstMalformedByte("{\"a\":{\"S\":\"\u00e9\ud83d\ude00\"}}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .isEqualTo(-1);
+        byte[] x = {'a', 'b'};
+        for (byte[] bad : new byte[][] {{(byte) 0x80}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}}) {
+            byte[] bytes = new byte[x.length + bad.length];
+            System.arraycopy(x, 0, bytes, 0, x.length);
+            System.arraycopy(bad, 0, bytes, x.length, bad.length);
+            assertThat(Utf8Text.firstMalformedByte(bytes)).as(java.util.HexFormat.of().formatHex(bytes)).isEqualTo(2);
+        }
+        byte[] long1 = ("\u00e9".repeat(3000) + "\ud83d\ude00".repeat(700)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(Utf8Text.firstMalformedByte(long1)).isEqualTo(-1);
+        long1[long1.length - 1] = 'x';
+        assertThat(Utf8Text.firstMalformedByte(long1)).isEqualTo(long1.length - 4);
+    }
 }

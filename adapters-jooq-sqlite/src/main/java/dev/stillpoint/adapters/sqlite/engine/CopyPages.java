@@ -20,7 +20,8 @@ final class CopyPages implements PageSource {
         int from = next;
         long bytes = 0;
         while (next < copy.size() && !budget.full(next - from, bytes)) {
-            bytes += copy.get(next).json().length();
+            StoredItem item = copy.get(next);
+            bytes += item instanceof StoredJson stored ? stored.size() : item.json().length(); // bytes, as LivePages counts
             next++;
         }
         return new Page(copy.subList(from, next), next >= copy.size());

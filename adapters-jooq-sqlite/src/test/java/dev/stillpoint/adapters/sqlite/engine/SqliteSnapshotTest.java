@@ -24,6 +24,7 @@ import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,6 +33,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -289,29 +291,30 @@ class SqliteSnapshotTest {
         }
     }
 
-    // S4: the stream decodes the item column's bytes as the driver returns them. Rows another client
+    // S4: the stream hands the item column's bytes over as the driver returns them. Rows another client
     // wrote (as `sqlite3` would) with malformed UTF-8 inside a string (a lone continuation byte, an
-    // encoded surrogate, a truncated sequence) read as their text reads: each malformed sequence becomes
-    // one U+FFFD (the JDK decoder's reading), the same item json() then decodes to, and a raw control
-    // byte is refused as in the text, at its position.
+    // encoded surrogate, a truncated sequence): storedBytes() are those bytes, json() refuses them
+    // (they are not text; it used to read them as U+FFFD), and item() decodes them as the JDK decoder
+    // reads them, each malformed sequence one U+FFFD (ItemJson.decodeUtf8's documented reading). A raw
+    // control byte, well-formed UTF-8, is text, and item() refuses it at its position.
     // Mutant run by hand: StoredUtf8.item() decoding `new String(utf8, ISO_8859_1)` -> the equality
-    // with json()'s item fails (Latin-1 characters instead of U+FFFD).
+    // with the leniently decoded text's item fails (Latin-1 characters instead of U+FFFD).
     @Test
     void s4_bytesAnotherClientWroteDecodeAsTheirText() throws Exception {
         Path file = TestDatabases.newFile("utf8");
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO))) {
             load(storage, "orders", 4);
+            // {"pk":{"S":"p0"},"sk":{"S":"0"},"v":{"S":"a<80>b<ED A0 80>c<E2 82>"}} and one with a raw 0x01
+            String bad = "7B22706B223A7B2253223A227030227D2C22736B223A7B2253223A2230227D2C2276223A7B2253223A22"
+                    + "6180" + "62EDA080" + "63E282" + "227D7D";
+            String control = "7B22706B223A7B2253223A227031227D2C22736B223A7B2253223A2231227D2C2276223A7B2253223A22"
+                    + "780179" + "227D7D";
             try (Connection c = TestDatabases.openFile(file); Statement st = c.createStatement()) {
                 String relation;
                 try (ResultSet rs = st.executeQuery("SELECT relation_name FROM sp_tables WHERE table_name = 'orders'")) {
                     rs.next();
                     relation = rs.getString(1);
                 }
-                // {"pk":{"S":"p0"},"sk":{"S":"0"},"v":{"S":"a<80>b<ED A0 80>c<E2 82>"}} and one with a raw 0x01
-                String bad = "7B22706B223A7B2253223A227030227D2C22736B223A7B2253223A2230227D2C2276223A7B2253223A22"
-                        + "6180" + "62EDA080" + "63E282" + "227D7D";
-                String control = "7B22706B223A7B2253223A227031227D2C22736B223A7B2253223A2231227D2C2276223A7B2253223A22"
-                        + "780179" + "227D7D";
                 st.executeUpdate("UPDATE \"" + relation + "\" SET item = CAST(x'" + bad + "' AS TEXT) WHERE rowid = "
                         + "(SELECT min(rowid) FROM \"" + relation + "\")");
                 st.executeUpdate("UPDATE \"" + relation + "\" SET item = CAST(x'" + control + "' AS TEXT) WHERE rowid = "
@@ -323,17 +326,26 @@ class SqliteSnapshotTest {
                 var items = s.items();
                 while (items.hasNext()) {
                     StoredItem stored = items.next();
-                    if (stored.json().contains("\u0001")) {
+                    byte[] bytes = stored.storedBytes().orElseThrow();
+                    String lenient = new String(bytes, StandardCharsets.UTF_8);
+                    if (lenient.contains("\u0001")) {
+                        assertThat(stored.json()).isEqualTo(lenient);
                         assertThatThrownBy(stored::item).isInstanceOfSatisfying(StorageException.class, e ->
                                 assertThat(e.getMessage()).contains("unescaped control character U+0001", "position 43 "));
                         refused++;
                         continue;
                     }
                     Item item = stored.item();
-                    assertThat(item).isEqualTo(ItemJson.decode(stored.json()));
-                    if (stored.json().contains("\ufffd")) {
+                    assertThat(item).isEqualTo(ItemJson.decode(lenient));
+                    if (lenient.contains("\ufffd")) {
+                        assertThat(HexFormat.of().withUpperCase().formatHex(bytes)).isEqualTo(bad);
+                        assertThatThrownBy(stored::json).isInstanceOfSatisfying(StorageException.class, e ->
+                                assertThat(e.getMessage()).isEqualTo("a stored item's text is not UTF-8: byte 0x80 at offset 43,"
+                                        + " after '...k\":{\"S\":\"p0\"},\"sk\":{\"S\":\"0\"},\"v\":{\"S\":\"a'"));
                         assertThat(item.get("v")).isEqualTo(AttributeValue.s(
                                 "a\ufffdb\ufffdc\ufffd"));
+                    } else {
+                        assertThat(stored.json()).isEqualTo(lenient);
                     }
                     decoded++;
                 }
