@@ -12,45 +12,48 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Pages from the snapshot's cursor, each FETCH one round trip. A FETCH asks for what is left of
- * the page's rows, or fewer when the items seen so far say the byte budget fills first; rows a
- * FETCH returned past a full page wait for the next page. So a page holds at most the byte
- * budget plus one item, and memory stays about one page whatever the table's size [S7].
+ * Pages from the snapshot's query, read through the protocol's own portal: pgjdbc runs the query in
+ * the data transaction with a fetch size, and each batch of rows is one round trip (an Execute with a
+ * row limit). A batch asks for what is left of the page's rows, or fewer when the items seen so far
+ * say the byte budget fills first; rows a batch returned past a full page wait, in the driver, for the
+ * next page. So a page holds at most the byte budget plus one item, and memory stays about one page
+ * whatever the table's size [S7].
+ *
+ * <p>Not {@code DECLARE} and {@code FETCH}: the server puts each FETCH's rows in a tuplestore before
+ * sending them, and on a backend whose allocator hands that memory back to the kernel after every
+ * FETCH (fresh connections, measured), each FETCH of 1,000 items page-faults it in again: about 80,000
+ * faults and twice the server's CPU per million items. The portal sends rows as the scan makes them
+ * (BENCHMARKS.md, "A fresh connection's FETCHes").
  */
 final class CursorPages implements PageSource {
 
-    /** Rows of the first FETCH, before the items' size is known (16 of the largest items are 6.5 MB). */
-    private static final int FIRST_FETCH_ROWS = 16;
-
-    /** The cursor's name: one snapshot per connection, so one name serves every open. */
-    private static final String CURSOR = "sp_snapshot";
+    /** Rows of the first batch, before the items' size is known (16 of the largest items are 6.5 MB). */
+    private static final int FIRST_BATCH_ROWS = 16;
 
     private final Connection data;
+    private final String query;
     private final String tableName;
     private final ReadObserver observer;
-    private final ArrayDeque<byte[]> fetched = new ArrayDeque<>();
+    private Statement statement;
+    private ResultSet rows;
+    // Rows of the last batch not read yet: a next() with none left is a round trip for the next batch.
+    private int leftInBatch;
     private boolean exhausted;
     private long rowsSeen;
     private long bytesSeen;
     private boolean closed;
 
     /**
-     * Declares the cursor of {@code query} in the data transaction (no row is read yet) and returns its
-     * pages; they own the transaction from here on.
+     * The pages of {@code query} in the data transaction of {@code data}; nothing is sent until the first
+     * page is asked for, and the pages own the transaction from here on.
      */
-    static CursorPages declare(Connection data, String query, String tableName, ReadObserver observer) throws SQLException {
-        Tx.exec(data, "DECLARE " + CURSOR + " NO SCROLL CURSOR FOR " + query);
-        return new CursorPages(data, tableName, observer);
-    }
-
-    /** Pages of the cursor already declared as {@code sp_snapshot} in {@code data}'s transaction. */
-    CursorPages(Connection data, String tableName, ReadObserver observer) {
+    CursorPages(Connection data, String query, String tableName, ReadObserver observer) {
         this.data = data;
+        this.query = query;
         this.tableName = tableName;
         this.observer = observer;
     }
@@ -60,69 +63,78 @@ final class CursorPages implements PageSource {
         List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
         long bytes = 0;
         try {
-            while (!budget.full(items.size(), bytes)) {
-                if (fetched.isEmpty()) {
-                    if (exhausted) {
-                        break;
-                    }
-                    fetch(fetchRows(budget, items.size(), bytes));
-                    if (fetched.isEmpty()) {
-                        break;
-                    }
+            while (!exhausted && !budget.full(items.size(), bytes)) {
+                if (leftInBatch == 0) {
+                    ask(fetchRows(budget, items.size(), bytes));
                 }
-                StoredUtf8 item = new StoredUtf8(fetched.poll());
+                if (!rows.next()) {
+                    // The batch came back short, or empty: the query has no more rows.
+                    exhausted = true;
+                    break;
+                }
+                leftInBatch--;
+                // The text column's bytes as they came (pgjdbc returns a text column's UTF-8 as is):
+                // no String is made unless a reader asks for json().
+                byte[] utf8 = rows.getBytes(1);
+                if (utf8 == null) {
+                    // A row this adapter cannot have written (its item column is NOT NULL): the stream ends here.
+                    throw new StorageException(ErrorReason.INTERNAL, "a row of table '" + tableName
+                            + "' has no item text; the snapshot stream ends at it");
+                }
+                StoredUtf8 item = new StoredUtf8(utf8);
                 bytes += item.size();
+                bytesSeen += utf8.length;
+                rowsSeen++;
                 items.add(item);
             }
         } catch (SQLException e) {
             throw PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e);
         }
-        return new Page(items, exhausted && fetched.isEmpty());
+        return new Page(items, exhausted);
     }
 
-    /** Rows for the next FETCH: what is left of the page, bounded by what the byte budget allows. */
+    /** Sets the size of the next batch, which the next {@code next()} fetches: the query's first, or the next. */
+    private void ask(int batchRows) throws SQLException {
+        observer.roundTrip();
+        if (rows == null) {
+            statement = data.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            statement.setFetchSize(batchRows);
+            rows = statement.executeQuery(query);
+        } else {
+            rows.setFetchSize(batchRows);
+        }
+        leftInBatch = batchRows;
+    }
+
+    /** Rows for the next batch: what is left of the page, bounded by what the byte budget allows. */
     int fetchRows(PageBudget budget, int itemsInPage, long bytesInPage) {
         int rowsLeft = budget.rows() - itemsInPage;
         if (rowsSeen == 0) {
-            return Math.min(rowsLeft, FIRST_FETCH_ROWS);
+            return Math.min(rowsLeft, FIRST_BATCH_ROWS);
         }
         long average = Math.max(1, bytesSeen / rowsSeen);
         long byBytes = (budget.bytes() - bytesInPage) / average + 1;
         return (int) Math.max(1, Math.min(rowsLeft, byBytes));
     }
 
-    private void fetch(int rows) throws SQLException {
-        observer.roundTrip();
-        int got = 0;
-        try (Statement s = data.createStatement();
-             ResultSet rs = s.executeQuery("FETCH FORWARD " + rows + " FROM " + CURSOR)) {
-            while (rs.next()) {
-                // The text column's bytes as they came (pgjdbc returns a text column's UTF-8 as is):
-                // no String is made unless a reader asks for json().
-                byte[] utf8 = rs.getBytes(1);
-                if (utf8 == null) {
-                    // A row this adapter cannot have written (its item column is NOT NULL): the stream ends here.
-                    throw new StorageException(ErrorReason.INTERNAL, "a row of table '" + tableName
-                            + "' has no item text; the snapshot stream ends at it");
-                }
-                fetched.add(utf8);
-                bytesSeen += utf8.length;
-                got++;
-            }
-        }
-        rowsSeen += got;
-        if (got < rows) {
-            exhausted = true;
-        }
-    }
-
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            fetched.clear();
-            // Ends the read transaction (the cursor with it) and gives the connection back.
+            // Ends the read transaction (the portal with it) and gives the connection back; the statement
+            // is closed first so the driver forgets the portal.
+            closeQuietly(statement);
             Tx.release(data);
+        }
+    }
+
+    private static void closeQuietly(Statement s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (SQLException ignored) {
+                // A broken connection: the release below closes it.
+            }
         }
     }
 }

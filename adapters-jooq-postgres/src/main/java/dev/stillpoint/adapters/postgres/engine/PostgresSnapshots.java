@@ -225,11 +225,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
                     .getSQL(ParamType.INLINED);
-            try {
-                return CursorPages.declare(data, query, tableName, observer);
-            } catch (SQLException e) {
-                throw failed(tableName, "declaring the snapshot cursor", e);
-            }
+            return new CursorPages(data, query, tableName, observer);
         }
 
         @Override

@@ -9,13 +9,12 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The snapshot's cursor pages on a live server: bounded by rows and bytes, one FETCH per round trip [S7]. */
+/** The snapshot's pages on a live server: bounded by rows and bytes, one batch of the portal per round trip [S7]. */
 class CursorPagesTest {
 
     private static ScratchDatabase database;
@@ -35,10 +34,7 @@ class CursorPagesTest {
     private static CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            s.execute("DECLARE sp_snapshot NO SCROLL CURSOR FOR " + select);
-        }
-        return new CursorPages(c, "t", new ReadObserver() {
+        return new CursorPages(c, select, "t", new ReadObserver() {
             @Override
             public void roundTrip() {
                 fetches.incrementAndGet();
@@ -65,7 +61,7 @@ class CursorPagesTest {
         pages.close();
         assertThat(total).isEqualTo(200);
         assertThat(pageCount).isBetween(20, 21);
-        // After the first FETCH of 16 rows, each FETCH asks for about one page (11 rows), never the 1,000.
+        // After the first batch of 16 rows, each batch asks for about one page (11 rows), never the 1,000.
         assertThat(fetches.get()).isBetween(18, 24);
     }
 

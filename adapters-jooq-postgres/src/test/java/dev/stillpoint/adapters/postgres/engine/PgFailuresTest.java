@@ -31,7 +31,7 @@ class PgFailuresTest {
     static void create() throws SQLException {
         database = PgServer.get().create("failures");
         try (Connection c = database.connect(); Statement s = c.createStatement()) {
-            // A function that fails with the given SQLSTATE, so a cursor's FETCH can fail with it.
+            // A function that fails with the given SQLSTATE, so a snapshot's page can fail with it.
             s.execute("CREATE FUNCTION sp_fail(code text) RETURNS text LANGUAGE plpgsql AS $$ BEGIN "
                     + "RAISE EXCEPTION 'raised for the test' USING ERRCODE = code; END $$");
         }
@@ -65,16 +65,13 @@ class PgFailuresTest {
                 .contains(sqlState.equals("40001") ? "serialization_failure" : "snapshot_too_old");
     }
 
-    // The same codes raised by the cursor's FETCH end the page source with SnapshotExpired.
+    // The same codes raised by the snapshot's query, as a page reads it, end the page source with SnapshotExpired.
     @ParameterizedTest
     @ValueSource(strings = {"40001", "72000"})
     void p5_aFetchFailingWithTheCodeIsSnapshotExpired(String sqlState) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            s.execute("DECLARE sp_snapshot NO SCROLL CURSOR FOR SELECT sp_fail('" + sqlState + "')");
-        }
-        CursorPages pages = new CursorPages(c, "t", ReadObserver.NONE);
+        CursorPages pages = new CursorPages(c, "SELECT sp_fail('" + sqlState + "')", "t", ReadObserver.NONE);
         StorageException e = catchThrowableOfType(StorageException.class, () -> pages.nextPage(PageBudget.DEFAULT));
         assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
         pages.close();

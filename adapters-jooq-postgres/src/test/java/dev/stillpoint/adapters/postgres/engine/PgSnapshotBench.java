@@ -21,6 +21,7 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
@@ -369,7 +370,14 @@ public final class PgSnapshotBench {
         Connection copy = databases.dataSession(Layout.SHARED);
         scans.put("a", () -> rawScan(raw, rawSql, 1000));
         scans.put("a2", () -> rawCursor(raw, rawSql, 1000));
-        scans.put("b", () -> stream(storage, TABLE, false, 0));
+        scans.put("b", () -> SnapshotDrain.drain(storage.snapshots(), ACCOUNT, TABLE, StoredKeys.OMITTED,
+                SnapshotDrain.Take.STORED_BYTES, 0));
+        scans.put("b3", () -> stream(storage, TABLE, false, 0));
+        // A second engine's pool: connections made now, which have read nothing yet (a backend's first
+        // scans run slower on FETCH, BENCHMARKS.md "A fresh connection's FETCHes").
+        PostgresStorage second = PostgresStorage.open(config(Layout.SHARED));
+        scans.put("b4", () -> SnapshotDrain.drain(second.snapshots(), ACCOUNT, TABLE, StoredKeys.OMITTED,
+                SnapshotDrain.Take.STORED_BYTES, 0));
         scans.put("c", () -> stream(storage, TABLE, true, 0));
         scans.put("d", () -> copyOut(copy, copySql));
         if (psql) {
@@ -381,8 +389,10 @@ public final class PgSnapshotBench {
         }
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("a", "(a)  raw JDBC: SELECT item ... ORDER BY pk, sk, fetchSize 1000, getString");
-        labels.put("a2", "(a2) raw JDBC: the adapter's protocol (DECLARE cursor, FETCH FORWARD 1000)");
-        labels.put("b", "(b)  snapshot stream, json() as stored (export path)");
+        labels.put("a2", "(a2) raw JDBC: DECLARE cursor, FETCH FORWARD 1000 (the adapter's protocol until 2026-12-02)");
+        labels.put("b", "(b)  snapshot stream, the stored bytes (export path: storedBytes())");
+        labels.put("b3", "(b3) as (b), json() per item (a String made)");
+        labels.put("b4", "(b4) as (b), from a second engine's pool (connections new to the run)");
         labels.put("c", "(c)  snapshot stream, item() decoded");
         labels.put("d", "(d)  COPY (SELECT ... ORDER BY) TO STDOUT, pgjdbc CopyManager -> null sink");
         labels.put("e", "(e)  psql -c 'COPY (SELECT ... ORDER BY) TO STDOUT' > /dev/null");
@@ -392,6 +402,7 @@ public final class PgSnapshotBench {
                         + "(load average %s)%n", r, k, t[0], t[1], t[2], loadAverage()));
         raw.close();
         copy.close();
+        second.close();
         System.out.println();
         System.out.printf(Locale.ROOT, "%,d items, %d runs each; wall = elapsed; cpu = client (JVM, or psql) + server "
                 + "(every process of the postmaster), best run by each%n", items, runs);
@@ -408,6 +419,8 @@ public final class PgSnapshotBench {
         if (figures.containsKey("e")) {
             ratio("(b)/(e) stream / COPY (psql)", figures, "b", "e", 0.7);
         }
+        ratio("(b3)/(d) stream json() / COPY (pgjdbc)", figures, "b3", "d", Double.NaN);
+        ratio("(b4)/(d) stream, new connections / COPY (pgjdbc)", figures, "b4", "d", Double.NaN);
         ratio("(c)/(d) decoded stream / COPY (pgjdbc)", figures, "c", "d", Double.NaN);
         ratio("(a)/(d) raw JDBC / COPY (pgjdbc)", figures, "a", "d", Double.NaN);
         ratio("(b)/(a) stream / raw JDBC", figures, "b", "a", Double.NaN);

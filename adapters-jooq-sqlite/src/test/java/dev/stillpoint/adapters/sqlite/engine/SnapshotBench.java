@@ -299,8 +299,11 @@ public final class SnapshotBench {
         scans.put("a2", () -> rawPaged(raw, DataRelation.fromCatalog(relation), false));
         scans.put("a4", () -> rawPaged(raw, DataRelation.fromCatalog(relation), true));
         scans.put("a3", () -> rawDecode(raw, rawSql));
-        scans.put("b", () -> stream(storage, false));
-        scans.put("b2", () -> SnapshotDrain.drain(storage.snapshots(), ACCOUNT, TABLE, StoredKeys.INCLUDED, false, 0));
+        scans.put("b", () -> SnapshotDrain.drain(storage.snapshots(), ACCOUNT, TABLE, StoredKeys.OMITTED,
+                SnapshotDrain.Take.STORED_BYTES, 0));
+        scans.put("b2", () -> SnapshotDrain.drain(storage.snapshots(), ACCOUNT, TABLE, StoredKeys.INCLUDED,
+                SnapshotDrain.Take.STORED_BYTES, 0));
+        scans.put("b3", () -> stream(storage, false));
         scans.put("c", () -> stream(storage, true));
         if (sqlite3 != null) {
             long shellRows = shellCount(db, rawSql);
@@ -315,8 +318,9 @@ public final class SnapshotBench {
         labels.put("a2", "(a2) raw JDBC, the adapter's keyset pages, every row's pk, sk and item (1000 rows/page)");
         labels.put("a4", "(a4) as (a2) but pk, sk read only from a page's last row (as (b) reads)");
         labels.put("a3", "(a3) raw JDBC as (a) + ItemJson.decode per item (no stream)");
-        labels.put("b", "(b)  snapshot stream, json() as stored (stored keys omitted, the default)");
+        labels.put("b", "(b)  snapshot stream, the stored bytes (storedBytes(); stored keys omitted, the default)");
         labels.put("b2", "(b2) as (b), each item with its row's stored key (the export's stream [E1])");
+        labels.put("b3", "(b3) as (b), json() per item (a String made)");
         labels.put("c", "(c)  snapshot stream, item() decoded");
         labels.put("d", "(d)  sqlite3 shell " + (sqlite3 == null ? "" : sqlite3.split(" ")[0]) + " > /dev/null");
         System.out.println();
@@ -342,6 +346,7 @@ public final class SnapshotBench {
         ratio("(b)/(a5)", figures, "b", "a5", Double.NaN);
         ratio("(b)/(a4)", figures, "b", "a4", Double.NaN);
         ratio("(b2)/(a)", figures, "b2", "a", Double.NaN);
+        ratio("(b3)/(a)", figures, "b3", "a", Double.NaN);
         ratio("(b2)/(a2)", figures, "b2", "a2", Double.NaN);
         ratio("(a2)/(a)", figures, "a2", "a", Double.NaN);
         ratio("(a4)/(a)", figures, "a4", "a", Double.NaN);
