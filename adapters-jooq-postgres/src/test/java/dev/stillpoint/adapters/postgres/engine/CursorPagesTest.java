@@ -1,9 +1,13 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.postgres.testing.PgServer;
 import dev.stillpoint.adapters.postgres.testing.ScratchDatabase;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -77,6 +81,20 @@ class CursorPagesTest {
         assertThat(last.items()).hasSize(1);
         assertThat(last.last()).isTrue();
         assertThat(fetches.get()).isEqualTo(4);
+        pages.close();
+    }
+
+    // A row with no item text (the item column is NOT NULL, so another writer made it) ends the stream
+    // with an error naming the table, after the items before it; it is not read as the end.
+    @Test
+    void aRowWithoutItemTextIsRefusedNotReadAsTheEnd() throws SQLException {
+        AtomicInteger fetches = new AtomicInteger();
+        CursorPages pages = cursor("SELECT v FROM (VALUES (1, 'a'), (2, NULL), (3, 'c')) AS t(k, v) ORDER BY k", fetches);
+        PageBudget budget = new PageBudget(1, 1 << 20);
+        assertThat(pages.nextPage(budget).items()).extracting(StoredItem::json).containsExactly("a");
+        assertThatThrownBy(() -> pages.nextPage(budget))
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL))
+                .hasMessage("a row of table 't' has no item text; the snapshot stream ends at it");
         pages.close();
     }
 }
