@@ -153,27 +153,25 @@ public final class TableExport {
         @Override
         public void accept(StoredItem item) throws IOException {
             byte[] stored = item.storedBytes().orElse(null);
-            if (stored != null && asStored(item, stored)) { // the driver's bytes go to the file as they are
-                if (check != null) {
-                    check.check(item, stored, count + 1, writer.where(count + 1));
-                }
-                writer.write(stored);
-                count++;
-                listener.exported(count);
-                return;
-            }
-            String json = item.json();
             byte[] utf8;
-            if (plain(json)) { // the common case: checked and written from one UTF-8 encoding of the text
-                utf8 = json.getBytes(StandardCharsets.UTF_8);
+            if (stored != null && asStored(item, stored)) { // the driver's bytes go to the file as they are
+                utf8 = stored;
                 if (check != null) {
                     check.check(item, utf8, count + 1, writer.where(count + 1));
                 }
-            } else { // checked as stored first, so a bad item is named before line() could refuse it
-                if (check != null) {
-                    check.check(item, count + 1, writer.where(count + 1));
+            } else {
+                String json = item.json();
+                if (plain(json)) { // checked and written from one UTF-8 encoding of the text
+                    utf8 = json.getBytes(StandardCharsets.UTF_8);
+                    if (check != null) {
+                        check.check(item, utf8, count + 1, writer.where(count + 1));
+                    }
+                } else { // checked as stored first, so a bad item is named before line() could refuse it
+                    if (check != null) {
+                        check.check(item, count + 1, writer.where(count + 1));
+                    }
+                    utf8 = line(json, count).getBytes(StandardCharsets.UTF_8);
                 }
-                utf8 = line(json, count).getBytes(StandardCharsets.UTF_8);
             }
             writer.write(utf8);
             count++;
