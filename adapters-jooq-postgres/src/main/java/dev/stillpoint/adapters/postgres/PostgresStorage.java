@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
@@ -50,6 +51,13 @@ public final class PostgresStorage implements Storage {
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
         pools = new Pools(config, readOnly);
         String address = Pools.address(config.catalog().jdbcUrl());
+        try {
+            // One direct connection first: a wrong password or unknown database fails now, not after the timeout [O3].
+            pools.probe();
+        } catch (SQLException e) {
+            pools.close();
+            throw PgFailures.map("connecting to the PostgreSQL catalog at " + address, e);
+        }
         try (Connection c = pools.catalog()) {
             if (readOnly) {
                 requireCurrentSchema(c, address);
@@ -61,12 +69,20 @@ public final class PostgresStorage implements Storage {
             // Unreachable (08001) is Transient [L3]; the address never carries the URL's options or credentials.
             throw PgFailures.map((readOnly ? "reading" : "migrating") + " the PostgreSQL catalog at " + address, e);
         }
+        Deployment deployment;
+        try {
+            // Before any control-plane work: a layout or data database other than the recorded one is refused [O1, O2].
+            deployment = Deployment.establish(pools, config, readOnly, config.time().now().toEpochMilli());
+        } catch (RuntimeException e) {
+            pools.close();
+            throw e;
+        }
         controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
         Transactions tx = new Transactions(pools);
         catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), controlPlane);
         locks = new PgLockProbe(tx);
-        orphans = new OrphanSweep(pools);
+        orphans = new OrphanSweep(pools, deployment.catalogId());
         PostgresTables storage = new PostgresTables(catalog, tx);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
@@ -166,8 +182,8 @@ public final class PostgresStorage implements Storage {
     }
 
     /**
-     * Drops data relations named as this adapter names them ({@code d_<id>...}) whose table has no
-     * catalog row, and returns their names; every poller pass (the startup pass too) runs it [L2].
+     * Drops data relations this catalog registered as its own whose table has no catalog row, and
+     * returns their names; every poller pass (the startup pass too) runs it [L2, O1].
      */
     public java.util.List<String> sweepOrphanedRelations() {
         return orphans.run();

@@ -158,7 +158,9 @@ class PostgresFaultTest {
                 Duration streamFailed = Duration.ofNanos(System.nanoTime() - t0);
                 assertTyped(midStream, "a stream whose server stopped");
                 assertThat(inFlight.items().isReleased()).isTrue();
-                assertThat(storage.snapshotPermits().inUse()).as("its permit back").isEqualTo(1);
+                // The other stream may meet the stopped server too (its read-ahead fetches a page on its own)
+                // and give its permit back meanwhile: the engine promises only that the ended stream's is back.
+                assertThat(storage.snapshotPermits().inUse()).as("its permit back").isLessThanOrEqualTo(1);
 
                 t0 = System.nanoTime();
                 Throwable open = catchThrowable(() -> storage.snapshots().openTableSnapshot(ACCOUNT, name));
@@ -169,7 +171,7 @@ class PostgresFaultTest {
                     // The first call may meet a pooled connection the stop closed: "connection lost", at once.
                     assertThat(e.getMessage()).contains("unreachable").doesNotContain(PASSWORD);
                 });
-                assertThat(storage.snapshotPermits().inUse()).as("the failed open holds no permit").isEqualTo(1);
+                assertThat(storage.snapshotPermits().inUse()).as("the failed open holds no permit").isLessThanOrEqualTo(1);
 
                 // Each connection the stop killed while it sat idle in a pool answers "connection lost" once
                 // (the poller's passes may leave more than one idle); once they are used up, the pool's own

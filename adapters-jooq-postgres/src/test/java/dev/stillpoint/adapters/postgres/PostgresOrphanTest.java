@@ -34,8 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * No data relation outlives its catalog row [L2], on a real PostgreSQL: a data commit made to fail
  * at COMMIT on the separate layout (an event trigger on DROP feeds a deferred constraint trigger
  * that raises) keeps the row DELETING and returns at once, and the poller finishes once the fault
- * is removed; relations made by hand under our naming with no row are swept at startup and on a
- * pass, anything else is left alone; CreateTables racing the sweep never lose a relation.
+ * is removed; relations this catalog registered with no row are swept at startup and on a pass,
+ * anything else (whatever its name) is left alone [O1]; CreateTables racing the sweep never lose a relation.
  */
 class PostgresOrphanTest {
 
@@ -141,32 +141,53 @@ class PostgresOrphanTest {
         }
     }
 
-    // [L2] Relations under our naming with no catalog row (made by hand) are dropped by the startup
-    // pass and by a later pass; a relation not under our naming, and a real table's relations, stay.
-    // Mutant run by hand: the sweep not run by the poller's pass -> fails "swept at startup".
+    // [L2, O1] Relations this catalog registered as its own with no catalog row (a crash between a
+    // drop and its row, made here by hand) are dropped by the startup pass and by a later pass.
+    // Relations it did not register stay, whatever their names: under our naming but unregistered (as
+    // another deployment's would be), registered to another catalog id, and names not ours; a real
+    // table's relations stay too.
+    // Mutants run by hand: the sweep not run by the poller's pass -> fails "swept at startup"; the
+    // sweep back to trusting the name pattern (issue 25's data loss) -> fails "unregistered, under our
+    // naming: ... stays"; the register's catalog filter removed -> fails "registered to another
+    // catalog: ... stays".
     @ParameterizedTest
     @EnumSource(Layout.class)
-    void l2_orphansUnderOurNamingAreSweptAtStartupAndOnAPass(Layout layout) throws Exception {
+    void l2_onlyRelationsThisCatalogRegisteredAreSweptAtStartupAndOnAPass(Layout layout) throws Exception {
         String fake = "0123456789abcdef0123456789abcde" + (layout == Layout.SHARED ? "1" : "2");
         String later = "fedcba9876543210fedcba987654321" + (layout == Layout.SHARED ? "1" : "2");
-        List<String> notOurs = List.of("d_" + fake + "__bak", "d_users", "orders_" + fake);
+        String foreign = "aaaaaaaaaaaaaaaabbbbbbbbbbbbbbb" + (layout == Layout.SHARED ? "1" : "2");
+        String unregistered = "cccccccccccccccc0000000000000000".substring(0, 31) + (layout == Layout.SHARED ? "1" : "2");
+        List<String> notOurs = List.of("d_" + fake + "__bak", "d_users", "orders_" + fake, "d_" + unregistered,
+                "d_" + foreign);
+        try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
+            // The first opening sets up the register (its owner row names this catalog).
+            assertThat(storage.sweepOrphanedRelations()).isEmpty();
+        }
         exec(layout, "CREATE TABLE d_" + fake + " (pk text PRIMARY KEY, item text)",
                 "CREATE TABLE d_" + fake + "__gsi__0 (pk text, item text)",
                 "CREATE TABLE \"d_" + fake + "__bak\" (x int)", "CREATE TABLE \"d_users\" (x int)",
-                "CREATE TABLE \"orders_" + fake + "\" (x int)");
+                "CREATE TABLE \"orders_" + fake + "\" (x int)",
+                "CREATE TABLE d_" + unregistered + " (pk text PRIMARY KEY, item text)",
+                "CREATE TABLE d_" + foreign + " (pk text PRIMARY KEY, item text)",
+                register("d_" + fake), register("d_" + fake + "__gsi__0"),
+                "INSERT INTO sp_data_relations VALUES ('d_" + foreign + "', 'another-catalog', 0)");
         try {
             try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
                 awaitTrue(() -> !relationExists(layout, "d_" + fake) && !relationExists(layout, "d_" + fake + "__gsi__0"),
                         Duration.ofSeconds(10), "swept at startup");
                 TableDescription real = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("real")));
-                exec(layout, "CREATE TABLE d_" + later + "__lsi__3 (pk text)");
+                exec(layout, "CREATE TABLE d_" + later + "__lsi__3 (pk text)", register("d_" + later + "__lsi__3"));
                 Duration swept = awaitTrue(() -> !relationExists(layout, "d_" + later + "__lsi__3"), Duration.ofSeconds(10),
                         "swept on a pass");
                 System.out.printf("L2 %s: an orphan made while running was swept in %d ms%n", layout, swept.toMillis());
                 long passes = storage.pollerPasses();
                 awaitTrue(() -> storage.pollerPasses() >= passes + 2, Duration.ofSeconds(10), "two more passes");
+                assertThat(relationExists(layout, "d_" + unregistered)).as("unregistered, under our naming: %s stays",
+                        unregistered).isTrue();
+                assertThat(relationExists(layout, "d_" + foreign)).as("registered to another catalog: %s stays",
+                        foreign).isTrue();
                 for (String name : notOurs) {
-                    assertThat(relationExists(layout, name)).as("not under our naming: %s stays", name).isTrue();
+                    assertThat(relationExists(layout, name)).as("not this catalog's: %s stays", name).isTrue();
                 }
                 assertThat(Sessions.relationsOf(databases, layout, real.tableId())).hasSize(3);
                 assertThat(storage.sweepOrphanedRelations()).isEmpty();
@@ -175,7 +196,13 @@ class PostgresOrphanTest {
             for (String name : notOurs) {
                 exec(layout, "DROP TABLE IF EXISTS \"" + name + "\"");
             }
+            exec(layout, "DELETE FROM sp_data_relations WHERE catalog_id = 'another-catalog'");
         }
+    }
+
+    /** Registers {@code relation} as this data database's owner's, as a CreateTable does in its transaction. */
+    private static String register(String relation) {
+        return "INSERT INTO sp_data_relations SELECT '" + relation + "', catalog_id, 0 FROM sp_data_owner";
     }
 
     // [L2] CreateTables racing a sweep that runs without pause never lose a relation: the sweep waits

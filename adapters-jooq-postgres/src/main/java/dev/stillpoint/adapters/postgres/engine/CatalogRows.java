@@ -160,6 +160,7 @@ final class CatalogRows {
         TableRows.insertCreating(catalog, request, description, baseRelation.name(), activateAt, pkType.name(),
                 skType.map(Enum::name).orElse(null));
         RelationLayout.base(baseRelation, pkType, skType).createAll(data).forEach(q -> q.execute());
+        DataRelations.register(data, baseRelation.name());
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
             // Built with the table: it is empty, so there is nothing to backfill.
@@ -186,6 +187,7 @@ final class CatalogRows {
                 skType.map(Enum::name).orElse(null), projectionJson, status, backfilling);
         RelationLayout layout = RelationLayout.index(relation, pkType, skType, tablePkType, tableSkType);
         layout.createAll(data).forEach(q -> q.execute());
+        DataRelations.register(data, relation.name());
         return layout;
     }
 

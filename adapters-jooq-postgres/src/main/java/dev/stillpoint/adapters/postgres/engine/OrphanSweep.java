@@ -4,9 +4,7 @@ import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,8 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The orphan sweep [L2], run by every poller pass and so at startup: it drops data relations named as
- * this adapter names them whose table id has no catalog row. It lists the relations, then takes
+ * The orphan sweep [L2], run by every poller pass and so at startup: it drops data relations that this
+ * catalog registered as its own in the data database ({@link DataRelations}, O1) whose table id has
+ * no catalog row. A relation of any other origin (another deployment's, a user's, one made before the
+ * register and listed by no row) is never touched, whatever its name. It lists the relations, then takes
  * {@link #SWEEP_LOCK} exclusively on the catalog database before reading the rows: every CreateTable
  * holds it shared from the start of its catalog transaction to its end, and commits its relations
  * before its row, so a relation listed before the lock either has its row visible once the lock is
@@ -38,13 +38,13 @@ public final class OrphanSweep {
     /** How long the sweep waits for in-flight CreateTables, and each of its DROPs for its lock. */
     private static final Duration SWEEP_WAIT = Duration.ofSeconds(1);
 
-    private static final String OWN_RELATIONS = "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-            + " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname LIKE 'd\\_%'";
-
     private final Pools pools;
+    private final String catalogId;
 
-    public OrphanSweep(Pools pools) {
+    /** The sweep of the catalog whose identity is {@code catalogId} ({@link Deployment#catalogId()}). */
+    public OrphanSweep(Pools pools, String catalogId) {
         this.pools = pools;
+        this.catalogId = catalogId;
     }
 
     /** Takes the lock a CreateTable holds until its catalog transaction ends, so no sweep reads its rows meanwhile. */
@@ -53,9 +53,9 @@ public final class OrphanSweep {
     }
 
     /**
-     * Drops every data relation named as this adapter names them ({@code d_<id>...}) whose table id
-     * has no catalog row; returns their names [L2]. A relation it cannot drop now (held, or a view
-     * depends on it) is logged and left to the next pass. Any other name is never touched.
+     * Drops every data relation this catalog registered whose table id has no catalog row; returns
+     * their names [L2, O1]. A relation it cannot drop now (held, or a view depends on it) is logged and
+     * left to the next pass. A relation this catalog did not register is never touched.
      */
     public List<String> run() {
         String doing = "sweeping data relations without a catalog row";
@@ -64,11 +64,8 @@ public final class OrphanSweep {
             Connection data = pools.shared() ? catalogConnection : pools.data();
             try {
                 Map<String, String> candidates = new LinkedHashMap<>();
-                try (Statement st = data.createStatement(); ResultSet rs = st.executeQuery(OWN_RELATIONS)) {
-                    while (rs.next()) {
-                        String name = rs.getString(1);
-                        DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
-                    }
+                for (String name : DataRelations.registeredTo(Work.dsl(data), catalogId)) {
+                    DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
                 }
                 if (candidates.isEmpty()) {
                     return dropped;
@@ -111,6 +108,7 @@ public final class OrphanSweep {
             try {
                 Tx.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
                 DataRelation.fromCatalog(name).dropIfExists(Work.dsl(data)).execute();
+                DataRelations.unregister(Work.dsl(data), name);
                 Tx.commit(data);
                 return true;
             } finally {

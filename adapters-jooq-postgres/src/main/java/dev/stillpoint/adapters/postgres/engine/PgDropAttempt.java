@@ -110,6 +110,7 @@ final class PgDropAttempt implements DropAttempt {
                 Tx.exec(data, "SET LOCAL lock_timeout = " + leftMillis);
                 dropsPending = !shared;
                 relation.dropIfExists(ctx).execute();
+                DataRelations.unregister(ctx, relation.name());
             }
             Tx.exec(data, "SET LOCAL lock_timeout = DEFAULT");
             return DropResult.DROPPED;

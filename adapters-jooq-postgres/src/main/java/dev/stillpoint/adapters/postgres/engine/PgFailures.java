@@ -29,7 +29,12 @@ public final class PgFailures {
             Map.entry("08001", "sqlclient_unable_to_establish_sqlconnection"),
             Map.entry("08006", "connection_failure"),
             Map.entry("22021", "character_not_in_repertoire"),
-            Map.entry("22003", "numeric_value_out_of_range"));
+            Map.entry("22003", "numeric_value_out_of_range"),
+            Map.entry("28P01", "invalid_password"),
+            Map.entry("28000", "invalid_authorization_specification"),
+            Map.entry("3D000", "invalid_catalog_name"),
+            Map.entry("42501", "insufficient_privilege"),
+            Map.entry("08004", "sqlserver_rejected_establishment_of_sqlconnection"));
 
     private PgFailures() {
     }
@@ -54,8 +59,22 @@ public final class PgFailures {
         return sqlState.equals("40001") || sqlState.equals("72000");
     }
 
+    /**
+     * Whether a login failed for a reason no retry mends [O3]: authentication (28P01, 28000), an unknown
+     * database (3D000), a missing privilege (42501, such as no CONNECT), or a connection the server
+     * rejected before login (08004, such as no password offered to a server that asks for one).
+     */
+    public static boolean isPermanentLoginFailure(String sqlState) {
+        return sqlState.startsWith("28") || sqlState.equals("3D000") || sqlState.equals("42501")
+                || sqlState.equals("08004");
+    }
+
     /** The reason for a failure outside a snapshot read. */
     static ErrorReason reasonOf(String state, Throwable e) {
+        if (isPermanentLoginFailure(state)) {
+            // A misconfigured deployment: INTERNAL is the closed set's non-retryable failure of the storage layer [D10].
+            return ErrorReason.INTERNAL;
+        }
         if (state.equals("42P01")) {
             return ErrorReason.TABLE_NOT_FOUND;
         }

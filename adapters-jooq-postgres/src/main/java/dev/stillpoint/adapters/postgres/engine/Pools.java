@@ -5,7 +5,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +33,8 @@ public final class Pools implements AutoCloseable {
     private final long timeoutMillis;
     private final int dataPoolSize;
     private final boolean readOnly;
+    private final PostgresConfig.Database catalogDatabase;
+    private final PostgresConfig.Database dataDatabase;
 
     /**
      * A borrow that got no connection within the connection timeout: the database is unreachable
@@ -41,6 +45,20 @@ public final class Pools implements AutoCloseable {
 
         Unreachable(String message, Throwable cause) {
             super(message, "08001", cause);
+        }
+    }
+
+    /**
+     * A connection the server refused for a reason no retry mends: a wrong password or user (28P01,
+     * 28000), an unknown database (3D000), a missing privilege (42501), or a login the client could not
+     * even offer (08004, no password for a server that asks one) [O3]. It keeps the server's SQLSTATE,
+     * so it maps to a non-retryable reason, and its message never carries the URL's options.
+     */
+    public static final class Refused extends SQLNonTransientConnectionException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message, String sqlState, Throwable cause) {
+            super(message, sqlState, cause);
         }
     }
 
@@ -71,6 +89,8 @@ public final class Pools implements AutoCloseable {
             }
         }
         this.dataPoolSize = config.poolSize();
+        this.catalogDatabase = config.catalog();
+        this.dataDatabase = config.data().orElse(config.catalog());
         this.catalogAddress = address(config.catalog().jdbcUrl());
         this.dataAddress = config.data().map(d -> address(d.jdbcUrl())).orElse(catalogAddress);
         this.timeoutMillis = config.connectionTimeout().toMillis();
@@ -87,6 +107,49 @@ public final class Pools implements AutoCloseable {
             hosts = hosts.substring(hosts.lastIndexOf('@') + 1);
         }
         return hosts + "/" + (m.group(2) == null ? "" : m.group(2));
+    }
+
+    /**
+     * Opens and closes one connection to each database outside the pools, so that a failure no retry
+     * mends is reported at once as {@link Refused} instead of after the pool's connection timeout as
+     * {@link Unreachable} [O3, L3]; a server that cannot be reached fails {@link Unreachable}.
+     */
+    public void probe() throws SQLException {
+        probe(catalogDatabase, catalogAddress);
+        if (!shared()) {
+            probe(dataDatabase, dataAddress);
+        }
+    }
+
+    private void probe(PostgresConfig.Database db, String address) throws SQLException {
+        Properties props = new Properties();
+        if (db.user() != null) {
+            props.setProperty("user", db.user());
+        }
+        if (db.password() != null) {
+            props.setProperty("password", db.password());
+        }
+        String seconds = Long.toString(Math.max(1, (timeoutMillis + 999) / 1000));
+        props.setProperty("connectTimeout", seconds);
+        props.setProperty("loginTimeout", seconds);
+        try (Connection c = new org.postgresql.Driver().connect(db.jdbcUrl(), props)) {
+            if (c == null) {
+                throw new SQLException("not a PostgreSQL JDBC URL: " + address, "08001");
+            }
+        } catch (SQLException e) {
+            throw classify(e, address);
+        }
+    }
+
+    /** {@link Refused} for a failure no retry mends, else {@link Unreachable}: both name the address only. */
+    private SQLException classify(Throwable cause, String address) {
+        String state = PgFailures.sqlState(cause);
+        if (PgFailures.isPermanentLoginFailure(state)) {
+            return new Refused("the PostgreSQL database at " + address + " refused the connection ("
+                    + firstLine(cause.getMessage()) + "); a retry will not change that", state, cause);
+        }
+        return new Unreachable("the PostgreSQL database at " + address + " is unreachable: no connection within "
+                + timeoutMillis + " ms (" + firstLine(cause.getMessage()) + ")", cause);
     }
 
     private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name,
@@ -159,10 +222,9 @@ public final class Pools implements AutoCloseable {
         try {
             return pool.getConnection();
         } catch (SQLTransientConnectionException e) {
-            // HikariCP's own timeout: its message names the pool; the cause is the last connect failure.
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new Unreachable("the PostgreSQL database at " + address + " is unreachable: no connection within "
-                    + timeoutMillis + " ms (" + firstLine(cause.getMessage()) + ")", e);
+            // HikariCP's own timeout: its message names the pool; the cause is the last connect failure,
+            // which may be one no retry mends (the password changed while the engine ran) [O3].
+            throw classify(e.getCause() == null ? e : e.getCause(), address);
         }
     }
 

@@ -26,7 +26,7 @@ public final class Migrations {
     static final String LOCATION = "/dev/stillpoint/adapters/postgres/migrations/";
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
-    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql");
+    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql", "V3__deployment.sql");
 
     private static final MigrationDialect DIALECT = new PostgresMigrationDialect();
 

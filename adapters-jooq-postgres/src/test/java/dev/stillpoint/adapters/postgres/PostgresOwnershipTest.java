@@ -1,0 +1,219 @@
+package dev.stillpoint.adapters.postgres;
+
+import static dev.stillpoint.adapters.postgres.testing.Tables.ACCOUNT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.stillpoint.adapters.postgres.testing.PgServer;
+import dev.stillpoint.adapters.postgres.testing.ScratchDatabase;
+import dev.stillpoint.adapters.postgres.testing.Tables;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ownership and layout are recorded, not inferred [O1, O2], on a real PostgreSQL with two deployments
+ * on one server, as issue 25 found them: a shared-layout catalog given as another catalog's data
+ * database is refused and keeps every item; a data database owned by one catalog is refused to
+ * another; a separate-layout catalog opened without its data database (or with another one) is
+ * refused and nothing is created in the wrong database; a catalog made before the record existed is
+ * checked, then its relations registered, and a relation no row lists is reported, never dropped.
+ * Each test failed on the code before the record (each says how).
+ */
+class PostgresOwnershipTest {
+
+    private final List<ScratchDatabase> made = new ArrayList<>();
+
+    private ScratchDatabase database(String label) {
+        ScratchDatabase db = PgServer.get().create(label);
+        made.add(db);
+        return db;
+    }
+
+    @AfterEach
+    void dropDatabases() {
+        made.forEach(ScratchDatabase::close);
+    }
+
+    private static PostgresConfig quick(PostgresConfig c) {
+        return c.withConnectionTimeout(Duration.ofSeconds(10)).withControlPlaneDelay(Duration.ZERO);
+    }
+
+    private static PostgresConfig shared(ScratchDatabase db) {
+        return quick(PostgresConfig.shared(db.database()));
+    }
+
+    private static PostgresConfig separate(ScratchDatabase catalog, ScratchDatabase data) {
+        return quick(PostgresConfig.separate(catalog.database(), data.database()));
+    }
+
+    private static String load(PostgresStorage storage, String label, int items) {
+        String name = Tables.uniqueName(label);
+        Tables.createActive(storage.tables(), Tables.withIndexes(name));
+        for (int i = 0; i < items; i++) {
+            storage.tables().putItem(ACCOUNT, name, Tables.item("p" + i, i, "g" + i, "l" + i));
+        }
+        return name;
+    }
+
+    private static long count(PostgresStorage storage, String table) {
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, table)) {
+            return s.items().stream().count();
+        }
+    }
+
+    private static List<String> dataRelations(ScratchDatabase db) throws Exception {
+        List<String> names = new ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'd\\_%'"
+                     + " ORDER BY relname")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        return names;
+    }
+
+    private static void exec(ScratchDatabase db, String... sql) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            for (String q : sql) {
+                s.execute(q);
+            }
+        }
+    }
+
+    private static StorageException refusal(Runnable open) {
+        Throwable t = catchThrowable(open::run);
+        assertThat(t).as("the opening is refused").isInstanceOf(StorageException.class);
+        StorageException e = (StorageException) t;
+        assertThat(e.reason()).as(e.getMessage()).isEqualTo(ErrorReason.VALIDATION);
+        return e;
+    }
+
+    // [O1] Issue 25, finding 1: catalog app2 opened with a shared-layout catalog (victim) as its data
+    // database. Before the record, the opening succeeded and its orphan sweep dropped victim's data
+    // relations (they match d_<32 hex> and app2 has no row for them): this test then failed on
+    // "victim keeps every item" (Table not found). Now the opening is refused by name, nothing is
+    // created in either database, and victim's table is intact and readable.
+    @Test
+    void o1_aSharedCatalogGivenAsAnotherCatalogsDataDatabaseIsRefusedAndKeepsItsItems() throws Exception {
+        ScratchDatabase victim = database("victim");
+        ScratchDatabase app2 = database("app2");
+        String precious;
+        try (PostgresStorage storage = PostgresStorage.open(shared(victim))) {
+            precious = load(storage, "Precious", 87);
+        }
+        List<String> before = dataRelations(victim);
+        assertThat(before).hasSize(3);
+
+        StorageException e = refusal(() -> PostgresStorage.open(separate(app2, victim)).close());
+        assertThat(e.getMessage()).contains(victim.name()).contains("holds a Stillpoint catalog of its own");
+
+        assertThat(dataRelations(victim)).as("victim's relations").isEqualTo(before);
+        assertThat(dataRelations(app2)).as("nothing created in app2").isEmpty();
+        try (PostgresStorage storage = PostgresStorage.open(shared(victim))) {
+            assertThat(count(storage, precious)).as("victim keeps every item").isEqualTo(87);
+        }
+    }
+
+    // [O1] A data database one catalog owns is refused to another catalog, naming both; the owner's
+    // tables stay. Before the record the second catalog opened and its first sweep dropped the first
+    // catalog's relations ("the owner's table stays" failed).
+    @Test
+    void o1_aDataDatabaseOwnedByOneCatalogIsRefusedToAnother() throws Exception {
+        ScratchDatabase catalogA = database("owner_c");
+        ScratchDatabase catalogB = database("intruder_c");
+        ScratchDatabase data = database("owned_d");
+        String table;
+        try (PostgresStorage storage = PostgresStorage.open(separate(catalogA, data))) {
+            table = load(storage, "owned", 12);
+        }
+        StorageException e = refusal(() -> PostgresStorage.open(separate(catalogB, data)).close());
+        assertThat(e.getMessage()).contains(data.name()).contains("belongs to another Stillpoint catalog")
+                .contains(catalogA.name());
+        try (PostgresStorage storage = PostgresStorage.open(separate(catalogA, data))) {
+            assertThat(count(storage, table)).as("the owner's table stays").isEqualTo(12);
+        }
+    }
+
+    // [O2] Issue 25, finding 2: a separate-layout catalog opened as shared, or with another data
+    // database, is refused naming the layout, and nothing is created where it does not belong. Before
+    // the record, the shared opening succeeded and CreateTable put a data relation in the catalog
+    // database ("nothing created in the catalog database" failed).
+    @Test
+    void o2_aSeparateCatalogOpenedAnotherWayIsRefusedAndNothingIsCreated() throws Exception {
+        ScratchDatabase catalog = database("sep_c");
+        ScratchDatabase data = database("sep_d");
+        ScratchDatabase other = database("other_d");
+        try (PostgresStorage storage = PostgresStorage.open(separate(catalog, data))) {
+            load(storage, "Sep", 3);
+        }
+        StorageException asShared = refusal(() -> {
+            try (PostgresStorage storage = PostgresStorage.open(shared(catalog))) {
+                storage.tables().createTable(Tables.hashOnly(Tables.uniqueName("MixedNew")));
+            }
+        });
+        assertThat(asShared.getMessage()).contains("separate layout").contains(data.name()).contains("--data-url");
+        assertThat(dataRelations(catalog)).as("nothing created in the catalog database").isEmpty();
+
+        StorageException elsewhere = refusal(() -> PostgresStorage.open(separate(catalog, other)).close());
+        assertThat(elsewhere.getMessage()).contains("lists table 'Sep_").contains(other.name());
+        assertThat(dataRelations(other)).as("nothing created in the other database").isEmpty();
+
+        // And the other way round: a shared-layout catalog opened with a data database.
+        ScratchDatabase sharedDb = database("shared");
+        try (PostgresStorage storage = PostgresStorage.open(shared(sharedDb))) {
+            load(storage, "S", 1);
+        }
+        StorageException withData = refusal(() -> PostgresStorage.open(separate(sharedDb, other)).close());
+        assertThat(withData.getMessage()).contains("shared layout").contains(other.name());
+        assertThat(dataRelations(other)).isEmpty();
+    }
+
+    // [O1] A deployment made before the record (simulated by removing it): opened with the wrong
+    // layout it is refused, as its listed relations are not where the opening looks; opened right,
+    // its relations are registered as its own (so its sweep still guards them), and a relation under
+    // our naming that no row lists is reported and left, never dropped. Without the relation check
+    // the shared opening stamped the catalog SHARED ("refused as shared" failed).
+    @Test
+    void o1_aDeploymentFromBeforeTheRecordIsCheckedThenRegistered() throws Exception {
+        ScratchDatabase catalog = database("old_c");
+        ScratchDatabase data = database("old_d");
+        String table;
+        try (PostgresStorage storage = PostgresStorage.open(separate(catalog, data))) {
+            table = load(storage, "old", 5);
+        }
+        exec(catalog, "DELETE FROM sp_deployment");
+        String stranger = "d_0123456789abcdef0123456789abcdef";
+        exec(data, "DROP TABLE sp_data_owner", "DROP TABLE sp_data_relations",
+                "CREATE TABLE " + stranger + " (pk text PRIMARY KEY, item text)");
+
+        StorageException asShared = refusal(() -> PostgresStorage.open(shared(catalog)).close());
+        assertThat(asShared.getMessage()).as("refused as shared").contains("lists table '" + table + "'");
+        try (Connection c = catalog.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM sp_deployment")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("the refused opening recorded nothing").isZero();
+        }
+
+        try (PostgresStorage storage = PostgresStorage.open(separate(catalog, data))) {
+            assertThat(storage.sweepOrphanedRelations()).as("an unlisted relation is never swept").isEmpty();
+            assertThat(count(storage, table)).isEqualTo(5);
+        }
+        assertThat(dataRelations(data)).contains(stranger).hasSize(4);
+        try (Connection c = data.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM sp_data_relations WHERE relation_name <> '"
+                     + stranger + "'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("the listed relations registered").isEqualTo(3);
+        }
+    }
+}
