@@ -44,6 +44,7 @@ final class Backend {
     @Option(names = "--cassandra", paramLabel = "CONTACT_POINT", description = "A Cassandra node, host:port.")
     String cassandra;
 
+    private static final Pattern URL_PASSWORD = Pattern.compile("[?&]password=", Pattern.CASE_INSENSITIVE);
     private static final Pattern SECRET_PARAM = Pattern.compile("(?i)([?&;](?:password|pass|pwd|sslpassword)=)([^&;]*)");
     private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)([^/@]*)(@)");
 
@@ -144,9 +145,13 @@ final class Backend {
     }
 
     private static PostgresConfig.Database database(String url) {
-        // User and password come from the URL's parameters, as pgjdbc reads them.
-        return new PostgresConfig.Database(url, null, null);
+        // User and password come from the URL's parameters, as pgjdbc reads them; a URL without a password
+        // takes PGPASSWORD, as psql does, so none need sit in a command line that ps shows (pgjdbc itself
+        // reads PGPASSFILE and ~/.pgpass when neither gives one) [O3].
+        String password = URL_PASSWORD.matcher(url).find() ? null : System.getenv("PGPASSWORD");
+        return new PostgresConfig.Database(url, null, password == null || password.isEmpty() ? null : password);
     }
+
 
     private SqliteStorage openSqlite(boolean readOnly, boolean createsDatabase) {
         if (readOnly) {
@@ -162,6 +167,6 @@ final class Backend {
         } else {
             DatabaseFile.requireExisting(sqlite);
         }
-        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite));
+        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite), createsDatabase);
     }
 }

@@ -49,6 +49,10 @@ final class CreateTableCommand extends StorageCommand {
 
     @Override
     int run() {
+        // Checked before anything is created: a refused option leaves no table and no file behind.
+        if (waitSeconds < 0) {
+            throw new CliFailure(ExitCodes.USAGE, "--wait must be 0 or more seconds, got " + waitSeconds);
+        }
         CreateTableRequest request = request(account, table, key, gsis);
         try (Storage storage = openStorage()) {
             TableDescription d = createAndWait(storage.tables(), request, Duration.ofSeconds(waitSeconds));

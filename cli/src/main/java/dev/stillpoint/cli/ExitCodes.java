@@ -14,7 +14,7 @@ final class ExitCodes {
     static final int DATABASE_FILE = 4;
     /** The output directory cannot be created or written, or is not a directory. */
     static final int OUTPUT = 5;
-    /** Every long-reader slot is held (LimitExceeded): retry when a snapshot or backup ends. */
+    /** Every snapshot permit is held (LimitExceeded): retry when a snapshot or backup ends. */
     static final int SLOTS_FULL = 6;
     /** {@code demo}: the export did not match the table as it was at the snapshot. */
     static final int VERIFICATION_FAILED = 7;

@@ -12,7 +12,9 @@ import dev.stillpoint.backup.ExportOptions;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -83,8 +85,27 @@ final class ExportCommand extends StorageCommand {
         }
         // The database is checked first: a file refused as no Stillpoint database leaves no output directory.
         try (Storage storage = openReadOnly()) {
-            Exporter.prepareOutput(outDir);
-            return export(storage.snapshots());
+            boolean made = !Files.exists(outDir);
+            try {
+                Exporter.prepareOutput(outDir);
+                return export(storage.snapshots());
+            } catch (RuntimeException e) {
+                // A failed export (no such table, a refused item) leaves no directory it made.
+                if (made) {
+                    removeIfEmpty(outDir);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException e) {
+            // Nothing more to do: the failure being reported matters more than the empty directory.
         }
     }
 

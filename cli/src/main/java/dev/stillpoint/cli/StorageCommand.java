@@ -61,8 +61,16 @@ abstract class StorageCommand extends CliCommand {
     }
 
     static SqliteStorage open(Path file, SqliteConfig config) {
+        return open(file, config, true);
+    }
+
+    /**
+     * Opens a database file read-write; with {@code mayInitialise} false (a command that writes but
+     * creates no table) only a Stillpoint database is opened, never a new or empty one [O4].
+     */
+    static SqliteStorage open(Path file, SqliteConfig config, boolean mayInitialise) {
         try {
-            return SqliteStorage.open(config);
+            return mayInitialise ? SqliteStorage.open(config) : SqliteStorage.openExisting(config);
         } catch (StorageException e) {
             throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot open database file " + file + ": " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.sqlite;
 
 
 import dev.stillpoint.adapters.sqlite.engine.Connections;
+import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
@@ -22,8 +23,10 @@ import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.ports.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.sqlite.SQLiteConfig;
 
 /**
  * Stillpoint on SQLite, the embedded default: one object that opens (and migrates) the database,
@@ -49,6 +52,7 @@ public final class SqliteStorage implements Storage {
                     "a read-only opening needs a database file; an in-memory database has nothing to read"));
             connections = new Connections(config, ReadOnlyFile.check(file, Connections.readOnlySettings(config)));
         } else {
+            config.file().ifPresent(file -> requireInitialisable(file, Connections.readOnlySettings(config), false));
             connections = new Connections(config);
             try (Connections.Borrowed w = connections.write()) {
                 Migrations.bundled().apply(w.connection());
@@ -71,9 +75,59 @@ public final class SqliteStorage implements Storage {
         }
     }
 
-    /** Opens the database (creating and migrating it if needed) and starts the control-plane poller. */
+    /**
+     * Opens the database read-write (creating and migrating it if needed) and starts the control-plane
+     * poller. Only a new or empty file is initialised [O4]: an existing file that holds anything but a
+     * Stillpoint database is refused before it is opened for writing, and left byte-equal.
+     *
+     * @throws StorageException VALIDATION naming the file and what it holds when it is a SQLite
+     *     database of something else, or not a SQLite database at all
+     */
     public static SqliteStorage open(SqliteConfig config) {
         return new SqliteStorage(config, false);
+    }
+
+    /**
+     * As {@link #open}, but only for a file that already is a Stillpoint database (of any schema version,
+     * migrated as {@code open} does): a missing, empty or foreign file is refused and left as it was.
+     * For the commands that write but do not create a table [O4].
+     *
+     * @throws StorageException VALIDATION naming the file when it is not a Stillpoint database
+     */
+    public static SqliteStorage openExisting(SqliteConfig config) {
+        Path file = config.file().orElseThrow(() -> StorageException.validation(
+                "opening an existing database needs a database file; an in-memory database is always new"));
+        if (!Files.isRegularFile(file)) {
+            throw StorageException.validation("database file " + file + " does not exist; only a command that"
+                    + " creates a table creates a database");
+        }
+        requireInitialisable(file, Connections.readOnlySettings(config), true);
+        return new SqliteStorage(config, false);
+    }
+
+    private static void requireInitialisable(Path file, SQLiteConfig settings, boolean existingOnly) {
+        if (!Files.exists(file)) {
+            return;
+        }
+        FileContents contents = ReadOnlyFile.inspect(file, settings);
+        if (contents.stillpoint()) {
+            return;
+        }
+        if (!contents.empty()) {
+            throw StorageException.validation("file " + file + " is not a Stillpoint database: it holds "
+                    + describe(contents.foreignObjects()) + " and no sp_schema_version; Stillpoint initialises only a"
+                    + " new or empty file and left this one as it was");
+        }
+        if (existingOnly) {
+            throw StorageException.validation("file " + file + " is an empty database, not a Stillpoint one; only a"
+                    + " command that creates a table initialises it");
+        }
+    }
+
+    private static String describe(List<String> objects) {
+        int shown = Math.min(3, objects.size());
+        return String.join(", ", objects.subList(0, shown)) + (objects.size() > shown
+                ? " and " + (objects.size() - shown) + " more" : "");
     }
 
     /**

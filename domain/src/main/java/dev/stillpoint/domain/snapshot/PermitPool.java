@@ -125,7 +125,7 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
                 .sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getValue() + " held by " + e.getKey().plural())
                 .collect(Collectors.joining(", "));
-        return "all " + capacity + " long-reader slots are in use (" + holders + "); close an open snapshot or retry later";
+        return "all " + capacity + " snapshot permits are in use (" + holders + "); close an open snapshot or retry later";
     }
 
     private PermitPool with(HolderKind kind, int n) {

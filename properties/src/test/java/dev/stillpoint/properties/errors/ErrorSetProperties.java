@@ -45,8 +45,8 @@ class ErrorSetProperties {
         assertError(StorageException.tableNotFound("orders"), ErrorReason.TABLE_NOT_FOUND, "orders");
         assertError(StorageException.resourceInUse("table 'orders' is CREATING"), ErrorReason.RESOURCE_IN_USE,
                 "table 'orders' is CREATING");
-        assertError(StorageException.limitExceeded("all 4 long-reader slots are in use"), ErrorReason.LIMIT_EXCEEDED,
-                "all 4 long-reader slots are in use");
+        assertError(StorageException.limitExceeded("all 4 snapshot permits are in use"), ErrorReason.LIMIT_EXCEEDED,
+                "all 4 snapshot permits are in use");
         assertError(StorageException.unsupported("cassandra", "no consistent snapshot"), ErrorReason.UNSUPPORTED,
                 "cassandra");
         assertThat(StorageException.unsupported("cassandra", "no consistent snapshot").getMessage())

@@ -69,7 +69,7 @@ class PermitPoolProperties {
             assertThat(pool).isEqualTo(new PermitPool(capacity, Map.copyOf(pool.held())));
         }
         String message = pool.exhaustedMessage();
-        assertThat(message).contains("all " + capacity + " long-reader slots are in use");
+        assertThat(message).contains("all " + capacity + " snapshot permits are in use");
         for (HolderKind kind : HolderKind.values()) {
             int held = pool.held().getOrDefault(kind, 0);
             if (held > 0) {

@@ -8,7 +8,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -82,6 +86,43 @@ public final class ReadOnlyFile {
         boolean immutable = wal && walMissing && !Files.exists(sidecar(absolute, "-shm"))
                 && dir != null && !Files.isWritable(dir);
         return new ReadOnlyFile(file, uri(absolute, immutable));
+    }
+
+    /**
+     * Reads what {@code file} holds (its Stillpoint schema version and any schema objects not
+     * Stillpoint's) through the same read-only probe as {@link #check}: nothing is written to it and a
+     * WAL-mode file without its {@code -wal} gains none. A file of zero bytes is an empty database.
+     *
+     * @throws StorageException VALIDATION naming the file when it is not a SQLite database
+     */
+    public static FileContents inspect(Path file, SQLiteConfig settings) {
+        Path absolute = file.toAbsolutePath();
+        try {
+            if (Files.size(absolute) == 0) {
+                return new FileContents(file, 0, List.of());
+            }
+        } catch (IOException e) {
+            throw new StorageException(ErrorReason.INTERNAL, "cannot read SQLite database " + file + ": " + e.getMessage(), e);
+        }
+        boolean wal = walFormat(absolute);
+        String probeUrl = uri(absolute, wal && !Files.exists(sidecar(absolute, "-wal")));
+        try (Connection c = open(probeUrl, settings);
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT type, name FROM sqlite_master ORDER BY name")) {
+            int version = Migrations.currentVersion(c);
+            List<String> foreign = new ArrayList<>();
+            while (rs.next()) {
+                String name = rs.getString(2);
+                // SQLite's own objects are nobody's; in a Stillpoint database, sp_* objects are ours.
+                if (!name.startsWith("sqlite_") && !(version > 0 && name.startsWith("sp_"))) {
+                    foreign.add(rs.getString(1) + " " + name);
+                }
+            }
+            return new FileContents(file, version, List.copyOf(foreign));
+        } catch (SQLException | RuntimeException e) {
+            throw new StorageException(ErrorReason.VALIDATION, "cannot read the schema of " + file
+                    + " (is it a SQLite database?): " + rootMessage(e), e);
+        }
     }
 
     /** The JDBC URL every read connection opens. */
