@@ -81,4 +81,13 @@ public interface RequestRulesKit {
     default void r7_batchWriteItemAppliesWholeOrRefusesWhole() {
         KitLock.run("r7", () -> BatchWriteChecks.r7(fixture()));
     }
+
+    // V2: "One statement of these rules (in `domain`), applied unchanged at every gate where an item enters
+    // or leaves: PutItem, BatchWriteItem, a GSI backfill, ...". R3: "Items without the attribute are simply
+    // absent from the index." A GSI added to tables of 999, 1,000, 1,001 and 2,500 items holds every item
+    // that carries its key exactly once: the backfill's pages (1,000 rows) are neither cut short nor overlapped.
+    @Example
+    default void v2_aGsiAddedToALoadedTableHoldsEveryItemExactlyOnce() {
+        KitLock.run("v2b", () -> BackfillChecks.v2(fixture()));
+    }
 }
