@@ -8,6 +8,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 import java.io.BufferedInputStream;
@@ -22,13 +25,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 
 /**
  * One data file of an export read to its end [E3]: gunzipped when it starts with gzip's magic bytes,
- * its bytes digested as stored, every line checked ({@link ItemCheck}) and decoded as a write would
- * decode it; a bad line is a {@link BackupFailure} naming the file and the line.
+ * its bytes digested as stored, every line checked ({@link ItemCheck}), decoded as a write would
+ * decode it and put to PutItem's rules against the new table's definition ({@link ItemRules#forPut}) [V2];
+ * a bad line is a {@link BackupFailure} naming the file and the line, found before anything is created.
  */
 final class DataFileLines {
     private static final JsonFactory LINES = JsonFactory.builder()
@@ -41,10 +46,20 @@ final class DataFileLines {
     }
 
     /**
-     * Reads {@code file} (gunzipped when it starts with gzip's magic bytes), digesting its bytes as stored,
-     * checking and decoding every line; {@code wrapped} lines are DynamoDB's {@code {"Item": ...}}.
+     * The description PutItem's rules are applied against for an input that will be restored with
+     * {@code request}: the new table as CreateTable would describe it (its key, indexes and definitions).
      */
-    static FileDigest read(Path file, boolean wrapped, String algorithm, ExportKey key, Consumer<Item> items) {
+    static TableDescription rulesOf(CreateTableRequest request) {
+        return request.describe("restore-check", "arn:aws:dynamodb:restore-check", Instant.EPOCH);
+    }
+
+    /**
+     * Reads {@code file} (gunzipped when it starts with gzip's magic bytes), digesting its bytes as stored,
+     * checking and decoding every line and putting it to the rules of {@code rules} (see {@link #rulesOf});
+     * {@code wrapped} lines are DynamoDB's {@code {"Item": ...}}.
+     */
+    static FileDigest read(Path file, boolean wrapped, String algorithm, ExportKey key, TableDescription rules,
+                           Consumer<Item> items) {
         MessageDigest digest = TableExport.digest(algorithm);
         ItemCheck check = new ItemCheck(key.schema(), key.definitions());
         long line = 0;
@@ -65,7 +80,7 @@ final class DataFileLines {
                     continue;
                 }
                 String itemJson = wrapped ? unwrap(text, file, line) : text;
-                items.accept(checked(itemJson, file, line, check));
+                items.accept(checked(itemJson, file, line, check, rules));
             }
             raw.transferTo(java.io.OutputStream.nullOutputStream()); // anything after the gzip stream is digested too
         } catch (CharacterCodingException e) {
@@ -79,18 +94,26 @@ final class DataFileLines {
         return new FileDigest(line, digest.digest());
     }
 
-    private static Item checked(String itemJson, Path file, long line, ItemCheck check) {
+    private static Item checked(String itemJson, Path file, long line, ItemCheck check, TableDescription rules) {
         try {
             check.check(new LineItem(itemJson), line, "line " + line + " of " + file);
         } catch (ItemCheck.Failed e) {
             throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + ": " + e.getMessage(), e);
         }
+        Item item;
         try {
-            return ItemJson.decode(itemJson);
+            item = ItemJson.decode(itemJson);
         } catch (StorageException e) {
             throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + " is not an item: "
                     + e.getMessage(), e);
         }
+        try {
+            ItemRules.forPut(rules, item);
+        } catch (StorageException e) {
+            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + ": PutItem would refuse the item: "
+                    + e.getMessage(), e);
+        }
+        return item;
     }
 
     /** The item text of a DynamoDB export line: exactly {@code {"Item": {...}}}, nothing else. */

@@ -3,6 +3,8 @@ package dev.stillpoint.backup;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stillpoint.backup.BackupFailure.Problem;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableDescription;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,10 +89,13 @@ final class DynamoDbExportCheck {
             entries.add(new DataFileEntry(resolve(root, exportDir, dataKey, filesManifest, i + 1),
                     ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1), ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1)));
         }
+        // The new table is created from the key alone [E4]: its rules are the ones each line must pass.
+        TableDescription rules = DataFileLines.rulesOf(new CreateTableRequest("000000000000", "restore-check",
+                key.schema(), key.definitions(), List.of(), List.of(), Optional.empty()));
         ExportReader.Scan scan = items -> {
             long seen = 0;
             for (DataFileEntry entry : entries) {
-                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, items);
+                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, rules, items);
                 String md5 = Base64.getEncoder().encodeToString(d.digest());
                 if (!md5.equals(entry.md5())) {
                     throw new BackupFailure(Problem.INTEGRITY, entry.file(), 0, entry.file() + ": MD5 " + md5

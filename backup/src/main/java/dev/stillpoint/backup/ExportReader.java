@@ -6,6 +6,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.TableDescription;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,9 +84,11 @@ public final class ExportReader {
         String sha = ManifestJson.requiredText(m, "sha256", manifestFile);
         JsonNode table = m.path("table");
         ExportKey key;
+        TableDescription rules;
         try {
             var request = DescriptionJson.definition(table, "000000000000", "check-only");
             key = new ExportKey(request.keySchema(), request.attributeDefinitions());
+            rules = DataFileLines.rulesOf(request);
         } catch (IllegalArgumentException | StorageException e) {
             throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": the table definition is not"
                     + " sound: " + e.getMessage(), e);
@@ -97,7 +100,7 @@ public final class ExportReader {
         Path data = dir.resolve(StillpointLayout.DATA_FILE);
         ExportKey checked = key;
         Scan scan = items -> {
-            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, items);
+            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, rules, items);
             if (d.lines() != count) {
                 throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " items; "
                         + manifestFile.getFileName() + " says " + count, null);

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.Base64Text;
 import dev.stillpoint.itemjson.ItemJson;
@@ -21,7 +23,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The check an export makes of every item before writing it [E1]: its stored text is well-formed
+ * The check an export makes of every item before writing it [E1, V2]: its stored text is well-formed
  * DynamoDB JSON (one object of attributes, each value exactly one type tag with a value of that
  * tag's shape: S, N strings; B base64; BOOL; NULL true; L, M nested at most {@value ItemJson#MAX_NESTING}
  * deep; SS, NS, BS arrays of strings; no repeated attribute or map key; nothing after the object), and
@@ -29,8 +31,11 @@ import java.util.regex.Pattern;
  * under where the backend keeps one ({@link StoredItem#storedKey()}).
  *
  * <p>One pass of Jackson's streaming parser over the text: tokens are checked and skipped, only the
- * key attributes' values are kept; nothing else is decoded. N texts are not validated (an invalid
- * number is yielded raw as stored [S4] and restored as such), except in the key, which must encode.
+ * key attributes' values are kept. That much is the export's own (the stored bytes, the stored key).
+ * Then, when the check knows the table ({@link #ItemCheck(TableDescription)}), the item is decoded and
+ * put to DynamoDB's item rules as PutItem states them ({@link ItemRules#forPut}) [V2]: an item PutItem
+ * would refuse (an invalid or 39-digit number, an empty set, a value nested past 32 levels, an item over
+ * 400 KB, an index key over its limit) is never exported, so an export that ends well always restores.
  */
 public final class ItemCheck {
     private static final Pattern JACKSON_SOURCE =
@@ -52,25 +57,34 @@ public final class ItemCheck {
     private final Optional<String> sortName;
     private final Optional<ScalarType> partitionType;
     private final Optional<ScalarType> sortType;
+    /** The table whose rules every item must pass, or null where the caller applies them itself. */
+    private final TableDescription rules;
     /** The names read so far in each open object, by L/M depth (0: the item's attributes). */
     private final ObjectNames[] names = new ObjectNames[ItemJson.MAX_NESTING + 2];
 
     /**
-     * The check of items of {@code table}: its key attributes and their defined types.
+     * The check of items of {@code table}: its key attributes and their defined types, then PutItem's rules
+     * against the table's definition, its indexes included.
      *
      * @param table the table the items belong to
      */
     public ItemCheck(TableDescription table) {
-        this(table.keySchema(), table.attributeDefinitions());
+        this(table.keySchema(), table.attributeDefinitions(), table);
     }
 
     /**
-     * The check of items of a table with key {@code key}, typed by {@code definitions}.
+     * The check of items of a table with key {@code key}, typed by {@code definitions}: the text and the key
+     * only (the caller decodes the item and applies the item rules itself).
      *
      * @param key         the table's key
      * @param definitions the key attributes' types (an attribute not defined is checked for presence only)
      */
     public ItemCheck(KeySchema key, List<AttributeDefinition> definitions) {
+        this(key, definitions, null);
+    }
+
+    private ItemCheck(KeySchema key, List<AttributeDefinition> definitions, TableDescription rules) {
+        this.rules = rules;
         this.partitionName = key.partitionKey();
         this.sortName = key.sortKey();
         this.partitionType = typeOf(definitions, partitionName);
@@ -164,6 +178,13 @@ public final class ItemCheck {
         Optional<StoredKey> stored = item.storedKey();
         if (stored.isPresent() && !stored.get().matches(key)) {
             throw failed(item, position, where, "its key attributes (" + show(key) + ") are not the key its row is stored under");
+        }
+        if (rules != null) {
+            try {
+                ItemRules.forPut(rules, utf8 == null ? ItemJson.decode(item.json()) : ItemJson.decodeUtf8(utf8));
+            } catch (StorageException e) {
+                throw failed(item, position, where, "PutItem would refuse it: " + e.getMessage());
+            }
         }
     }
 

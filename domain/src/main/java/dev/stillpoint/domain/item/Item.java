@@ -73,7 +73,10 @@ public record Item(Map<String, AttributeValue> attributes) {
 
     /**
      * The size of one value by DynamoDB's rules: S its UTF-8 bytes, B its length, BOOL and NULL 1,
-     * L and M 3 plus their elements (and M's names), sets the sum of their members.
+     * L and M 3 plus, for each element, 1 byte and its size (and an M element's name), sets the sum of
+     * their members. The item-size guide: "An attribute of type List or Map requires 3 bytes of overhead,
+     * regardless of its contents" and "Each List or Map element also requires 1 byte of overhead"
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html).
      *
      * @param value an attribute value
      * @return its size in bytes
@@ -94,14 +97,14 @@ public record Item(Map<String, AttributeValue> attributes) {
         if (value instanceof AttributeValue.L l) {
             long size = 3;
             for (AttributeValue element : l.values()) {
-                size += sizeOf(element);
+                size += 1 + sizeOf(element);
             }
             return size;
         }
         if (value instanceof AttributeValue.M m) {
             long size = 3;
             for (Map.Entry<String, AttributeValue> e : m.values().entrySet()) {
-                size += utf8Length(e.getKey()) + sizeOf(e.getValue());
+                size += 1 + utf8Length(e.getKey()) + sizeOf(e.getValue());
             }
             return size;
         }

@@ -72,8 +72,8 @@ public final class ItemRules {
     /**
      * The key of a stored item under index {@code indexName} of {@code table}, for a backfill or for
      * finding an earlier version's entry: empty when the item lacks a key attribute of the index or
-     * holds it with another type or empty (such an item stays out of the index, as DynamoDB leaves it
-     * out of a GSI it builds).
+     * holds it with another type, empty, or over the index key's size limit (such an item stays out of the
+     * index, as DynamoDB leaves it out of a GSI it builds).
      *
      * @param table the table's definition
      * @param indexName the index
@@ -92,18 +92,28 @@ public final class ItemRules {
 
     private static Optional<Key> indexKey(TableDescription table, String indexName, KeySchema schema, Item item,
                                           boolean strict) {
-        Optional<AttributeValue> pk = indexValue(table, indexName, schema.partitionKey(), item, strict);
+        Optional<AttributeValue> pk = indexValue(table, indexName, schema.partitionKey(), true, item, strict);
         if (pk.isEmpty()) {
             return Optional.empty();
         }
         if (schema.sortKey().isEmpty()) {
             return Optional.of(Key.of(pk.get()));
         }
-        return indexValue(table, indexName, schema.sortKey().get(), item, strict).map(sk -> Key.of(pk.get(), sk));
+        return indexValue(table, indexName, schema.sortKey().get(), false, item, strict).map(sk -> Key.of(pk.get(), sk));
     }
 
+    /**
+     * The value of an index key attribute, when the item may carry it into the index. An index key violation
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.ViolationDetection.html):
+     * a type other than the declared one; "An attribute value from the table exceeds the maximum length for
+     * an index key attribute. The maximum length of a partition key is 2048 bytes, and the maximum length of
+     * a sort key is 1024 bytes"; an empty S or B. A backfill leaves such an item out of the index ("the
+     * items remain in the table, but the index doesn't have a corresponding entry"); a write is refused
+     * ("all write operations to items that violate the new index's key schema are rejected").
+     */
     private static Optional<AttributeValue> indexValue(TableDescription table, String indexName, String attribute,
-                                                       Item item, boolean strict) {
+                                                       boolean partition, Item item, boolean strict) {
+        int maxBytes = partition ? ItemLimits.MAX_PARTITION_KEY_BYTES : ItemLimits.MAX_SORT_KEY_BYTES;
         Optional<AttributeValue> value = item.find(attribute);
         if (value.isEmpty()) {
             return Optional.empty();
@@ -115,11 +125,18 @@ public final class ItemRules {
         boolean wrongType = !v.typeName().equals(declared.name());
         boolean empty = (v instanceof AttributeValue.S s && s.value().isEmpty())
                 || (v instanceof AttributeValue.B b && b.length() == 0);
-        if (!wrongType && !empty) {
+        long size = wrongType || empty ? 0 : Item.sizeOf(v);
+        if (!wrongType && !empty && size <= maxBytes) {
             return value;
         }
         if (!strict) {
             return Optional.empty();
+        }
+        if (size > maxBytes) {
+            throw StorageException.validation("One or more parameter values were invalid: attribute '" + attribute
+                    + "' is a " + (partition ? "partition" : "sort") + " key of index '"
+                    + indexName + "' of table '" + table.tableName() + "' and its value is " + size
+                    + " bytes, over the index key limit of " + maxBytes + " bytes");
         }
         throw StorageException.validation("one or more parameter values are not valid: attribute '" + attribute
                 + "' is a key of index '" + indexName + "' of table '" + table.tableName() + "', declared "

@@ -73,6 +73,13 @@ public interface RequestRulesKit {
         KitLock.run("r6", () -> RequestRuleChecks.r6(fixture()));
     }
 
+    // V1: "The rules are DynamoDB's, complete": the reference corpus (DynamoReferenceCorpus), requests with
+    // the verdict DynamoDB's developer guide gives them, each boundary from both sides, each citing its page.
+    @Example
+    default void v1_theReferenceCorpusGetsDynamoDbsVerdictOnEveryCase() {
+        KitLock.run("v1", () -> ReferenceCorpusChecks.v1(fixture()));
+    }
+
     // R7: "BatchWriteItem: 1-25 put or delete requests over one or more tables; two requests with the same
     // key in one batch are a ValidationException; each item is checked as PutItem checks it; applied in one
     // transaction where the backend has transactions, else what was not applied comes back as

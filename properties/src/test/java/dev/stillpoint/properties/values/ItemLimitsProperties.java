@@ -153,8 +153,8 @@ class ItemLimitsProperties {
         assertThat(Item.sizeOf(AttributeValue.Bool.TRUE)).isEqualTo(1);
         assertThat(Item.sizeOf(AttributeValue.Null.INSTANCE)).isEqualTo(1);
         assertThat(Item.sizeOf(new AttributeValue.L(List.of(new AttributeValue.S("ab"), AttributeValue.Null.INSTANCE))))
-                .isEqualTo(3 + 2 + 1);
-        assertThat(Item.sizeOf(new AttributeValue.M(Map.of("k", new AttributeValue.S("vv"))))).isEqualTo(3 + 1 + 2);
+                .isEqualTo(3 + (1 + 2) + (1 + 1)); // [V1] 3 bytes per L plus 1 byte per element (CapacityUnitCalculations.html)
+        assertThat(Item.sizeOf(new AttributeValue.M(Map.of("k", new AttributeValue.S("vv"))))).isEqualTo(3 + (1 + 1 + 2));
         assertThat(Item.sizeOf(new AttributeValue.SS(Set.of("a", "bc")))).isEqualTo(3);
         assertThat(Item.sizeOf(new AttributeValue.BS(List.of(new byte[2], new byte[3])))).isEqualTo(5);
         assertThat(Item.sizeOf(AttributeValue.N.of("12345"))).isEqualTo(4);

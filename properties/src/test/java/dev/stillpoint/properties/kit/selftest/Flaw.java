@@ -39,5 +39,7 @@ public enum Flaw {
      * BatchWriteItem applied one request at a time through PutItem and DeleteItem: a bad request after
      * good ones leaves the good ones applied, and a duplicate key is written twice: R7.
      */
-    BATCH_APPLIED_ONE_BY_ONE
+    BATCH_APPLIED_ONE_BY_ONE,
+    /** PutItem checks an item with its empty sets (at any depth) taken as holding one member, and stores it as given: V1. */
+    EMPTY_SETS_ACCEPTED
 }

@@ -6,6 +6,7 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
@@ -82,6 +83,10 @@ final class FlawedTables implements TableOperations {
                 Item valid = ItemLimits.validateForPut(item, d.keySchema(), d.attributeDefinitions());
                 return new ItemWrite(Key.of(valid, d.keySchema()), valid, Map.of());
             });
+            case EMPTY_SETS_ACCEPTED -> db.put(accountId, tableName, d -> {
+                ItemWrite checked = ItemRules.forPut(d, withOneMemberForEmptySets(item));
+                return new ItemWrite(checked.key(), item, checked.indexKeys());
+            });
             case LONE_SURROGATES_STORED_AS_QUESTION_MARKS -> core.putItem(accountId, tableName,
                     strings(item, FlawedTables::questionMarks));
             case NUL_DROPPED -> core.putItem(accountId, tableName, withoutNulOutsideTheKey(item));
@@ -127,6 +132,34 @@ final class FlawedTables implements TableOperations {
         item.attributes().forEach((name, value) -> out.put(name.equals("pk") ? name : name.replace("\u0000", ""),
                 name.equals("pk") ? value : strings(value, s -> s.replace("\u0000", ""))));
         return Item.of(out);
+    }
+
+    /** {@code item} with every empty set, at any depth, holding one member instead: what the flawed check sees. */
+    private static Item withOneMemberForEmptySets(Item item) {
+        Map<String, AttributeValue> out = new LinkedHashMap<>();
+        item.attributes().forEach((name, value) -> out.put(name, oneMemberIfEmpty(value)));
+        return Item.of(out);
+    }
+
+    private static AttributeValue oneMemberIfEmpty(AttributeValue value) {
+        if (value instanceof AttributeValue.SS ss && ss.values().isEmpty()) {
+            return new AttributeValue.SS(Set.of("a"));
+        }
+        if (value instanceof AttributeValue.NS ns && ns.values().isEmpty()) {
+            return new AttributeValue.NS(Set.of("1"));
+        }
+        if (value instanceof AttributeValue.BS bs && bs.size() == 0) {
+            return new AttributeValue.BS(List.of(new byte[] {0}));
+        }
+        if (value instanceof AttributeValue.L l) {
+            return new AttributeValue.L(l.values().stream().map(FlawedTables::oneMemberIfEmpty).toList());
+        }
+        if (value instanceof AttributeValue.M m) {
+            Map<String, AttributeValue> entries = new LinkedHashMap<>();
+            m.values().forEach((k, v) -> entries.put(k, oneMemberIfEmpty(v)));
+            return new AttributeValue.M(entries);
+        }
+        return value;
     }
 
     /** What an encoder that cannot represent a lone surrogate does with it: {@code '?'}. */

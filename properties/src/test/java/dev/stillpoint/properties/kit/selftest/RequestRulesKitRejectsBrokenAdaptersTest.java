@@ -79,6 +79,22 @@ class RequestRulesKitRejectsBrokenAdaptersTest {
                 "[R7] the batch refused for one bad item applied nothing");
     }
 
+    // [V1] The reference corpus rejects an adapter that stores an empty set, on the corpus line that targets it.
+    @Example
+    void emptySetsAccepted_failV1_onTheEmptySetCasesOnly() {
+        failsOn(kitAgainst(Flaw.EMPTY_SETS_ACCEPTED)::v1_theReferenceCorpusGetsDynamoDbsVerdictOnEveryCase,
+                "[V1] PutItem of SS empty at the top level (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+                        + "HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.SetTypes) was accepted",
+                "[V1] PutItem of NS empty inside L (",
+                "[V1] PutItem of BS empty inside M inside L (",
+                "[V1] PutItem of SS empty inside M (");
+    }
+
+    @Example
+    void theCorrectReferencePassesV1() {
+        assertThatCode(kitAgainst(Flaw.NONE)::v1_theReferenceCorpusGetsDynamoDbsVerdictOnEveryCase).doesNotThrowAnyException();
+    }
+
     @Example
     void theCorrectReferencePassesR7() {
         assertThatCode(kitAgainst(Flaw.NONE)::r7_batchWriteItemAppliesWholeOrRefusesWhole).doesNotThrowAnyException();
