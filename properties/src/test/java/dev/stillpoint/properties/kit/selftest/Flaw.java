@@ -39,5 +39,10 @@ public enum Flaw {
      * BatchWriteItem applied one request at a time through PutItem and DeleteItem: a bad request after
      * good ones leaves the good ones applied, and a duplicate key is written twice: R7.
      */
-    BATCH_APPLIED_ONE_BY_ONE
+    BATCH_APPLIED_ONE_BY_ONE,
+    /**
+     * GetItem, DeleteItem and a batch delete keep only the key schema's attributes of the request's key
+     * (what {@code Key.of(Item, KeySchema)} did), so an extra attribute is silently dropped: V3.
+     */
+    EXTRA_KEY_ATTRIBUTES_DROPPED
 }
