@@ -198,7 +198,13 @@ class ItemRulesTest {
         nullValue.put("pk", null);
         assertThatThrownBy(() -> new RequestKey(nullValue)).isInstanceOfSatisfying(StorageException.class,
                 e -> assertThat(e.getMessage()).contains("'pk'"));
+        Map<String, AttributeValue> nullName = new java.util.HashMap<>();
+        nullName.put(null, p);
+        assertThatThrownBy(() -> new RequestKey(nullName)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.getMessage()).contains("a null attribute name"));
         assertThat(RequestKey.of("pk", p).attributes()).containsExactly(Map.entry("pk", p));
+        assertThatThrownBy(() -> RequestKey.of("pk", p).attributes().put("v", p)).as("the request key is a copy, read-only")
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     private static void keyRefused(TableDescription table, RequestKey key, String... named) {
