@@ -22,9 +22,13 @@ public final class CheckedExport {
     private final Optional<String> sourceTableArn;
     private final ExportKey key;
     private final ExportReader.Scan scan;
+    private final List<Path> files;
+    /** The places of the lines a later line with the same key replaces (LAST_WINS), sorted. */
+    private long[] collapsed = new long[0];
 
     CheckedExport(ExportFormat format, Path dir, long itemCount, Optional<JsonNode> table,
-                  Optional<String> sourceTableArn, ExportKey key, ExportReader.Scan scan) {
+                  Optional<String> sourceTableArn, ExportKey key, ExportReader.Scan scan, List<Path> files) {
+        this.files = List.copyOf(files);
         this.format = format;
         this.dir = dir;
         this.itemCount = itemCount;
@@ -44,9 +48,50 @@ public final class CheckedExport {
         return dir;
     }
 
-    /** @return the items the export holds (the manifest's count, which every file agreed with) */
+    /**
+     * The items a restore of this export puts into the table: the manifest's count (which every file agreed
+     * with) less the lines a later line with the same key replaced ({@link #collapsedLines}).
+     *
+     * @return the items the new table will hold
+     */
     public long itemCount() {
-        return itemCount;
+        return itemCount - collapsed.length;
+    }
+
+    /**
+     * The lines not loaded because a later line holds the same key (with {@code LAST_WINS}; none otherwise).
+     *
+     * @return how many lines collapsed into a later one
+     */
+    public long collapsedLines() {
+        return collapsed.length;
+    }
+
+    /**
+     * The full check's one reading [E3, V4]: every line of every file, and every key against every other.
+     * Two lines with one key refuse the input naming both, or (LAST_WINS) the earlier is marked not to load.
+     */
+    void checkAll(ExportReader.Duplicates duplicates) {
+        try (KeyDigests keys = new KeyDigests(key.schema())) {
+            scan.run(keys::add);
+            KeyDigests.Duplicate[] first = {null};
+            long[] earlier = keys.collapsed(d -> {
+                if (first[0] == null || d.second() < first[0].second()) {
+                    first[0] = d;
+                }
+            });
+            if (first[0] != null && duplicates == ExportReader.Duplicates.REFUSE) {
+                KeyDigests.Duplicate d = first[0];
+                Path a = files.get(KeyDigests.file(d.first()));
+                Path b = files.get(KeyDigests.file(d.second()));
+                throw new BackupFailure(BackupFailure.Problem.ITEM, b, KeyDigests.line(d.second()), a + " line "
+                        + KeyDigests.line(d.first()) + " and " + (a.equals(b) ? "line " : b + " line ")
+                        + KeyDigests.line(d.second()) + " hold one key (compared as DynamoDB compares keys: a number"
+                        + " by its value), and a table holds one item per key; " + earlier.length + " line(s) in all"
+                        + " repeat an earlier key (--duplicates last-wins loads the last of each)", null);
+            }
+            collapsed = earlier;
+        }
     }
 
     /** @return the ARN of the exported table, when the export names one */
@@ -88,7 +133,10 @@ public final class CheckedExport {
             throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
         }
         java.util.ArrayList<Item> batch = new java.util.ArrayList<>(batchSize);
-        scan.run(item -> {
+        scan.run((item, place) -> {
+            if (collapsed.length > 0 && java.util.Arrays.binarySearch(collapsed, place) >= 0) {
+                return; // a later line holds this key and wins [V4]
+            }
             batch.add(item);
             if (batch.size() == batchSize) {
                 batches.accept(List.copyOf(batch));

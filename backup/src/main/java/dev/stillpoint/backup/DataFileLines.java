@@ -42,7 +42,25 @@ final class DataFileLines {
     private DataFileLines() {
     }
 
-    record FileDigest(long lines, byte[] digest) {
+    /**
+     * What reading a file found: its lines, its bytes' digest, whether its text ends mid-line, and the first
+     * line that is not an item. A bad line is kept, not thrown, until the caller has compared the digest and
+     * the count with the manifest: a file damaged or cut short is the input's integrity (exit 11), whatever
+     * its damaged lines look like; only an intact file's bad line is its content (exit 12) [V5].
+     */
+    record FileDigest(long lines, byte[] digest, boolean endsMidLine, BackupFailure firstBadLine) {
+
+        /** Throws the first bad line, when the file had one; call after the integrity checks passed. */
+        void requireItems() {
+            if (firstBadLine != null) {
+                throw firstBadLine;
+            }
+        }
+
+        /** {@code ; the file ends mid-line (after line N), so it was cut short} when it does, else empty. */
+        String cut() {
+            return endsMidLine ? "; the file ends mid-line (line " + lines + " has no line break), so it was cut short" : "";
+        }
     }
 
     /**
@@ -59,39 +77,108 @@ final class DataFileLines {
      * {@code wrapped} lines are DynamoDB's {@code {"Item": ...}}.
      */
     static FileDigest read(Path file, boolean wrapped, String algorithm, ExportKey key, TableDescription rules,
-                           Consumer<Item> items) {
+                           ExportReader.Placed items, int fileIndex) {
         MessageDigest digest = TableExport.digest(algorithm);
         ItemCheck check = new ItemCheck(key.schema(), key.definitions());
         long line = 0;
+        BackupFailure firstBad = null;
+        LastByte last = null;
         try (InputStream raw = new BufferedInputStream(new DigestInputStream(Files.newInputStream(file), digest), 1 << 16)) {
             raw.mark(2);
             int b1 = raw.read();
             int b2 = raw.read();
             raw.reset();
             boolean gzip = b1 == 0x1f && b2 == 0x8b;
-            InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw;
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16);
+            last = new LastByte(gzip ? new GZIPInputStream(raw, 1 << 16) : raw);
+            InputStream in = last;
+            Utf8Lines reader = new Utf8Lines(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16));
             String text;
-            while ((text = reader.readLine()) != null) {
+            while ((text = reader.next()) != null) {
                 line++;
                 if (text.isEmpty() && wrapped) {
                     line--; // a trailing blank line in a DynamoDB data file holds no item
                     continue;
                 }
-                String itemJson = wrapped ? unwrap(text, file, line) : text;
-                items.accept(checked(itemJson, file, line, check, rules));
+                if (firstBad != null) {
+                    continue; // counted and digested only: the caller decides between integrity and content
+                }
+                Item item;
+                try {
+                    item = checked(wrapped ? unwrap(text, file, line) : text, file, line, check, rules);
+                } catch (BackupFailure bad) {
+                    firstBad = bad;
+                    continue;
+                }
+                items.accept(item, KeyDigests.place(fileIndex, line));
             }
             raw.transferTo(java.io.OutputStream.nullOutputStream()); // anything after the gzip stream is digested too
-        } catch (CharacterCodingException e) {
-            throw new BackupFailure(Problem.ITEM, file, line + 1, file + " line " + (line + 1) + " is not UTF-8 text", e);
+            if (reader.notUtf8) {
+                // The text stopped decoding: the count is unknown (-1), the rest of the bytes digested, so the
+                // caller still tells a damaged file (integrity) from an intact one holding bad text (content).
+                in.transferTo(java.io.OutputStream.nullOutputStream());
+                raw.transferTo(java.io.OutputStream.nullOutputStream());
+                firstBad = new BackupFailure(Problem.ITEM, file, line + 1, file + " line " + (line + 1)
+                        + " is not UTF-8 text", null);
+                return new FileDigest(-1, digest.digest(), false, firstBad);
+            }
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
             throw new BackupFailure(Problem.INTEGRITY, file, line + 1, file + ": the gzip stream is damaged or truncated"
                     + " (after line " + line + "): " + e.getMessage(), e);
         } catch (IOException e) {
             throw ManifestJson.unreadable(file, e);
         }
-        return new FileDigest(line, digest.digest());
+        return new FileDigest(line, digest.digest(), last != null && last.endsMidLine(), firstBad);
+    }
+
+    /** Lines of UTF-8 text; the first bytes that are not UTF-8 end them, noted in {@link #notUtf8}. */
+    private static final class Utf8Lines {
+        private final BufferedReader reader;
+        boolean notUtf8;
+
+        Utf8Lines(BufferedReader reader) {
+            this.reader = reader;
+        }
+
+        String next() throws IOException {
+            try {
+                return reader.readLine();
+            } catch (CharacterCodingException e) {
+                notUtf8 = true;
+                return null;
+            }
+        }
+    }
+
+    /** The decoded stream, remembering its last byte: a text that does not end with a line break was cut. */
+    private static final class LastByte extends java.io.FilterInputStream {
+        private int last = -1;
+
+        LastByte(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                last = b;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, length);
+            if (n > 0) {
+                last = buffer[offset + n - 1] & 0xff;
+            }
+            return n;
+        }
+
+        boolean endsMidLine() {
+            return last >= 0 && last != '\n';
+        }
     }
 
     private static Item checked(String itemJson, Path file, long line, ItemCheck check, TableDescription rules) {

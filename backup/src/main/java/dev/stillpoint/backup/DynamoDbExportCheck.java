@@ -94,17 +94,20 @@ final class DynamoDbExportCheck {
                 key.schema(), key.definitions(), List.of(), List.of(), Optional.empty()));
         ExportReader.Scan scan = items -> {
             long seen = 0;
-            for (DataFileEntry entry : entries) {
-                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, rules, items);
+            for (int f = 0; f < entries.size(); f++) {
+                DataFileEntry entry = entries.get(f);
+                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, rules, items, f);
                 String md5 = Base64.getEncoder().encodeToString(d.digest());
+                // Integrity first [V5]: a damaged or cut file is exit 11 whatever its damaged lines look like.
                 if (!md5.equals(entry.md5())) {
                     throw new BackupFailure(Problem.INTEGRITY, entry.file(), 0, entry.file() + ": MD5 " + md5
-                            + " is not manifest-files.json's md5Checksum " + entry.md5(), null);
+                            + " is not manifest-files.json's md5Checksum " + entry.md5() + d.cut(), null);
                 }
-                if (d.lines() != entry.items()) {
+                if (d.lines() >= 0 && d.lines() != entry.items()) {
                     throw new BackupFailure(Problem.INTEGRITY, entry.file(), 0, entry.file() + " holds " + d.lines()
                             + " items; manifest-files.json says " + entry.items(), null);
                 }
+                d.requireItems();
                 seen += d.lines();
             }
             if (seen != total) {
@@ -112,9 +115,9 @@ final class DynamoDbExportCheck {
                         + summaryFile + " says " + total, null);
             }
         };
-        scan.run(item -> { });
         Optional<String> arn = s.hasNonNull("tableArn") ? Optional.of(s.get("tableArn").asText()) : Optional.empty();
-        return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn, key, scan);
+        return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn, key, scan,
+                entries.stream().map(DataFileEntry::file).toList());
     }
 
     private record DataFileEntry(Path file, long items, String md5) {

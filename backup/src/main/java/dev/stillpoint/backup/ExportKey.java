@@ -13,6 +13,21 @@ import java.util.List;
  */
 public record ExportKey(KeySchema schema, List<AttributeDefinition> definitions) {
 
+    /**
+     * The key as a user writes it with {@code --key}: {@code pk:S} or {@code pk:S,sk:N} [V5]; two keys
+     * are the same key exactly when these agree (names and types).
+     *
+     * @return the key's names and types
+     */
+    public String shown() {
+        StringBuilder out = new StringBuilder();
+        for (String name : schema.sortKey().map(s -> List.of(schema.partitionKey(), s)).orElse(List.of(schema.partitionKey()))) {
+            out.append(out.length() == 0 ? "" : ",").append(name).append(':')
+                    .append(definitions.stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow().type().name());
+        }
+        return out.toString();
+    }
+
     /** Copies the list; refuses a missing schema or a key attribute without a type. */
     public ExportKey {
         if (schema == null) {

@@ -35,9 +35,24 @@ import java.util.function.Consumer;
  */
 public final class ExportReader {
 
-    /** One full reading of the export, telling {@code items} every decoded item. */
+    /** One full reading of the export, telling {@code items} every decoded item with its place. */
     interface Scan {
-        void run(Consumer<Item> items);
+        void run(Placed items);
+    }
+
+    /** Told each item of a reading and its place ({@link KeyDigests#place}: which file, which line). */
+    interface Placed {
+        void accept(Item item, long place);
+    }
+
+    /**
+     * What a restore does with two lines that hold one key [V4], keys compared as DynamoDB compares them.
+     */
+    public enum Duplicates {
+        /** The check refuses the input, naming both lines: the default. */
+        REFUSE,
+        /** The later line wins, as a second PutItem would; the earlier lines are not loaded and are counted. */
+        LAST_WINS
     }
 
     private ExportReader() {
@@ -53,14 +68,39 @@ public final class ExportReader {
      * @throws BackupFailure FORMAT, INTEGRITY or ITEM, naming the file and line
      */
     public static CheckedExport check(Path dir, Optional<ExportKey> key) {
+        return check(dir, key, Duplicates.REFUSE);
+    }
+
+    /**
+     * Reads and checks the whole export in {@code dir}, one key per item or as {@code duplicates} says.
+     *
+     * @param dir the export directory
+     * @param key the key for an export that carries no definition (DynamoDB's layout); for ours, when
+     *            given, it must equal the exported key (names and types)
+     * @param duplicates what two lines holding one key do: refuse the input, or the last one wins
+     * @return the checked export
+     * @throws BackupFailure FORMAT, INTEGRITY or ITEM (also two lines with one key), naming the file and line
+     */
+    public static CheckedExport check(Path dir, Optional<ExportKey> key, Duplicates duplicates) {
+        CheckedExport export = layout(dir, key);
+        export.checkAll(duplicates);
+        return export;
+    }
+
+    private static CheckedExport layout(Path dir, Optional<ExportKey> key) {
         if (!Files.isDirectory(dir)) {
             throw new BackupFailure(Problem.FORMAT, dir, 0, "export directory " + dir + " does not exist or is not a directory", null);
         }
         Path ours = dir.resolve(StillpointLayout.MANIFEST_FILE);
+        Optional<Path> summary = DynamoDbExportCheck.findSummary(dir);
+        if (Files.exists(ours) && summary.isPresent()) {
+            // Two exports in one directory: which one the user means is not ours to guess.
+            throw new BackupFailure(Problem.FORMAT, dir, 0, dir + " holds two exports, ours (" + ours.getFileName()
+                    + ") and DynamoDB's (" + dir.relativize(summary.get()) + "); restore from a directory holding one", null);
+        }
         if (Files.exists(ours)) {
             return checkOurs(dir, ours, key);
         }
-        Optional<Path> summary = DynamoDbExportCheck.findSummary(dir);
         if (summary.isPresent()) {
             return DynamoDbExportCheck.check(dir, summary.get(), key);
         }
@@ -93,26 +133,28 @@ public final class ExportReader {
             throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": the table definition is not"
                     + " sound: " + e.getMessage(), e);
         }
-        if (given.isPresent() && !given.get().schema().equals(key.schema())) {
+        // Names and types [V5]: pk:N,sk:N is not the key of a pk:S,sk:N export, though the names agree.
+        if (given.isPresent() && !given.get().shown().equals(key.shown())) {
             throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": the export's key ("
-                    + key.schema() + ") is not the key given (" + given.get().schema() + ")", null);
+                    + key.shown() + ") is not the key given with --key (" + given.get().shown() + ")", null);
         }
         Path data = dir.resolve(StillpointLayout.DATA_FILE);
         ExportKey checked = key;
         Scan scan = items -> {
-            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, rules, items);
-            if (d.lines() != count) {
+            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, rules, items, 0);
+            // Integrity first [V5]: a file changed or cut short is exit 11 whatever its damaged lines look like.
+            if (!HexFormat.of().formatHex(d.digest()).equals(sha)) {
+                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 "
+                        + HexFormat.of().formatHex(d.digest()) + " is not the manifest's " + sha + d.cut(), null);
+            }
+            if (d.lines() >= 0 && d.lines() != count) {
                 throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " items; "
                         + manifestFile.getFileName() + " says " + count, null);
             }
-            if (!HexFormat.of().formatHex(d.digest()).equals(sha)) {
-                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 "
-                        + HexFormat.of().formatHex(d.digest()) + " is not the manifest's " + sha, null);
-            }
+            d.requireItems();
         };
-        scan.run(item -> { });
         Optional<String> arn = table.hasNonNull("TableArn") ? Optional.of(table.get("TableArn").asText()) : Optional.empty();
-        return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn, key, scan);
+        return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn, key, scan, List.of(data));
     }
 
     /**

@@ -202,6 +202,11 @@ public final class ItemCheck {
         return failed(item, position, where, String.format("its stored text is not UTF-8 (byte 0x%02X at offset %d)", bad & 0xFF, at));
     }
 
+    /** A stored text that is JSON but not one line: a raw line break between its tokens [V5]. */
+    static Failed rawLineBreak(StoredItem item, long position, String where) {
+        return failed(item, position, where, "its stored text contains a raw line break, so it cannot be written as one JSON line");
+    }
+
     private static Failed failed(StoredItem item, long position, String line, String why) {
         String where = item.storedKey().map(k -> ", stored key " + k.describe()).orElse("");
         return new Failed("item " + position + " (" + line + where

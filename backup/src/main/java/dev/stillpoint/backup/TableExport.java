@@ -18,6 +18,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Writes one table snapshot to a directory, on any backend with snapshots [E2], in one of two layouts
@@ -46,15 +47,32 @@ public final class TableExport {
     }
 
     /**
-     * Checks that {@code dir} is a writable directory, creating it (and its parents) when missing.
+     * Checks that {@code dir} is a writable directory holding no export, creating it (and its parents) when
+     * missing. A directory that already holds an export of either layout (our {@value StillpointLayout#MANIFEST_FILE},
+     * DynamoDB's {@value DynamoDbLayout#SUMMARY}, also under {@code AWSDynamoDB/<ExportId>/}) is refused by
+     * name: a second export beside it would leave two manifests, and a restore could not tell which is meant.
      *
      * @param dir the output directory
      * @return {@code dir}
-     * @throws BackupFailure OUTPUT when it is not a directory, cannot be created or is not writable
+     * @throws BackupFailure OUTPUT when it is not a directory, cannot be created, is not writable or holds an export
      */
     public static Path prepareOutput(Path dir) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output path " + dir + " exists and is not a directory", null);
+        }
+        if (Files.isDirectory(dir)) {
+            Path ours = dir.resolve(StillpointLayout.MANIFEST_FILE);
+            Optional<Path> theirs;
+            try {
+                theirs = DynamoDbExportCheck.findSummary(dir);
+            } catch (BackupFailure several) {
+                theirs = Optional.of(dir.resolve("AWSDynamoDB"));
+            }
+            Optional<Path> held = Files.exists(ours) ? Optional.of(ours) : theirs;
+            if (held.isPresent()) {
+                throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output directory " + dir + " already holds an export ("
+                        + dir.relativize(held.get()) + "); export into a new or empty directory", null);
+            }
         }
         try {
             Files.createDirectories(dir);
@@ -169,6 +187,10 @@ public final class TableExport {
                 } else { // checked as stored first, so a bad item is named before line() could refuse it
                     if (check != null) {
                         check.check(item, count + 1, writer.where(count + 1));
+                    }
+                    if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
+                        // A stored item, not this program, is at fault: exit 8 naming its key, as any bad item [V5].
+                        throw ItemCheck.rawLineBreak(item, count + 1, writer.where(count + 1));
                     }
                     utf8 = line(json, count).getBytes(StandardCharsets.UTF_8);
                 }

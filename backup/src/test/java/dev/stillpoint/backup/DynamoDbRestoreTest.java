@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +56,7 @@ class DynamoDbRestoreTest {
             });
             for (String text : ITEMS) {
                 Item expected = ItemJson.decode(text);
-                assertThat(storage.tables().getItem(ACCOUNT, "products", Key.of(expected.get("pk"), expected.get("sk"))))
+                assertThat(storage.tables().getItem(ACCOUNT, "products", RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
                         .contains(expected);
             }
         }

@@ -161,6 +161,27 @@ class ExportReaderTest {
         assertThat(loadAll(ExportReader.check(d.root, Optional.of(KEY)))).containsExactlyElementsOf(items(A1, C1));
     }
 
+    // [V5] finding 10: bytes that are not UTF-8 are the file's content (12) when the file is as its manifest
+    // says, and its integrity (11) when the MD5 no longer matches: the text stops decoding there, the rest of
+    // the bytes are still digested, and the unknown line count is not compared.
+    @Test
+    void bytesThatAreNotUtf8AreContentInAnIntactFileAndIntegrityInADamagedOne() throws IOException {
+        byte[] good = ("{\"Item\":" + A1 + "}\n{\"Item\":" + C1 + "}\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bad = good.clone();
+        int at = new String(good, StandardCharsets.UTF_8).indexOf("\"x\"") + 1;
+        bad[at] = (byte) 0xFF;
+        DynamoDbExportDir intact = new DynamoDbExportDir(scratch("ddb-notutf8"));
+        intact.dataFileOfBytes("a.json", bad, 2);
+        intact.manifests();
+        refused(() -> ExportReader.check(intact.root, Optional.of(KEY)), Problem.ITEM, "line 1 is not UTF-8 text");
+
+        DynamoDbExportDir damaged = new DynamoDbExportDir(scratch("ddb-notutf8-damaged"));
+        Path file = damaged.dataFileOfBytes("a.json", good, 2);
+        damaged.manifests();
+        Files.write(file, bad);
+        refused(() -> ExportReader.check(damaged.root, Optional.of(KEY)), Problem.INTEGRITY, "MD5");
+    }
+
     private static BackupFailure refused(ThrowingCallable call, Problem problem, String text) {
         BackupFailure f = catchFailure(call);
         assertThat(f.problem()).as(f.getMessage()).isEqualTo(problem);

@@ -9,10 +9,10 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.core.TableWaiter;
@@ -104,7 +104,7 @@ class StillpointExportIntegrityTest {
             TableRestore.Result restored = TableRestore.restore(storage, dir.resolve("out"), Optional.empty(), ACCOUNT,
                     "things2", 2, TableRestore.Listener.NONE, new TableRestore.Abort());
             assertThat(restored.items()).isEqualTo(3);
-            assertThat(storage.tables().getItem(ACCOUNT, "things2", Key.of(AttributeValue.s("a"), AttributeValue.n("2"))))
+            assertThat(storage.tables().getItem(ACCOUNT, "things2", RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("2"))))
                     .as("[E4] the 200 KB item restored equal").contains(items.get(1));
         }
     }

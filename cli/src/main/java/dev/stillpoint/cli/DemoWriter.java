@@ -4,6 +4,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.ports.in.TableOperations;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,10 @@ final class DemoWriter implements Runnable {
                     w = write(seq, Kind.OVERWRITE, item);
                 } else if (dice == 2) {
                     Key key = Key.of(base, schema);
-                    tables.deleteItem(account, table, key);
+                    // DeleteItem takes exactly the key attributes, as a request names them [V3].
+                    tables.deleteItem(account, table, key.sort()
+                            .map(s -> RequestKey.of(schema.partitionKey(), key.partition(), schema.sortKey().orElseThrow(), s))
+                            .orElseGet(() -> RequestKey.of(schema.partitionKey(), key.partition())));
                     w = new Write(seq, Kind.DELETE, DemoData.keyId(base, schema), key, null, System.nanoTime());
                 } else {
                     Item item = base.with("sk", AttributeValue.N.of(Long.toString(1_000_000 + seq)))

@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
             "3:table not found",
             "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version;"
                 + " or the database server cannot be reached",
-            "5:output directory not writable or not a directory",
+            "5:output directory not writable, not a directory, or already holding an export (ours or DynamoDB's)",
             "6:every snapshot slot is held (LimitExceeded); retry when one ends",
             "9:the backend has no snapshots (Cassandra) [C1]; nothing opened or written",
             "8:a stored item is not well-formed DynamoDB JSON or names another key than its row's; the message"

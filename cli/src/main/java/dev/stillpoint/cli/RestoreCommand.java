@@ -34,9 +34,12 @@ import picocli.CommandLine.TypeConversionException;
             "4:database file unreadable or not a SQLite database, or the server cannot be reached",
             "9:the backend does not support restores (Unsupported); nothing created",
             "10:input missing, unreadable, or not an export of a known format and version (or no --key for a"
-                + " DynamoDB export); nothing created",
-            "11:a checksum, an item count or a gzip stream does not match its manifest; nothing created",
-            "12:a line is not an item, or its key attributes are missing or of another type; nothing created",
+                + " DynamoDB export, a --key whose names or types differ from the exported key, or a directory"
+                + " holding two exports); nothing created",
+            "11:the input's integrity: a checksum, an item count or a gzip stream does not match its manifest, or a"
+                + " file was cut short (also mid-line); nothing created",
+            "12:the input's content: a line of an intact file is not an item, or breaks a rule of DynamoDB's;"
+                + " nothing created",
             "13:the table name is in use; nothing created",
             "14:the load failed or was interrupted mid-way; the new table was removed",
             "130/143:interrupted by SIGINT/SIGTERM; the new table was removed"})
@@ -53,12 +56,31 @@ final class RestoreCommand extends StorageCommand {
                     + " exported key.")
     ExportKey key;
 
+    @Option(names = "--duplicates", paramLabel = "refuse|last-wins", defaultValue = "refuse",
+            converter = DuplicatesConverter.class,
+            description = "Two lines holding one key (a number compared by its value: 170 and 170000E-3 are one key):"
+                    + " refuse the input naming both lines (default, exit 12), or last-wins: the last line of each key"
+                    + " is loaded and the summary says how many lines collapsed.")
+    ExportReader.Duplicates duplicates;
+
     @Option(names = "--batch", paramLabel = "ITEMS", defaultValue = "" + TableRestore.DEFAULT_BATCH,
             description = "Items per write (default: ${DEFAULT-VALUE}).")
     int batch;
 
     /** Told after every batch, besides the progress bar: a forked test pauses the restore mid-way with it. */
     TableRestore.Listener pace = TableRestore.Listener.NONE;
+
+    /** {@code refuse} or {@code last-wins}. */
+    static final class DuplicatesConverter implements ITypeConverter<ExportReader.Duplicates> {
+        @Override
+        public ExportReader.Duplicates convert(String value) {
+            return switch (value) {
+                case "refuse" -> ExportReader.Duplicates.REFUSE;
+                case "last-wins" -> ExportReader.Duplicates.LAST_WINS;
+                default -> throw new TypeConversionException("expected refuse or last-wins, got '" + value + "'");
+            };
+        }
+    }
 
     /** {@code pk:S[,sk:N]}. */
     static final class KeyConverter implements ITypeConverter<ExportKey> {
@@ -85,7 +107,7 @@ final class RestoreCommand extends StorageCommand {
         // The input first, in full: a bad one creates nothing, not even a SQLite file [E3].
         CheckedExport export;
         try {
-            export = ExportReader.check(from, Optional.ofNullable(key));
+            export = ExportReader.check(from, Optional.ofNullable(key), duplicates);
         } catch (BackupFailure f) {
             throw Exporter.failure(f);
         }
@@ -115,6 +137,10 @@ final class RestoreCommand extends StorageCommand {
             PrintWriter out = out();
             out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
                     r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());
+            if (export.collapsedLines() > 0) {
+                out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
+                        export.collapsedLines());
+            }
             r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, at %s%n",
                     s.sourceTableArn().orElse("(none named)"), s.restoreDateTime()));
             out.flush();

@@ -97,7 +97,18 @@ class ExportCheckTest {
         String items = Files.readString(out.resolve("items.jsonl"));
         String key = corruptThirdRow(db, "this is not json");
 
-        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+        // A directory that holds an export is refused by name, before anything is read or written [finding 11].
+        Cli.Run over = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+        assertThat(over.code()).as(over.err()).isEqualTo(ExitCodes.OUTPUT);
+        assertThat(over.err()).contains("already holds an export (manifest.json)");
+        assertThat(files(out)).as("the previous export untouched").containsExactly("items.jsonl", "manifest.json");
+        assertThat(Files.readString(out.resolve("manifest.json"))).isEqualTo(manifest);
+        assertThat(Files.readString(out.resolve("items.jsonl"))).isEqualTo(items);
+
+        Path second = dir.resolve("second");
+        Files.createDirectories(second);
+        Files.writeString(second.resolve("notes.txt"), "kept");
+        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", second.toString());
 
         assertThat(run.code()).isEqualTo(ExitCodes.CORRUPT_ITEM).isEqualTo(8);
         assertThat(run.err().lines()).singleElement().asString()
@@ -105,9 +116,7 @@ class ExportCheckTest {
                 .contains("not well-formed JSON")
                 .endsWith("export stopped, no manifest written");
         assertThat(run.out()).isEmpty();
-        assertThat(files(out)).as("no temp file; the previous export untouched").containsExactly("items.jsonl", "manifest.json");
-        assertThat(Files.readString(out.resolve("manifest.json"))).isEqualTo(manifest);
-        assertThat(Files.readString(out.resolve("items.jsonl"))).isEqualTo(items);
+        assertThat(files(second)).as("no temp file; what was there untouched").containsExactly("notes.txt");
 
         // Into an empty directory: nothing at all is left there.
         Path fresh = dir.resolve("fresh");
@@ -195,13 +204,15 @@ class ExportCheckTest {
         for (String lineBreak : List.of("\n", "\r")) {
             Path dir = Cli.scratch("check-linebreak");
             Path db = database(dir);
-            corruptThirdRow(db, "{\"pk\":{\"S\":\"a\"}," + lineBreak + "\"sk\":{\"N\":\"3\"}}");
+            String key = corruptThirdRow(db, "{\"pk\":{\"S\":\"a\"}," + lineBreak + "\"sk\":{\"N\":\"3\"}}");
             Path out = dir.resolve("out");
 
             Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
 
-            assertThat(run.code()).as(run.err()).isNotZero();
-            assertThat(run.err()).contains("stored item 3 contains a raw line break and cannot be written as one JSON line");
+            // [V5] finding 10: a stored item at fault is exit 8 naming its key, as every bad item is, not 1 (internal).
+            assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.CORRUPT_ITEM);
+            assertThat(run.err()).contains("item 3 (line 3 of items.jsonl, stored key " + key + ")")
+                    .contains("contains a raw line break, so it cannot be written as one JSON line");
             assertThat(files(out)).isEmpty();
         }
     }

@@ -101,8 +101,12 @@ class ExportCommandTest {
         assertThat(lines.get(0)).startsWith("{\"pk\":{\"S\":\"B\"},\"sk\":{\"N\":\"100\"}");
         assertThat(lines.get(lines.size() - 1)).contains("\uD83D\uDE00"); // after U+FF61: UTF-8 order, not UTF-16
 
-        // Again into the same directory: both files replaced, still nothing else there.
-        assertThat(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString()).code()).isZero();
+        // Again into the same directory: refused by name (issue 27, finding 11), both files as they were.
+        String manifest = Files.readString(out.resolve("manifest.json"));
+        Cli.Run again = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString());
+        assertThat(again.code()).as(again.err()).isEqualTo(ExitCodes.OUTPUT);
+        assertThat(again.err()).contains("already holds an export (manifest.json)");
+        assertThat(Files.readString(out.resolve("manifest.json"))).isEqualTo(manifest);
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files).hasSize(2);
         }
@@ -116,9 +120,14 @@ class ExportCommandTest {
         assertThat(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", out.toString()).code()).isZero();
         String manifest = Files.readString(out.resolve("manifest.json"));
 
-        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "nothing", "--out", out.toString());
+        Path other = dir.resolve("other");
+        Files.createDirectories(other);
+        Cli.Run run = Cli.run("export", "--sqlite", db.toString(), "--table", "nothing", "--out", other.toString());
 
         assertThat(run.code()).isEqualTo(ExitCodes.TABLE_NOT_FOUND);
+        try (Stream<Path> files = Files.list(other)) {
+            assertThat(files).isEmpty();
+        }
         assertThat(run.err().lines()).singleElement().asString()
                 .startsWith("stillpoint export: ").contains("nothing").contains("ResourceNotFoundException");
         assertThat(Files.readString(out.resolve("manifest.json"))).isEqualTo(manifest);

@@ -7,9 +7,9 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ class BatchWriteTest extends OnSharedNode {
     }
 
     private static boolean stored(String account, String table, String pk, int sk) {
-        return storage.tables().getItem(account, table, Key.of(AttributeValue.s(pk), AttributeValue.n(Integer.toString(sk))))
+        return storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s(pk), "sk", AttributeValue.n(Integer.toString(sk))))
                 .isPresent();
     }
 

@@ -7,10 +7,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
@@ -106,7 +106,7 @@ class CassandraRestoreTest extends OnSharedNode {
                 .as("the time to live as the catalog row keeps it").contains(TIME_TO_LIVE);
         for (int i = 0; i < 60; i++) {
             Item expected = item(i);
-            assertThat(storage.tables().getItem(account, table, Key.of(expected.get("pk"), expected.get("sk"))))
+            assertThat(storage.tables().getItem(account, table, RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
                     .as("item %d", i).contains(expected);
         }
         List<String> dataTables = StoredData.dataTables(storage, account, table);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import java.util.ArrayList;
@@ -102,7 +102,7 @@ class CreateTableRaceTest extends OnSharedNode {
 
         // The winner's data table works, from either engine.
         storage.tables().putItem(account, table, TestCassandra.item("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1")));
-        assertThat(other.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1")))).isPresent();
+        assertThat(other.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1")))).isPresent();
         // Exactly one items table was created for the name: the losers created no data tables.
         assertThat(storage.keyspaces()).contains(accountKeyspace(account));
         long itemsTables = storage.cql().read("counting tables",

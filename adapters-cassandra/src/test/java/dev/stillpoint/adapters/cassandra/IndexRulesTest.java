@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stillpoint.adapters.cassandra.node.CassandraNode;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -133,7 +133,7 @@ class IndexRulesTest extends OnSharedNode {
         storage.tables().putItem(account, table, b);
         pause.release.countDown();
         a.get(60, TimeUnit.SECONDS);
-        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("hot"), AttributeValue.n("1")))).contains(b);
+        assertThat(storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("hot"), "sk", AttributeValue.n("1")))).contains(b);
         assertThat(StoredData.indexItems(storage, account, table, "by-g")).as("A's late entry is older than B's delete of it")
                 .containsExactly(b);
     }
@@ -180,7 +180,7 @@ class IndexRulesTest extends OnSharedNode {
                 TestCassandra.signal(node.pid(), "CONT");
             }
             writer.get(60, TimeUnit.SECONDS);
-            assertThat(quick.tables().getItem(account, table, Key.of(AttributeValue.s("u"), AttributeValue.n("1")))).contains(next);
+            assertThat(quick.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("u"), "sk", AttributeValue.n("1")))).contains(next);
             assertThat(StoredData.indexItems(quick, account, table, "by-g")).as("the serial read found the write applied")
                     .containsExactly(next);
         } finally {
@@ -205,10 +205,10 @@ class IndexRulesTest extends OnSharedNode {
             }
         });
         Future<?> a = pause.run(() -> storage.tables().putItem(account, table, item("gone", "1", "g", "a")));
-        storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("gone"), AttributeValue.n("1")));
+        storage.tables().deleteItem(account, table, RequestKey.of("pk", AttributeValue.s("gone"), "sk", AttributeValue.n("1")));
         pause.release.countDown();
         a.get(60, TimeUnit.SECONDS);
-        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("gone"), AttributeValue.n("1")))).isEmpty();
+        assertThat(storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("gone"), "sk", AttributeValue.n("1")))).isEmpty();
         assertThat(StoredData.indexItems(storage, account, table, "by-g")).as("the deleted item has no entry").isEmpty();
     }
 }

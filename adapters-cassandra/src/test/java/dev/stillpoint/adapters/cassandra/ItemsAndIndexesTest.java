@@ -7,10 +7,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -81,7 +81,7 @@ class ItemsAndIndexesTest extends OnSharedNode {
         Item a = item("a", "1.50", "g", AttributeValue.s("red"), "k", AttributeValue.b(new byte[] {7}),
                 "l", AttributeValue.s("x"), "v", AttributeValue.s("kept"), "w", AttributeValue.s("dropped"));
         storage.tables().putItem(account, table, a);
-        Item stored = storage.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5"))).orElseThrow();
+        Item stored = storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5"))).orElseThrow();
         assertThat(stored.get("sk")).as("numbers normalised").isEqualTo(AttributeValue.n("1.5"));
         assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(stored);
         assertThat(StoredData.indexItems(storage, account, table, "by-l")).containsExactly(stored);
@@ -105,12 +105,12 @@ class ItemsAndIndexesTest extends OnSharedNode {
         assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactlyInAnyOrder(a2, b);
         assertThat(StoredData.indexItems(storage, account, table, "by-g-incl")).hasSize(2);
 
-        storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")));
-        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")))).isEmpty();
+        storage.tables().deleteItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5")));
+        assertThat(storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5")))).isEmpty();
         assertThat(StoredData.indexItems(storage, account, table, "by-g")).containsExactly(b);
         assertThat(StoredData.indexItems(storage, account, table, "by-l")).isEmpty();
         // Deleting a missing item is not an error and changes nothing.
-        storage.tables().deleteItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1.5")));
+        storage.tables().deleteItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1.5")));
         assertThat(StoredData.allItems(storage, account, table)).containsExactly(b);
     }
 
@@ -199,7 +199,7 @@ class ItemsAndIndexesTest extends OnSharedNode {
                         int choice = random.nextInt(5);
                         if (choice == 0) {
                             retryingTransient(() -> storage.tables().deleteItem(account, table,
-                                    Key.of(AttributeValue.s("hot"), AttributeValue.n("1"))));
+                                    RequestKey.of("pk", AttributeValue.s("hot"), "sk", AttributeValue.n("1"))));
                         } else {
                             Item next = item("hot", "1", "g", AttributeValue.s("g" + random.nextInt(4)),
                                     "k", AttributeValue.b(new byte[] {(byte) random.nextInt(3)}));
@@ -215,7 +215,7 @@ class ItemsAndIndexesTest extends OnSharedNode {
         } finally {
             pool.shutdownNow();
         }
-        Optional<Item> last = storage.tables().getItem(account, table, Key.of(AttributeValue.s("hot"), AttributeValue.n("1")));
+        Optional<Item> last = storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("hot"), "sk", AttributeValue.n("1")));
         List<Item> entries = StoredData.indexItems(storage, account, table, "by-g");
         if (last.isPresent()) {
             assertThat(entries).as("exactly the last version's entry").containsExactly(last.get());
@@ -245,7 +245,7 @@ class ItemsAndIndexesTest extends OnSharedNode {
                     Random random = new Random(seed);
                     while (!stop.get()) {
                         int i = random.nextInt(40);
-                        Key key = Key.of(AttributeValue.s("p" + (i % 5)), AttributeValue.n(Integer.toString(i)));
+                        RequestKey key = RequestKey.of("pk", AttributeValue.s("p" + (i % 5)), "sk", AttributeValue.n(Integer.toString(i)));
                         if (random.nextInt(4) == 0) {
                             retryingTransient(() -> storage.tables().deleteItem(account, table, key));
                         } else if (random.nextInt(4) == 0) {

@@ -7,8 +7,8 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import java.util.ArrayList;
@@ -141,7 +141,7 @@ class LifecycleModelProperties {
                     int n = items.merge(table, 1, Integer::sum);
                     Item item = TestCassandra.item("pk", keyOf(model.get(table), n), "n", AttributeValue.n(Integer.toString(n)));
                     storage.tables().putItem(ACCOUNT, table, item);
-                    assertThat(storage.tables().getItem(ACCOUNT, table, Key.of(keyOf(model.get(table), n)))).contains(item);
+                    assertThat(storage.tables().getItem(ACCOUNT, table, RequestKey.of("pk", keyOf(model.get(table), n)))).contains(item);
                     assertThat(StoredData.allItems(storage, ACCOUNT, table)).hasSize(n);
                 } else {
                     assertThat(reasonOf(() -> storage.tables().putItem(ACCOUNT, table,

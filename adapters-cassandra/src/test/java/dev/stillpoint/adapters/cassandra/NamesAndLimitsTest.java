@@ -7,10 +7,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -65,8 +65,8 @@ class NamesAndLimitsTest extends OnSharedNode {
                     () -> storage.tables().describeTable(ACCOUNT, bad),
                     () -> storage.tables().deleteTable(ACCOUNT, bad),
                     () -> storage.tables().putItem(ACCOUNT, bad, TestCassandra.item("pk", AttributeValue.s("a"))),
-                    () -> storage.tables().getItem(ACCOUNT, bad, Key.of(AttributeValue.s("a"))),
-                    () -> storage.tables().deleteItem(ACCOUNT, bad, Key.of(AttributeValue.s("a"))),
+                    () -> storage.tables().getItem(ACCOUNT, bad, RequestKey.of("pk", AttributeValue.s("a"))),
+                    () -> storage.tables().deleteItem(ACCOUNT, bad, RequestKey.of("pk", AttributeValue.s("a"))),
                     () -> storage.tables().addGlobalSecondaryIndex(ACCOUNT, bad, CreateGsiRequest.of(
                             GlobalSecondaryIndex.creating("idx", KeySchema.hashOnly("pk"), Projection.all()))))) {
                 StorageException e = validation(call, "an operation on table '" + shown + "'");
@@ -110,9 +110,9 @@ class NamesAndLimitsTest extends OnSharedNode {
                 TestCassandra.item("pk", AttributeValue.b(new byte[2049]))), "a 2049-byte B partition key");
         assertThat(binary.getMessage()).contains("'pk'").contains("2048");
         // Reads and deletes check the key the same way.
-        validation(() -> storage.tables().getItem(ACCOUNT, TABLE, Key.of(AttributeValue.s("p".repeat(2049)), AttributeValue.s("s"))),
+        validation(() -> storage.tables().getItem(ACCOUNT, TABLE, RequestKey.of("pk", AttributeValue.s("p".repeat(2049)), "sk", AttributeValue.s("s"))),
                 "get with a 2049-byte partition key");
-        validation(() -> storage.tables().deleteItem(ACCOUNT, TABLE, Key.of(AttributeValue.s("p"), AttributeValue.s("s".repeat(1025)))),
+        validation(() -> storage.tables().deleteItem(ACCOUNT, TABLE, RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.s("s".repeat(1025)))),
                 "delete with a 1025-byte sort key");
     }
 
@@ -121,13 +121,13 @@ class NamesAndLimitsTest extends OnSharedNode {
         AttributeValue pk = AttributeValue.s("p".repeat(2048));
         AttributeValue sk = AttributeValue.s("\u20ac".repeat(341) + "s");   // 1023 + 1 = 1024 bytes
         storage.tables().putItem(ACCOUNT, TABLE, keyed(pk, sk));
-        assertThat(storage.tables().getItem(ACCOUNT, TABLE, Key.of(pk, sk))).contains(keyed(pk, sk));
+        assertThat(storage.tables().getItem(ACCOUNT, TABLE, RequestKey.of("pk", pk, "sk", sk))).contains(keyed(pk, sk));
         byte[] big = new byte[2048];
         big[0] = (byte) 0xff;
         storage.tables().putItem(ACCOUNT, HASH_ONLY, TestCassandra.item("pk", AttributeValue.b(big)));
-        assertThat(storage.tables().getItem(ACCOUNT, HASH_ONLY, Key.of(AttributeValue.b(big)))).isPresent();
-        storage.tables().deleteItem(ACCOUNT, TABLE, Key.of(pk, sk));
-        assertThat(storage.tables().getItem(ACCOUNT, TABLE, Key.of(pk, sk))).isEmpty();
+        assertThat(storage.tables().getItem(ACCOUNT, HASH_ONLY, RequestKey.of("pk", AttributeValue.b(big)))).isPresent();
+        storage.tables().deleteItem(ACCOUNT, TABLE, RequestKey.of("pk", pk, "sk", sk));
+        assertThat(storage.tables().getItem(ACCOUNT, TABLE, RequestKey.of("pk", pk, "sk", sk))).isEmpty();
     }
 
     @Test
@@ -154,9 +154,9 @@ class NamesAndLimitsTest extends OnSharedNode {
         assertThat(validation(() -> storage.tables().putItem(ACCOUNT, TABLE, TestCassandra.item("pk", AttributeValue.s("a"),
                 "sk", AttributeValue.s("s"), "g", AttributeValue.s("not a number"))), "an S value for an N index key").getMessage())
                 .contains("'g'").contains("by-g").contains("declared N");
-        assertThat(validation(() -> storage.tables().getItem(ACCOUNT, TABLE, Key.of(AttributeValue.s("a"))),
-                "a key without its sort value").getMessage()).contains("lacks a sort value");
-        assertThat(validation(() -> storage.tables().getItem(ACCOUNT, HASH_ONLY, Key.of(AttributeValue.s("a"))),
+        assertThat(validation(() -> storage.tables().getItem(ACCOUNT, TABLE, RequestKey.of("pk", AttributeValue.s("a"))),
+                "a key without its sort value").getMessage()).contains("The provided key element does not match the schema");
+        assertThat(validation(() -> storage.tables().getItem(ACCOUNT, HASH_ONLY, RequestKey.of("pk", AttributeValue.s("a"))),
                 "an S key for a B table").getMessage()).contains("declared B");
         assertThat(StoredData.allItems(storage, ACCOUNT, TABLE).stream().filter(i -> !i.get("pk").equals(AttributeValue.s("p".repeat(2048)))))
                 .as("nothing refused was written").isEmpty();

@@ -7,6 +7,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -78,7 +79,7 @@ class SnapshotRefusalTest extends OnSharedNode {
         for (int i = 0; i < 50; i++) {
             assertRefused(catchThrowable(() -> storage.snapshots().openTableSnapshot(ACCOUNT, TABLE)), "an existing table, again");
         }
-        assertThat(storage.tables().getItem(ACCOUNT, TABLE, dev.stillpoint.domain.item.Key.of(AttributeValue.s("one"))))
+        assertThat(storage.tables().getItem(ACCOUNT, TABLE, RequestKey.of("pk", AttributeValue.s("one"))))
                 .isPresent();
     }
 }

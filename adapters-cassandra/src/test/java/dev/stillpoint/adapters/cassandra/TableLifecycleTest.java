@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
@@ -100,7 +100,7 @@ class TableLifecycleTest extends OnSharedNode {
         // ... but the table is already gone [C2].
         assertNotFound(() -> storage.tables().describeTable(account, table), "describe right after the delete");
         assertThat(storage.tables().listTables(account)).doesNotContain(table);
-        assertNotFound(() -> storage.tables().getItem(account, table, Key.of(AttributeValue.s("a"), AttributeValue.n("1"))),
+        assertNotFound(() -> storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1"))),
                 "get after the delete");
         assertThat(existingTables(keyspace)).as("every data table was dropped")
                 .doesNotContainAnyElementsOf(dataTables.stream().map(t -> t.substring(t.indexOf('.') + 1)).toList());
@@ -120,7 +120,7 @@ class TableLifecycleTest extends OnSharedNode {
         assertThat(second.keySchema()).isEqualTo(KeySchema.hashOnly("pk"));
         assertThat(StoredData.allItems(storage, account, table)).as("the new table starts empty").isEmpty();
         storage.tables().putItem(account, table, TestCassandra.item("pk", AttributeValue.b(new byte[] {(byte) 0xff})));
-        assertThat(storage.tables().getItem(account, table, Key.of(AttributeValue.b(new byte[] {(byte) 0xff})))).isPresent();
+        assertThat(storage.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.b(new byte[] {(byte) 0xff})))).isPresent();
     }
 
     @Test

@@ -11,10 +11,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -87,7 +87,7 @@ class PostgresCatalogVersionTest {
             assertThat(oldType).as("a put with the old key type is refused against the new definition").isNotNull();
             assertThat(oldType.reason()).isEqualTo(ErrorReason.VALIDATION);
             first.tables().putItem(ACCOUNT, name, Item.of(Map.of("pk", AttributeValue.n("7"))));
-            assertThat(second.tables().getItem(ACCOUNT, name, Key.of(AttributeValue.n("7"))))
+            assertThat(second.tables().getItem(ACCOUNT, name, RequestKey.of("pk", AttributeValue.n("7"))))
                     .as("the first engine's put went into the new table").isPresent();
         }
     }

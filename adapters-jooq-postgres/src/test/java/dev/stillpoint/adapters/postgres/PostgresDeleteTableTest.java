@@ -15,9 +15,9 @@ import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
@@ -321,7 +321,7 @@ class PostgresDeleteTableTest {
             assertThat(outcome.get()).as("the caller's failure when it gave up mid-wait").isInstanceOf(StorageException.class);
             assertThat(((StorageException) outcome.get()).reason()).isEqualTo(ErrorReason.TRANSIENT);
             assertThat(tables.describeTable(ACCOUNT, d.tableName()).status()).isEqualTo(TableStatus.ACTIVE);
-            assertThat(tables.getItem(ACCOUNT, d.tableName(), Key.of(AttributeValue.s("p3"), AttributeValue.n("3"))))
+            assertThat(tables.getItem(ACCOUNT, d.tableName(), RequestKey.of("pk", AttributeValue.s("p3"), "sk", AttributeValue.n("3"))))
                     .isPresent();
             assertThat(Sessions.relationsOf(databases, layout, d.tableId())).hasSize(3);
             tables.deleteTable(ACCOUNT, d.tableName());

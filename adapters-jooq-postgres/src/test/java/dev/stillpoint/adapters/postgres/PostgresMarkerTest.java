@@ -7,7 +7,7 @@ import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.time.Duration;
@@ -46,7 +46,7 @@ class PostgresMarkerTest {
             Tables.createActive(tables, Tables.hashOnly(other));
             List<IntConsumer> writes = List.of(
                     i -> tables.putItem(ACCOUNT, name, Tables.item("p", 1, "g" + i, "l")),
-                    i -> tables.deleteItem(ACCOUNT, name, Key.of(AttributeValue.s("p"), AttributeValue.n("1"))),
+                    i -> tables.deleteItem(ACCOUNT, name, RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("1"))),
                     i -> tables.putItem(ACCOUNT, other, Tables.hashItem("x" + i)));
             List<String> markers = new ArrayList<>();
             for (int i = 0; i < 10; i++) {

@@ -14,8 +14,8 @@ import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
@@ -201,7 +201,7 @@ class PostgresSnapshotTest {
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 
                 start = System.nanoTime();
-                assertThat(tables.getItem(ACCOUNT, name, Key.of(AttributeValue.s("p1"), AttributeValue.n("1")))).isPresent();
+                assertThat(tables.getItem(ACCOUNT, name, RequestKey.of("pk", AttributeValue.s("p1"), "sk", AttributeValue.n("1")))).isPresent();
                 assertThat(tables.describeTable(ACCOUNT, name).status()).isEqualTo(TableStatus.ACTIVE);
                 tables.putItem(ACCOUNT, other, Tables.hashItem("x"));
                 assertThat(tables.deleteTable(ACCOUNT, other).status()).isEqualTo(TableStatus.DELETING);

@@ -11,10 +11,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -53,7 +53,7 @@ class PostgresStorageTest {
                 tables.putItem(ACCOUNT, name, Tables.item("p" + (i % 7), i, "g" + (i % 3), "l" + i));
             }
             System.out.printf("%s: 200 puts in %d ms%n", layout, (System.nanoTime() - start) / 1_000_000);
-            Key k = Key.of(AttributeValue.s("p3"), AttributeValue.n("10"));
+            RequestKey k = RequestKey.of("pk", AttributeValue.s("p3"), "sk", AttributeValue.n("10"));
             assertThat(tables.getItem(ACCOUNT, name, k)).contains(Tables.item("p3", 10, "g1", "l10"));
             tables.putItem(ACCOUNT, name, Tables.item("p3", 10, "g2", "changed"));
             assertThat(tables.getItem(ACCOUNT, name, k).orElseThrow().get("l")).isEqualTo(AttributeValue.s("changed"));
@@ -91,7 +91,7 @@ class PostgresStorageTest {
                     Item.of(Map.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1"), "g", AttributeValue.n("5")))));
             assertThat(wrongType.reason()).isEqualTo(ErrorReason.VALIDATION);
             StorageException missing = catchThrowableOfType(StorageException.class,
-                    () -> tables.getItem(ACCOUNT, "nope_" + name, Key.of(AttributeValue.s("a"))));
+                    () -> tables.getItem(ACCOUNT, "nope_" + name, RequestKey.of("pk", AttributeValue.s("a"))));
             assertThat(missing.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
             StorageException badGsi = catchThrowableOfType(StorageException.class, () -> tables.addGlobalSecondaryIndex(
                     ACCOUNT, name, CreateGsiRequest.of(GlobalSecondaryIndex.creating("x", KeySchema.hashOnly("q"),

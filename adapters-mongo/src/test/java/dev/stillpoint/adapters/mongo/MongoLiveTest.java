@@ -19,10 +19,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -219,7 +219,7 @@ class MongoLiveTest {
                     assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
                     assertThat(e.getMessage()).contains("'n'").contains("38 significant digits");
                 });
-        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k")))).isEmpty();
+        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), RequestKey.of("pk", new AttributeValue.S("k")))).isEmpty();
     }
 
     // [D5] DeleteTable is inline on MongoDB: gone when it returns, never DELETING, even with a delay of 1 s or
@@ -277,7 +277,7 @@ class MongoLiveTest {
             assertThat(done.restoreSummary()).contains(origin.summary(false));
         }
         assertThat(storage.indexEntryIds(ACCOUNT, name, "byG")).hasSize(2);
-        assertThat(storage.tables().getItem(ACCOUNT, name, Key.of(new AttributeValue.S("a")))).contains(item("a", "g1"));
+        assertThat(storage.tables().getItem(ACCOUNT, name, RequestKey.of("pk", new AttributeValue.S("a")))).contains(item("a", "g1"));
     }
 
     // [E5] a load closed without completing leaves no document and no collection.
@@ -312,9 +312,9 @@ class MongoLiveTest {
         storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g1"));
         storage.tables().putItem(ACCOUNT, table.tableName(), item("k", "g2"));
         assertThat(storage.indexEntryIds(ACCOUNT, table.tableName(), "byG")).containsExactly("3:Sg2,2:Sk,");
-        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k"))))
+        assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), RequestKey.of("pk", new AttributeValue.S("k"))))
                 .contains(item("k", "g2"));
-        storage.tables().deleteItem(ACCOUNT, table.tableName(), Key.of(new AttributeValue.S("k")));
+        storage.tables().deleteItem(ACCOUNT, table.tableName(), RequestKey.of("pk", new AttributeValue.S("k")));
         assertThat(storage.indexEntryIds(ACCOUNT, table.tableName(), "byG")).isEmpty();
     }
 

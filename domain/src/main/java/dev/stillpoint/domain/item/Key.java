@@ -40,7 +40,10 @@ public record Key(AttributeValue partition, Optional<AttributeValue> sort) {
     }
 
     /**
-     * The key of {@code item} under {@code schema}; a missing key attribute is a validation error naming it.
+     * The key of a whole item (one being put, stored, exported or restored) under {@code schema}; a missing
+     * key attribute is a validation error naming it. The item's other attributes are its payload, not part
+     * of the key, so they are left out. Not for a request's key map: GetItem, DeleteItem and a batch delete
+     * take a {@code RequestKey}, which must carry exactly the key attributes [V3].
      *
      * @param item the item
      * @param schema the key schema of the table or index

@@ -87,7 +87,7 @@ public final class BatchRules {
         for (WriteRequest request : requests) {
             ItemChange change = request instanceof WriteRequest.Put p
                     ? new ItemChange.Put(ItemRules.forPut(table, p.item()))
-                    : new ItemChange.Delete(ItemRules.forKey(table, ((WriteRequest.Delete) request).key()));
+                    : delete(table, (WriteRequest.Delete) request);
             if (!seen.add(change.key())) {
                 throw StorageException.validation("BatchWriteItem holds two requests on table '" + table.tableName()
                         + "' for the key " + shown(change.key(), table.keySchema())
@@ -96,6 +96,11 @@ public final class BatchRules {
             changes.add(change);
         }
         return changes;
+    }
+
+    private static ItemChange.Delete delete(TableDescription table, WriteRequest.Delete request) {
+        Key key = ItemRules.forKey(table, request.key());
+        return new ItemChange.Delete(key, new WriteRequest.Delete(RequestKey.named(key, table.keySchema())));
     }
 
     /** {@code pk = S 'a', sk = N 1}: the key as a message shows it. */

@@ -44,11 +44,8 @@ public sealed interface ItemChange {
      * A checked delete.
      *
      * @param key the primary key of the item to delete, checked
+     * @param request the delete request in its checked form: the key's values under the schema's names
      */
-    record Delete(Key key) implements ItemChange {
-        @Override
-        public WriteRequest request() {
-            return new WriteRequest.Delete(key);
-        }
+    record Delete(Key key, WriteRequest.Delete request) implements ItemChange {
     }
 }

@@ -56,17 +56,76 @@ public final class ItemRules {
     }
 
     /**
-     * Checks a key given to GetItem or DeleteItem on {@code table} and returns it with numbers normalised.
+     * Checks the key a GetItem, DeleteItem or batch DeleteRequest gave for {@code table} [V3] and returns
+     * it as the table's {@link Key}, numbers normalised. The request must name exactly the table's key
+     * attributes, each with its declared type: a missing, an extra or a mistyped attribute is refused
+     * with DynamoDB's wording, "The provided key element does not match the schema", followed by what the
+     * table declares and what the request gave. Then the values pass the key checks of a put (not an
+     * empty S or B, within the size limits, numbers valid, strings well-formed).
      *
      * @param table the table's definition as the unit of work read it
-     * @param key the key the caller gave
+     * @param key the key as the request gave it
      * @return the key, checked, with numbers normalised
      */
-    public static Key forKey(TableDescription table, Key key) {
-        Key valid = ItemLimits.validateKey(table.tableName(), key, table.keySchema(), table.attributeDefinitions());
-        requireWellFormed(valid.partition(), table.keySchema().partitionKey());
-        valid.sort().ifPresent(s -> requireWellFormed(s, table.keySchema().sortKey().orElseThrow()));
+    public static Key forKey(TableDescription table, RequestKey key) {
+        if (key == null) {
+            throw StorageException.validation("key of an item of table '" + table.tableName() + "' is required, got null");
+        }
+        // DynamoDB answers a key with a missing, an extra, a misnamed or a mistyped attribute with this one
+        // message (https://repost.aws/knowledge-center/dynamodb-provided-key-element-error); the GetItem and
+        // DeleteItem references ask for exactly the primary key's attributes, "For a composite primary key, you
+        // must provide values for both the partition key and the sort key"
+        // (https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/dynamodb/aws.sdk.kotlin.services.dynamodb.model/-get-item-request/key.html).
+        KeySchema schema = table.keySchema();
+        Map<String, AttributeValue> given = key.attributes();
+        boolean sameNames = given.size() == (schema.sortKey().isPresent() ? 2 : 1)
+                && given.containsKey(schema.partitionKey())
+                && schema.sortKey().map(given::containsKey).orElse(true);
+        if (!sameNames) {
+            throw keyMismatch(table, given, "");
+        }
+        for (Map.Entry<String, AttributeValue> e : given.entrySet()) {
+            Optional<ScalarType> declared = table.definition(e.getKey()).map(AttributeDefinition::type);
+            if (declared.isPresent() && !declared.get().name().equals(e.getValue().typeName())) {
+                throw keyMismatch(table, given, "; '" + e.getKey() + "' is declared " + declared.get().name()
+                        + " but the request gave " + shown(e.getValue()));
+            }
+        }
+        Key positional = schema.sortKey()
+                .map(sort -> Key.of(given.get(schema.partitionKey()), given.get(sort)))
+                .orElseGet(() -> Key.of(given.get(schema.partitionKey())));
+        Key valid = ItemLimits.validateKey(table.tableName(), positional, schema, table.attributeDefinitions());
+        requireWellFormed(valid.partition(), schema.partitionKey());
+        valid.sort().ifPresent(s -> requireWellFormed(s, schema.sortKey().orElseThrow()));
         return valid;
+    }
+
+    private static StorageException keyMismatch(TableDescription table, Map<String, AttributeValue> given, String detail) {
+        StringBuilder declared = new StringBuilder();
+        KeySchema schema = table.keySchema();
+        declared.append(declaredName(table, schema.partitionKey()));
+        schema.sortKey().ifPresent(s -> declared.append(", ").append(declaredName(table, s)));
+        StringBuilder gave = new StringBuilder();
+        given.forEach((name, value) -> gave.append(gave.length() == 0 ? "" : ", ")
+                .append(Shown.text(name)).append(' ').append(value.typeName()));
+        return StorageException.validation("The provided key element does not match the schema: table '"
+                + table.tableName() + "' has the key " + declared + "; the request gave "
+                + (given.isEmpty() ? "no attributes" : gave.toString()) + detail);
+    }
+
+    /** {@code 'pk' S}: a key attribute with its declared type, as the refusal shows it. */
+    private static String declaredName(TableDescription table, String name) {
+        return Shown.text(name) + table.definition(name).map(d -> " " + d.type().name()).orElse("");
+    }
+
+    private static String shown(AttributeValue value) {
+        if (value instanceof AttributeValue.S s) {
+            return "S " + Shown.text(s.value());
+        }
+        if (value instanceof AttributeValue.N n) {
+            return "N " + n.text();
+        }
+        return value.typeName();
     }
 
     /**

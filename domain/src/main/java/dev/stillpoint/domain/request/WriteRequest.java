@@ -1,7 +1,6 @@
 package dev.stillpoint.domain.request;
 
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 
 /**
  * One request of a BatchWriteItem [R7], as the caller gave it: put an item, or delete the item under
@@ -18,10 +17,11 @@ public sealed interface WriteRequest {
     }
 
     /**
-     * Delete the item under {@code key}; a missing item is no error.
+     * Delete the item under {@code key}; a missing item is no error. The key is the request's map, checked
+     * against the table's key schema by the rules [V3].
      *
-     * @param key the primary key of the item to delete
+     * @param key the primary key of the item to delete, as the request gave it
      */
-    record Delete(Key key) implements WriteRequest {
+    record Delete(RequestKey key) implements WriteRequest {
     }
 }

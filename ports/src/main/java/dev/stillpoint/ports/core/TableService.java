@@ -2,12 +2,12 @@ package dev.stillpoint.ports.core;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.AccountIds;
 import dev.stillpoint.domain.request.BatchRules;
 import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.TableRules;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
@@ -92,14 +92,14 @@ public final class TableService implements TableOperations {
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+    public Optional<Item> getItem(String accountId, String tableName, RequestKey key) {
         TableRules.requireAddress(accountId, tableName);
         requireKey(key, tableName);
         return items.get(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
+    public void deleteItem(String accountId, String tableName, RequestKey key) {
         TableRules.requireAddress(accountId, tableName);
         requireKey(key, tableName);
         items.delete(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
@@ -117,7 +117,7 @@ public final class TableService implements TableOperations {
         return new BatchWriteResult(unprocessed);
     }
 
-    private static void requireKey(Key key, String tableName) {
+    private static void requireKey(RequestKey key, String tableName) {
         if (key == null) {
             throw StorageException.validation("key of an item of table '" + tableName + "' is required, got null");
         }

@@ -1,8 +1,8 @@
 package dev.stillpoint.ports.in;
 
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -73,23 +73,25 @@ public interface TableOperations {
     void putItem(String accountId, String tableName, Item item);
 
     /**
-     * Reads an item by its primary key.
+     * Reads an item by its primary key, given as the request's key map: exactly the table's key
+     * attributes with their declared types, or a validation error [V3].
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name
-     * @param key the item's primary key
+     * @param key the item's primary key, as the request gave it
      * @return the item, or empty when there is none
      */
-    Optional<Item> getItem(String accountId, String tableName, Key key);
+    Optional<Item> getItem(String accountId, String tableName, RequestKey key);
 
     /**
      * Deletes an item by its primary key, maintaining every index; a missing item is not an error.
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name
-     * @param key the item's primary key
+     * @param key the item's primary key, as the request gave it: exactly the table's key attributes
+     *            with their declared types, or a validation error [V3]
      */
-    void deleteItem(String accountId, String tableName, Key key);
+    void deleteItem(String accountId, String tableName, RequestKey key);
 
     /**
      * BatchWriteItem [R7]: 1 to 25 puts and deletes over one or more tables, each put checked as

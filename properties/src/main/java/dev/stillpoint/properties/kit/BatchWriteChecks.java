@@ -12,6 +12,7 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.BatchWriteResult;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -80,10 +81,10 @@ final class BatchWriteChecks {
         }
         Item overwritten = hashItem("old-g", Optional.empty());
         onA.add(new WriteRequest.Put(overwritten));
-        onA.add(new WriteRequest.Delete(Key.of(AttributeValue.s("old-del"))));
+        onA.add(new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("old-del"))));
         List<WriteRequest> onB = new ArrayList<>(List.of(
-                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("1"))),
-                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("2")))));
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("1"))),
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("2")))));
         for (int i = 1; i <= 3; i++) {
             onB.add(new WriteRequest.Put(rangeItem("q", Integer.toString(i))));
         }
@@ -94,20 +95,20 @@ final class BatchWriteChecks {
         soft.assertThat(result.complete()).as("[R7] a batch of 25 valid requests over two tables is complete (unprocessed: %s)",
                 result.unprocessedItems()).isTrue();
         for (Item item : putOnA) {
-            soft.assertThat(tables.getItem(ACCOUNT, a, Key.of(item.get("pk"))))
+            soft.assertThat(tables.getItem(ACCOUNT, a, RequestKey.of("pk", item.get("pk"))))
                     .as("[R7] the batch's put of %s reads back equal", item.get("pk")).contains(item);
         }
-        soft.assertThat(tables.getItem(ACCOUNT, a, Key.of(AttributeValue.s("old-g"))))
+        soft.assertThat(tables.getItem(ACCOUNT, a, RequestKey.of("pk", AttributeValue.s("old-g"))))
                 .as("[R7] the batch's overwrite of 'old-g' reads back").contains(overwritten);
-        soft.assertThat(tables.getItem(ACCOUNT, a, Key.of(AttributeValue.s("old-del"))))
+        soft.assertThat(tables.getItem(ACCOUNT, a, RequestKey.of("pk", AttributeValue.s("old-del"))))
                 .as("[R7] the batch's delete of 'old-del' removed it").isEmpty();
         for (String sk : List.of("1", "2")) {
-            soft.assertThat(tables.getItem(ACCOUNT, b, Key.of(AttributeValue.s("p"), AttributeValue.n(sk))))
+            soft.assertThat(tables.getItem(ACCOUNT, b, RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n(sk))))
                     .as("[R7] the batch's delete of (p, %s) in the second table removed it", sk).isEmpty();
         }
         for (int i = 1; i <= 3; i++) {
             String sk = Integer.toString(i);
-            soft.assertThat(tables.getItem(ACCOUNT, b, Key.of(AttributeValue.s("q"), AttributeValue.n(sk))))
+            soft.assertThat(tables.getItem(ACCOUNT, b, RequestKey.of("pk", AttributeValue.s("q"), "sk", AttributeValue.n(sk))))
                     .as("[R7] the batch's put of (q, %s) in the second table reads back", sk).contains(rangeItem("q", sk));
         }
         OptionalLong entries = fixture.indexEntries(ACCOUNT, a, "by_g");
@@ -142,7 +143,7 @@ final class BatchWriteChecks {
         absent(soft, tables, a, Key.of(AttributeValue.s("d1")), "the refused batch with a duplicate key");
         absent(soft, tables, b, Key.of(AttributeValue.s("d"), AttributeValue.n("7")), "the refused batch with a duplicate key");
         Map<String, List<WriteRequest>> putAndDelete = Map.of(a, List.of(new WriteRequest.Put(hashItem("e1", Optional.empty())),
-                new WriteRequest.Delete(Key.of(AttributeValue.s("e1")))));
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("e1")))));
         expectRefusal(soft, "R7", "a batch putting and deleting 'e1'", ErrorReason.VALIDATION,
                 () -> tables.batchWriteItem(ACCOUNT, putAndDelete), a, "'e1'");
         absent(soft, tables, a, Key.of(AttributeValue.s("e1")), "the refused batch putting and deleting one key");
@@ -166,11 +167,12 @@ final class BatchWriteChecks {
         absent(soft, tables, a, Key.of(AttributeValue.s("h1")), "the batch refused for a missing table");
         expectRefusal(soft, "R7", "a batch naming the table 'a b' [R1]", ErrorReason.VALIDATION,
                 () -> tables.batchWriteItem(ACCOUNT, Map.of("a b", List.of(new WriteRequest.Delete(
-                        Key.of(AttributeValue.s("k")))))), "a b");
+                        RequestKey.of("pk", AttributeValue.s("k")))))), "a b");
     }
 
     private static void absent(SoftAssertions soft, TableOperations tables, String table, Key key, String what) {
-        soft.assertThat(tables.getItem(ACCOUNT, table, key)).as("[R7] %s applied nothing: %s is absent", what, key).isEmpty();
+        KeySchema schema = key.sort().isPresent() ? KeySchema.composite("pk", "sk") : KeySchema.hashOnly("pk");
+        soft.assertThat(tables.getItem(ACCOUNT, table, KitSupport.requestKey(key, schema))).as("[R7] %s applied nothing: %s is absent", what, key).isEmpty();
     }
 
     private static Item hashItem(String pk, Optional<String> g) {

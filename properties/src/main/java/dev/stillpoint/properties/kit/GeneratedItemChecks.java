@@ -7,7 +7,6 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
@@ -111,7 +110,7 @@ final class GeneratedItemChecks {
                                 + actual.map(r -> r.name() + " (" + shortened(said) + ")").orElse("accepted"));
                     } else if (write != null) {
                         accepted++;
-                        Optional<Item> read = tables.getItem(ACCOUNT, table, write.key());
+                        Optional<Item> read = tables.getItem(ACCOUNT, table, KitSupport.requestKey(write.key(), description.keySchema()));
                         Item written = write.item();
                         if (!read.equals(Optional.of(written))) {
                             differences.add(definition + " item " + i + " " + shown(written) + " read back as "

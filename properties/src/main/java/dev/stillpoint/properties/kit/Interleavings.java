@@ -159,7 +159,7 @@ public final class Interleavings {
                         put(tables, table, model, schema, item(Integer.parseInt(pk.substring(1)), o.value()));
                     } else if (step instanceof Delete d && !model.isEmpty()) {
                         Key key = pick(new ArrayList<>(model.keySet()), d.pick());
-                        tables.deleteItem(ACCOUNT, table, key);
+                        tables.deleteItem(ACCOUNT, table, KitSupport.requestKey(key, schema));
                         model.remove(key);
                     } else if (step instanceof Open && open.size() < MAX_OPEN) {
                         TableSnapshot snapshot = engine.snapshots().openTableSnapshot(ACCOUNT, table);

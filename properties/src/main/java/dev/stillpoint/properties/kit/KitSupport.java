@@ -5,6 +5,7 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeyOrder;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.StoredItem;
@@ -93,6 +94,15 @@ final class KitSupport {
             }
         }
         return out;
+    }
+
+    /**
+     * The request key naming {@code key}'s values as {@code schema} does: how the kit asks for an item whose
+     * positional key it tracks. GetItem and DeleteItem take the request's key map [V3].
+     */
+    static RequestKey requestKey(Key key, KeySchema schema) {
+        return key.sort().map(s -> RequestKey.of(schema.partitionKey(), key.partition(), schema.sortKey().orElseThrow(), s))
+                .orElseGet(() -> RequestKey.of(schema.partitionKey(), key.partition()));
     }
 
     /** The keys in stream order. */

@@ -190,7 +190,7 @@ final class OneInstantChecks {
                 }
                 KitSupport.await(threads.submit(() -> {
                     for (Key k : deletedKeys) {
-                        tables.deleteItem(ACCOUNT, table, k);
+                        tables.deleteItem(ACCOUNT, table, KitSupport.requestKey(k, layout.schema()));
                     }
                     for (int i = TABLE_ITEMS; i < TABLE_ITEMS + 100; i++) {
                         tables.putItem(ACCOUNT, table, layout.item(i, 1));

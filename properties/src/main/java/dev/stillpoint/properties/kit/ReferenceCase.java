@@ -1,7 +1,7 @@
 package dev.stillpoint.properties.kit;
 
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.ports.in.TableOperations;
 import java.util.List;
 import java.util.Optional;
@@ -57,7 +57,7 @@ public record ReferenceCase(String name, Request request, boolean accepted, List
      * @param key  the key to read
      * @param item what an accepted request left under it
      */
-    public record ReadBack(Key key, Item item) {
+    public record ReadBack(RequestKey key, Item item) {
     }
 
     /**
@@ -73,7 +73,7 @@ public record ReferenceCase(String name, Request request, boolean accepted, List
 
         @Override
         public Optional<ReadBack> readBack() {
-            return Optional.of(new ReadBack(Key.of(item.get("pk"), item.get("sk")), item));
+            return Optional.of(new ReadBack(RequestKey.of("pk", item.get("pk"), "sk", item.get("sk")), item));
         }
 
         @Override

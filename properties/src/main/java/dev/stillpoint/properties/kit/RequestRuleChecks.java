@@ -11,6 +11,7 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -91,7 +92,7 @@ final class RequestRuleChecks {
             TableOperations tables = engine.tables();
             String valid = hashTable(tables, "r1");
             SoftAssertions soft = new SoftAssertions();
-            Key key = Key.of(AttributeValue.s("k"));
+            RequestKey key = RequestKey.of("pk", AttributeValue.s("k"));
             Item item = Item.of(Map.of("pk", AttributeValue.s("k")));
             CreateGsiRequest gsi = CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"),
                     Projection.all()), new AttributeDefinition("g", ScalarType.S));
@@ -156,7 +157,7 @@ final class RequestRuleChecks {
             String longName = "n".repeat(65_535);
             Item accepted = Item.of(Map.of(longest, AttributeValue.s("key"), longName, AttributeValue.s("v")));
             tables.putItem(ACCOUNT, table, accepted);
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("key"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of(longest, AttributeValue.s("key"))))
                     .as("[R2] an item with a 255-byte key name and a 65,535-byte attribute name reads back equal")
                     .contains(accepted);
             expectRefusal(soft, "R2", "PutItem with an attribute name of 65,536 bytes", ErrorReason.VALIDATION,
@@ -165,7 +166,7 @@ final class RequestRuleChecks {
             expectRefusal(soft, "R2", "PutItem with an empty attribute name", ErrorReason.VALIDATION,
                     () -> tables.putItem(ACCOUNT, table, Item.of(Map.of(longest, AttributeValue.s("other"),
                             "", AttributeValue.s("v")))));
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("other"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of(longest, AttributeValue.s("other"))))
                     .as("[R2] a refused put stores nothing").isEmpty();
             KitSupport.bestEffortDelete(tables, table);
             soft.assertAll();
@@ -197,7 +198,7 @@ final class RequestRuleChecks {
                         "g", wrong.getValue()));
                 expectRefusal(soft, "R3", "PutItem with " + wrong.getKey(), ErrorReason.VALIDATION,
                         () -> tables.putItem(ACCOUNT, table, item), "by_g", "'g'", "S");
-                soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(item.get("pk"), item.get("sk"))))
+                soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", item.get("pk"), "sk", item.get("sk"))))
                         .as("[R3] the refused put with %s stored nothing", wrong.getKey()).isEmpty();
             }
             Item lsiWrong = Item.of(Map.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("10"),
@@ -207,13 +208,13 @@ final class RequestRuleChecks {
             Item without = Item.of(Map.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("20"),
                     "other", AttributeValue.n("5")));
             tables.putItem(ACCOUNT, table, without);
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("p"), AttributeValue.n("20"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("20"))))
                     .as("[R3] an item without the index attributes is accepted (it is simply not in the index)")
                     .contains(without);
             Item right = Item.of(Map.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("21"),
                     "g", AttributeValue.s("ok"), "l", AttributeValue.n("1")));
             tables.putItem(ACCOUNT, table, right);
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("p"), AttributeValue.n("21"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("21"))))
                     .as("[R3] an item with well-typed index keys is accepted").contains(right);
             // A GSI added later is checked the same way as one created with the table.
             tables.addGlobalSecondaryIndex(ACCOUNT, table, CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_h",
@@ -255,11 +256,11 @@ final class RequestRuleChecks {
                                 "doc", new AttributeValue.M(Map.of("inner", new AttributeValue.L(List.of(
                                         AttributeValue.s(lone)))))))), "doc.inner[0]", hex);
                 expectRefusal(soft, "R4", "GetItem by a key holding U+" + hex, ErrorReason.VALIDATION,
-                        () -> tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s(lone))), hex);
+                        () -> tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s(lone))), hex);
             }
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("?"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s("?"))))
                     .as("[R4] the item under '?' is untouched by the refused lone-surrogate puts").contains(question);
-            soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s("s"))))
+            soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s("s"))))
                     .as("[R4] no refused put stored anything").isEmpty();
             // NUL and its neighbours are ordinary characters, and distinct keys stay distinct.
             List<String> keys = List.of("a", "a\u0000", "a\u0000b", "a\u0001", "a\u0001\u0001", "\u0000", "a\uD83D\uDE00");
@@ -272,7 +273,7 @@ final class RequestRuleChecks {
                 Item expected = Item.of(Map.of("pk", AttributeValue.s(k), "v", AttributeValue.s("v" + k),
                         "name\u0000with nul", AttributeValue.s("nul\u0000inside"),
                         "set", new AttributeValue.SS(Set.of("\u0000", "x\u0000y"))));
-                soft.assertThat(tables.getItem(ACCOUNT, table, Key.of(AttributeValue.s(k))))
+                soft.assertThat(tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.s(k))))
                         .as("[R4] the item under key %s reads back equal, code point for code point",
                                 k.codePoints().mapToObj(c -> String.format("U+%04X", c)).toList())
                         .contains(expected);
@@ -300,7 +301,7 @@ final class RequestRuleChecks {
             expectRefusal(soft, "R6", "PutItem into a missing table", ErrorReason.TABLE_NOT_FOUND,
                     () -> tables.putItem(ACCOUNT, missing, Item.of(Map.of("pk", AttributeValue.s("k")))), missing);
             expectRefusal(soft, "R6", "a key of the wrong type", ErrorReason.VALIDATION,
-                    () -> tables.getItem(ACCOUNT, table, Key.of(AttributeValue.n("1"))), "pk", "N");
+                    () -> tables.getItem(ACCOUNT, table, RequestKey.of("pk", AttributeValue.n("1"))), "pk", "N");
             expectRefusal(soft, "R6", "an invalid number", ErrorReason.VALIDATION,
                     () -> tables.putItem(ACCOUNT, table, Item.of(Map.of("pk", AttributeValue.s("k"),
                             "n", new AttributeValue.N("12abc")))), "12abc");

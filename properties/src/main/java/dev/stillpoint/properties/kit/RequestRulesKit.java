@@ -97,4 +97,13 @@ public interface RequestRulesKit {
     default void v2_aGsiAddedToALoadedTableHoldsEveryItemExactlyOnce() {
         KitLock.run("v2b", () -> BackfillChecks.v2(fixture()));
     }
+
+    // V3: "A request key is exact: GetItem, DeleteItem and a batch delete carry exactly the key attributes,
+    // with the declared types; a missing, extra or mistyped attribute is a ValidationException ('the provided
+    // key element does not match the schema'), never silently dropped." Run as DynamoDB's reference corpus:
+    // each case with its documented verdict and page (RequestKeyCorpus).
+    @Example
+    default void v3_requestKeysAreExactAsDynamoDbDocumentsThem() {
+        KitLock.run("v3", () -> RequestKeyCorpus.v3(fixture()));
+    }
 }

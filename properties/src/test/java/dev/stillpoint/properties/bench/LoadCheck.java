@@ -3,6 +3,7 @@ package dev.stillpoint.properties.bench;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;
@@ -50,7 +51,10 @@ public final class LoadCheck {
             throw new IllegalStateException("item " + i + ": " + loadedWord + " row " + Arrays.toString(loaded)
                     + " differs from putItem's row " + Arrays.toString(put));
         }
-        Item got = tables.getItem(accountId, table, key).orElseThrow(
+        KeySchema schema = tables.describeTable(accountId, table).keySchema();
+        RequestKey asked = key.sort().map(s -> RequestKey.of(schema.partitionKey(), key.partition(), schema.sortKey().orElseThrow(), s))
+                .orElseGet(() -> RequestKey.of(schema.partitionKey(), key.partition()));
+        Item got = tables.getItem(accountId, table, asked).orElseThrow(
                 () -> new IllegalStateException("getItem found no item " + i));
         if (!got.equals(ItemJson.decode(expectedJson)) || !ItemJson.encode(got).equals(expectedJson)) {
             throw new IllegalStateException("getItem of item " + i + " differs: " + got);

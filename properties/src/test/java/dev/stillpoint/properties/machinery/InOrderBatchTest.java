@@ -8,6 +8,8 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemChange;
+import dev.stillpoint.domain.request.RequestKey;
+import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.ports.out.InOrderBatch;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class InOrderBatchTest {
 
     private static ItemChange delete(String pk) {
-        return new ItemChange.Delete(Key.of(AttributeValue.s(pk)));
+        return new ItemChange.Delete(Key.of(AttributeValue.s(pk)), new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s(pk))));
     }
 
     private static Map<String, List<ItemChange>> batch() {

@@ -7,11 +7,11 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -50,7 +50,7 @@ class TableServiceTest {
     @Test
     void r1_anInvalidNameIsRefusedBeforeStorageIsTouched() {
         String bad = "x!";
-        Key key = Key.of(new AttributeValue.S("a"));
+        RequestKey key = RequestKey.of("pk", new AttributeValue.S("a"));
         List<Consumer<String>> operations = List.of(
                 name -> service.describeTable("acct", name),
                 name -> service.putItem("acct", name, item("a")),
@@ -130,8 +130,8 @@ class TableServiceTest {
         service.putItem("acct", "Orders", good);
         ItemWrite written = storage.items.get("Orders/a");
         assertThat(written.indexKeys()).as("[R3] the GSI entry the rules named").containsOnlyKeys("byG");
-        assertThat(service.getItem("acct", "Orders", Key.of(new AttributeValue.S("a")))).contains(written.item());
-        service.deleteItem("acct", "Orders", Key.of(new AttributeValue.S("a")));
+        assertThat(service.getItem("acct", "Orders", RequestKey.of("pk", new AttributeValue.S("a")))).contains(written.item());
+        service.deleteItem("acct", "Orders", RequestKey.of("pk", new AttributeValue.S("a")));
         assertThat(storage.items).isEmpty();
     }
 
@@ -143,7 +143,7 @@ class TableServiceTest {
         assertThatThrownBy(() -> service.putItem("acct", "New", item("a")))
                 .isInstanceOfSatisfying(StorageException.class, e ->
                         assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
-        assertThatThrownBy(() -> service.getItem("acct", "Old", Key.of(new AttributeValue.S("a"))))
+        assertThatThrownBy(() -> service.getItem("acct", "Old", RequestKey.of("pk", new AttributeValue.S("a"))))
                 .isInstanceOfSatisfying(StorageException.class, e ->
                         assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE));
         assertThat(storage.items).isEmpty();
@@ -180,7 +180,7 @@ class TableServiceTest {
         WriteRequest last = new WriteRequest.Put(item("c"));
         Map<String, List<WriteRequest>> batch = new java.util.LinkedHashMap<>();
         batch.put("Orders", List.of(new WriteRequest.Put(item("a")), new WriteRequest.Put(item("b"))));
-        batch.put("Users", List.of(new WriteRequest.Delete(Key.of(new AttributeValue.S("gone"))), last));
+        batch.put("Users", List.of(new WriteRequest.Delete(RequestKey.of("pk", new AttributeValue.S("gone"))), last));
         assertThat(service.batchWriteItem("acct", batch).unprocessedItems()).as("[R7] everything applied").isEmpty();
         assertThat(storage.items).as("[R7] both tables' changes").containsOnlyKeys("Orders/a", "Orders/b", "Users/c");
 

@@ -13,6 +13,7 @@ import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.BatchRules;
 import dev.stillpoint.domain.request.ItemChange;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -84,18 +85,18 @@ class BatchRulesTest {
         assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
         assertThat(e.getMessage()).contains("'orders'").contains("pk = S 'p'").contains("sk = N 7");
         StorageException putThenDelete = refusal(() -> BatchRules.forTable(TABLE, List.of(put("p", "1"),
-                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), new AttributeValue.N("1.0"))))));
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", new AttributeValue.N("1.0"))))));
         assertThat(putThenDelete.getMessage()).contains("sk = N 1");
     }
 
     @Test
     void distinctKeysComeBackCheckedInRequestOrder() {
         List<ItemChange> changes = BatchRules.forTable(TABLE, List.of(put("p", "1.50"),
-                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("2")))));
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("2")))));
         assertThat(changes).hasSize(2);
         assertThat(changes.get(0)).isInstanceOf(ItemChange.Put.class);
         assertThat(changes.get(0).key()).isEqualTo(Key.of(AttributeValue.s("p"), new AttributeValue.N("1.5")));
-        assertThat(changes.get(1).request()).isEqualTo(new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("2"))));
+        assertThat(changes.get(1).request()).isEqualTo(new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("2"))));
     }
 
     @Test
@@ -109,8 +110,8 @@ class BatchRulesTest {
     }
     @Test
     void r7_deletesWithAKeyAreAccepted_aDeleteWithoutOneIsRefusedSayingItHasNoKey() {
-        List<WriteRequest> deletes = List.of(new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("1"))),
-                new WriteRequest.Delete(Key.of(AttributeValue.s("p"), AttributeValue.n("2"))));
+        List<WriteRequest> deletes = List.of(new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("1"))),
+                new WriteRequest.Delete(RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.n("2"))));
         assertThat(BatchRules.requireShape(ACCOUNT, Map.of("orders", deletes))).isEqualTo(Map.of("orders", deletes));
         List<WriteRequest> keyless = new ArrayList<>(deletes);
         keyless.add(new WriteRequest.Delete(null));

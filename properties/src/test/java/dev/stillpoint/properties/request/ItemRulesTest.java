@@ -14,6 +14,7 @@ import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -150,17 +151,69 @@ class ItemRulesTest {
         refused(item("a", new AttributeValue.L(List.of(new AttributeValue.S("ok"), BAD))), "attribute 'a[1]'");
         refused(item("a", new AttributeValue.M(Map.of("k", BAD))), "attribute 'a.k'");
         refused(item("a", new AttributeValue.L(List.of(new AttributeValue.M(Map.of("k", BAD))))), "attribute 'a[0].k'");
-        assertThatThrownBy(() -> ItemRules.forKey(table(), Key.of(BAD, new AttributeValue.N("1"))))
+        assertThatThrownBy(() -> ItemRules.forKey(table(), RequestKey.of("pk", BAD, "sk", new AttributeValue.N("1"))))
                 .as("[R4] the partition key").isInstanceOfSatisfying(StorageException.class, e ->
                         assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION));
         TableDescription sortS = new CreateTableRequest("acct", "Texts", KeySchema.composite("pk", "sk"),
                 List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.S)),
                 List.of(), List.of(), Optional.empty()).describe("id", "arn", Instant.EPOCH);
-        assertThatThrownBy(() -> ItemRules.forKey(sortS, Key.of(new AttributeValue.S("p"), BAD)))
+        assertThatThrownBy(() -> ItemRules.forKey(sortS, RequestKey.of("pk", new AttributeValue.S("p"), "sk", BAD)))
                 .as("[R4] the sort key").isInstanceOfSatisfying(StorageException.class, e ->
                         assertThat(e.getMessage()).contains("sk"));
-        assertThat(ItemRules.forKey(sortS, Key.of(new AttributeValue.S("p"), new AttributeValue.S("s"))))
+        assertThat(ItemRules.forKey(sortS, RequestKey.of("pk", new AttributeValue.S("p"), "sk", new AttributeValue.S("s"))))
                 .isEqualTo(Key.of(new AttributeValue.S("p"), new AttributeValue.S("s")));
+    }
+
+    // V3: a request key is exact. DynamoDB refuses a key with a missing, an extra, a misnamed or a mistyped
+    // attribute with "The provided key element does not match the schema"
+    // (https://repost.aws/knowledge-center/dynamodb-provided-key-element-error); nothing is dropped.
+    @Test
+    void v3_aRequestKeyCarriesExactlyTheKeyAttributesWithTheirTypes() {
+        AttributeValue p = new AttributeValue.S("p");
+        AttributeValue one = new AttributeValue.N("1");
+        Map<String, AttributeValue> extra = new LinkedHashMap<>();
+        extra.put("pk", p);
+        extra.put("sk", one);
+        extra.put("v", new AttributeValue.S("x"));
+        keyRefused(table(), new RequestKey(extra), "'v' S", "has the key 'pk' S, 'sk' N");
+        keyRefused(table(), RequestKey.of("pk", p), "the request gave 'pk' S");
+        keyRefused(table(), RequestKey.of("sk", one), "the request gave 'sk' N");
+        keyRefused(table(), RequestKey.of("pk", p, "SK", one), "'SK' N");
+        keyRefused(table(), RequestKey.of("pk", p, "sk", new AttributeValue.S("1")), "'sk' is declared N but the request gave S '1'");
+        keyRefused(table(), RequestKey.of("pk", one, "sk", one), "'pk' is declared S but the request gave N 1");
+        keyRefused(table(), new RequestKey(Map.of()), "the request gave no attributes");
+        TableDescription hashOnly = new CreateTableRequest("acct", "Users", KeySchema.hashOnly("pk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S)), List.of(), List.of(), Optional.empty())
+                .describe("id", "arn", Instant.EPOCH);
+        keyRefused(hashOnly, RequestKey.of("pk", p, "v", new AttributeValue.S("x")), "'v' S");
+        keyRefused(hashOnly, RequestKey.of("pk", p, "sk", one), "'sk' N");
+        keyRefused(hashOnly, RequestKey.of("pk", new AttributeValue.B(new byte[] {1})), "declared S but the request gave B");
+        assertThat(ItemRules.forKey(hashOnly, RequestKey.of("pk", p))).isEqualTo(Key.of(p));
+        assertThat(ItemRules.forKey(table(), RequestKey.of("sk", new AttributeValue.N("1.0"), "pk", p)))
+                .as("the names decide, not the order; numbers normalised").isEqualTo(Key.of(p, one));
+        assertThatThrownBy(() -> ItemRules.forKey(hashOnly, null)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.getMessage()).contains("'Users'"));
+        assertThatThrownBy(() -> new RequestKey(null)).isInstanceOf(StorageException.class);
+        Map<String, AttributeValue> nullValue = new java.util.HashMap<>();
+        nullValue.put("pk", null);
+        assertThatThrownBy(() -> new RequestKey(nullValue)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.getMessage()).contains("'pk'"));
+        Map<String, AttributeValue> nullName = new java.util.HashMap<>();
+        nullName.put(null, p);
+        assertThatThrownBy(() -> new RequestKey(nullName)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.getMessage()).contains("a null attribute name"));
+        assertThat(RequestKey.of("pk", p).attributes()).containsExactly(Map.entry("pk", p));
+        assertThatThrownBy(() -> RequestKey.of("pk", p).attributes().put("v", p)).as("the request key is a copy, read-only")
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    private static void keyRefused(TableDescription table, RequestKey key, String... named) {
+        assertThatThrownBy(() -> ItemRules.forKey(table, key)).as("[V3] %s", key)
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                    assertThat(e.getMessage()).startsWith("The provided key element does not match the schema: table '"
+                            + table.tableName() + "'").contains(named);
+                });
     }
 
     // R7: a batch result is complete exactly when nothing is unprocessed; a table with nothing left is not listed.

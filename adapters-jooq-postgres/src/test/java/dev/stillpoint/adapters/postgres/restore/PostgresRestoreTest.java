@@ -12,9 +12,9 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.domain.table.RestoreSummary;
@@ -95,7 +95,7 @@ class PostgresRestoreTest {
             assertThat(storage.tables().describeTable(ACCOUNT, name)).isEqualTo(completed);
             for (int i = 0; i < 100; i++) {
                 Item expected = RestoreFixtures.item(i);
-                assertThat(storage.tables().getItem(ACCOUNT, name, Key.of(expected.get("pk"), expected.get("sk"))))
+                assertThat(storage.tables().getItem(ACCOUNT, name, RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
                         .as("item %d", i).contains(expected);
             }
             assertThat(rows(layout, completed.tableId(), "")).isEqualTo(100);

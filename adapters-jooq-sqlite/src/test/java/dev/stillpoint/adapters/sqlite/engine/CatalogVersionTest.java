@@ -10,10 +10,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -85,7 +85,7 @@ class CatalogVersionTest {
             assertThat(oldType).as("a put with the old key type is refused against the new definition").isNotNull();
             assertThat(oldType.reason()).isEqualTo(ErrorReason.VALIDATION);
             first.tables().putItem(ACCOUNT, "orders", Item.of(Map.of("pk", AttributeValue.n("7"))));
-            assertThat(second.tables().getItem(ACCOUNT, "orders", Key.of(AttributeValue.n("7"))))
+            assertThat(second.tables().getItem(ACCOUNT, "orders", RequestKey.of("pk", AttributeValue.n("7"))))
                     .as("the first engine's put went into the new table").isPresent();
             second.tables().deleteTable(ACCOUNT, "orders");
             StorageException gone = catchThrowableOfType(() -> first.tables().putItem(ACCOUNT, "orders",

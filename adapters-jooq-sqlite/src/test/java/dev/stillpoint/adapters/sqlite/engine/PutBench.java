@@ -5,6 +5,7 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.TableOperations;
@@ -161,7 +162,7 @@ public final class PutBench {
     /** The last item Stillpoint wrote reads back equal, and its GSI row exists: the figures are of real writes. */
     private static void check(Connection c, TableOperations tables, String table, int next) throws SQLException {
         Item last = BenchItems.item(next - 1);
-        if (!tables.getItem(ACCOUNT, table, Key.of(last, KeySchema.composite("pk", "sk"))).orElseThrow().equals(last)) {
+        if (!tables.getItem(ACCOUNT, table, RequestKey.of("pk", last.get("pk"), "sk", last.get("sk"))).orElseThrow().equals(last)) {
             throw new IllegalStateException("the last item does not read back equal");
         }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM \""

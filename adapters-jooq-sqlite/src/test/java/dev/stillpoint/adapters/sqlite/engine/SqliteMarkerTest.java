@@ -10,7 +10,7 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,9 +51,9 @@ class SqliteMarkerTest {
             List<Consumer<Integer>> writes = List.of(
                     i -> storage.tables().putItem(ACCOUNT, "orders", item("p", "1", "v" + i)),
                     i -> storage.tables().putItem(ACCOUNT, "orders", item("p", "1", "w" + i)),
-                    i -> storage.tables().deleteItem(ACCOUNT, "orders", Key.of(AttributeValue.s("p"), AttributeValue.N.of("1"))),
+                    i -> storage.tables().deleteItem(ACCOUNT, "orders", RequestKey.of("pk", AttributeValue.s("p"), "sk", AttributeValue.N.of("1"))),
                     i -> storage.tables().putItem(ACCOUNT, "other", item("q", Integer.toString(i), "x")),
-                    i -> storage.tables().deleteItem(ACCOUNT, "orders", Key.of(AttributeValue.s("none"), AttributeValue.N.of("0"))));
+                    i -> storage.tables().deleteItem(ACCOUNT, "orders", RequestKey.of("pk", AttributeValue.s("none"), "sk", AttributeValue.N.of("0"))));
             List<String> markers = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 markers.add(marker(storage, "orders"));

@@ -13,7 +13,7 @@ import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.TimeSource;
@@ -169,7 +169,7 @@ class SqliteReadOnlyTest {
             assertThat(ro.readOnly()).isTrue();
             assertThat(ro.tables().listTables(ACCOUNT)).containsExactly("leaving", "orders");
             assertThat(ro.tables().describeTable(ACCOUNT, "leaving").status()).isEqualTo(TableStatus.DELETING);
-            assertThat(ro.tables().getItem(ACCOUNT, "orders", Key.of(AttributeValue.s("p1"), AttributeValue.N.of("1")))).isPresent();
+            assertThat(ro.tables().getItem(ACCOUNT, "orders", RequestKey.of("pk", AttributeValue.s("p1"), "sk", AttributeValue.N.of("1")))).isPresent();
             List<String> items = new ArrayList<>();
             try (TableSnapshot s = ro.snapshots().openTableSnapshot(ACCOUNT, "orders")) {
                 marker = s.info().marker();
@@ -178,7 +178,7 @@ class SqliteReadOnlyTest {
             assertThat(items).hasSize(30);
             for (Runnable write : List.<Runnable>of(
                     () -> ro.tables().putItem(ACCOUNT, "orders", item("x", "1", "v")),
-                    () -> ro.tables().deleteItem(ACCOUNT, "orders", Key.of(AttributeValue.s("p1"), AttributeValue.N.of("1"))),
+                    () -> ro.tables().deleteItem(ACCOUNT, "orders", RequestKey.of("pk", AttributeValue.s("p1"), "sk", AttributeValue.N.of("1"))),
                     () -> ro.tables().createTable(orders("new")),
                     () -> ro.tables().deleteTable(ACCOUNT, "orders"))) {
                 assertThatThrownBy(write::run).isInstanceOfSatisfying(StorageException.class,

@@ -10,10 +10,10 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -65,7 +65,7 @@ class SqliteStorageTest {
                 storage.tables().putItem(ACCOUNT, "orders", item("p" + (i % 3), Integer.toString(-i), "v" + i));
             }
             assertThat(storage.tables().getItem(ACCOUNT, "orders",
-                    Key.of(new AttributeValue.S("p1"), AttributeValue.N.of("-4")))).map(i -> i.get("v"))
+                    RequestKey.of("pk", new AttributeValue.S("p1"), "sk", AttributeValue.N.of("-4")))).map(i -> i.get("v"))
                     .contains(new AttributeValue.S("v4"));
             storage.tables().addGlobalSecondaryIndex(ACCOUNT, "orders", CreateGsiRequest.of(
                     GlobalSecondaryIndex.creating("by-v", KeySchema.hashOnly("v"), Projection.all()),

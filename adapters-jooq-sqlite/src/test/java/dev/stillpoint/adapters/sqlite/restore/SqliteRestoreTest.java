@@ -11,8 +11,8 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.domain.table.RestoreSummary;
@@ -94,7 +94,7 @@ class SqliteRestoreTest {
 
             for (int i = 0; i < 100; i++) {
                 Item expected = RestoreFixtures.item(i);
-                assertThat(storage.tables().getItem(ACCOUNT, "restored", Key.of(expected.get("pk"), expected.get("sk"))))
+                assertThat(storage.tables().getItem(ACCOUNT, "restored", RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
                         .as("item %d", i).contains(expected);
             }
             assertThat(rows(file, completed.tableId(), "")).isEqualTo(100);

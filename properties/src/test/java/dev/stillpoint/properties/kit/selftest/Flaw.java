@@ -41,5 +41,10 @@ public enum Flaw {
      */
     BATCH_APPLIED_ONE_BY_ONE,
     /** PutItem checks an item with its empty sets (at any depth) taken as holding one member, and stores it as given: V1. */
-    EMPTY_SETS_ACCEPTED
+    EMPTY_SETS_ACCEPTED,
+    /**
+     * GetItem, DeleteItem and a batch delete keep only the key schema's attributes of the request's key
+     * (what {@code Key.of(Item, KeySchema)} did), so an extra attribute is silently dropped: V3.
+     */
+    EXTRA_KEY_ATTRIBUTES_DROPPED
 }

@@ -5,9 +5,11 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -95,24 +97,41 @@ final class FlawedTables implements TableOperations {
     }
 
     @Override
-    public Optional<Item> getItem(String accountId, String tableName, Key key) {
+    public Optional<Item> getItem(String accountId, String tableName, RequestKey key) {
         if (flaw == Flaw.LONE_SURROGATES_STORED_AS_QUESTION_MARKS) {
-            Map<String, AttributeValue> parts = new LinkedHashMap<>();
-            parts.put("p", key.partition());
-            key.sort().ifPresent(s -> parts.put("s", s));
-            Item mapped = strings(Item.of(parts), FlawedTables::questionMarks);
-            key = mapped.find("s").map(s -> Key.of(mapped.get("p"), s)).orElse(Key.of(mapped.get("p")));
+            key = new RequestKey(strings(Item.of(key.attributes()), FlawedTables::questionMarks).attributes());
         }
-        return core.getItem(accountId, tableName, key);
+        return core.getItem(accountId, tableName, keyAsTaken(accountId, tableName, key));
     }
 
     @Override
-    public void deleteItem(String accountId, String tableName, Key key) {
-        core.deleteItem(accountId, tableName, key);
+    public void deleteItem(String accountId, String tableName, RequestKey key) {
+        core.deleteItem(accountId, tableName, keyAsTaken(accountId, tableName, key));
+    }
+
+    /**
+     * The request's key as this adapter takes it: with {@link Flaw#EXTRA_KEY_ATTRIBUTES_DROPPED}, only the
+     * key schema's attributes, as {@code Key.of(Item, KeySchema)} picked them out of the request's map.
+     */
+    private RequestKey keyAsTaken(String accountId, String tableName, RequestKey key) {
+        if (flaw != Flaw.EXTRA_KEY_ATTRIBUTES_DROPPED) {
+            return key;
+        }
+        KeySchema schema = core.describeTable(accountId, tableName).keySchema();
+        Map<String, AttributeValue> kept = new LinkedHashMap<>(key.attributes());
+        kept.keySet().removeIf(name -> !name.equals(schema.partitionKey()) && !schema.sortKey().map(name::equals).orElse(false));
+        return new RequestKey(kept);
     }
 
     @Override
     public BatchWriteResult batchWriteItem(String accountId, Map<String, List<WriteRequest>> requestItems) {
+        if (flaw == Flaw.EXTRA_KEY_ATTRIBUTES_DROPPED) {
+            Map<String, List<WriteRequest>> taken = new LinkedHashMap<>();
+            requestItems.forEach((table, requests) -> taken.put(table, requests.stream()
+                    .map(r -> r instanceof WriteRequest.Delete d ? new WriteRequest.Delete(keyAsTaken(accountId, table, d.key())) : r)
+                    .toList()));
+            return core.batchWriteItem(accountId, taken);
+        }
         if (flaw != Flaw.BATCH_APPLIED_ONE_BY_ONE) {
             return core.batchWriteItem(accountId, requestItems);
         }

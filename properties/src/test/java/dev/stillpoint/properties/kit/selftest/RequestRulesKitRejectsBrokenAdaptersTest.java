@@ -99,4 +99,19 @@ class RequestRulesKitRejectsBrokenAdaptersTest {
     void theCorrectReferencePassesR7() {
         assertThatCode(kitAgainst(Flaw.NONE)::r7_batchWriteItemAppliesWholeOrRefusesWhole).doesNotThrowAnyException();
     }
+
+    // V3: an adapter that keeps only the key schema's attributes of the request's key (what Key.of(Item,
+    // KeySchema) did) accepts what DynamoDB refuses; the corpus names the request.
+    @Example
+    void extraKeyAttributesDropped_failV3_onEveryOperationAndShape() {
+        failsOn(kitAgainst(Flaw.EXTRA_KEY_ATTRIBUTES_DROPPED)::v3_requestKeysAreExactAsDynamoDbDocumentsThem,
+                "[V3] GetItem with an extra attribute v on a hash-only table",
+                "[V3] DeleteItem with an extra attribute v on a hash+range table",
+                "[V3] a batch DeleteRequest with an extra sort value sk on a hash-only table");
+    }
+
+    @Example
+    void theCorrectReferencePassesV3() {
+        assertThatCode(kitAgainst(Flaw.NONE)::v3_requestKeysAreExactAsDynamoDbDocumentsThem).doesNotThrowAnyException();
+    }
 }
