@@ -84,7 +84,7 @@ class ExportCheckBench {
                 long cpu0 = cpu.getProcessCpuTime();
                 long t0 = System.nanoTime();
                 ExportResult result = Exporter.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "bench",
-                        Exporter.prepareOutput(dir.resolve("out")),
+                        Exporter.prepareOutput(dir.resolve("out-" + r)),
                         new dev.stillpoint.backup.ExportOptions(dev.stillpoint.backup.ExportFormat.STILLPOINT, checked,
                                 dev.stillpoint.backup.ExportOptions.DEFAULT_ITEMS_PER_DATA_FILE), ExportListener.NONE);
                 double wall = (System.nanoTime() - t0) / 1e6;
