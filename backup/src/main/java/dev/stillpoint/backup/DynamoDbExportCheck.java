@@ -89,11 +89,12 @@ final class DynamoDbExportCheck {
             entries.add(new DataFileEntry(resolve(root, exportDir, dataKey, filesManifest, i + 1),
                     ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1), ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1)));
         }
-        // The new table is created from the key alone [E4]: its rules are the ones each line must pass.
-        // Only the key's own definitions: a key taken from our export may define its indexes' attributes too.
+        // The new table is created from the key alone [E4]: its rules are the ones each line must pass. Only
+        // the key attributes' definitions are its own (a caller may give more, which CreateTable refuses).
+        List<String> keyNames = key.schema().sortKey().map(sort -> List.of(key.schema().partitionKey(), sort))
+                .orElse(List.of(key.schema().partitionKey()));
         TableDescription rules = DataFileLines.rulesOf(new CreateTableRequest("000000000000", "restore-check",
-                key.schema(), key.definitions().stream().filter(d -> d.name().equals(key.schema().partitionKey())
-                        || key.schema().sortKey().map(d.name()::equals).orElse(false)).toList(),
+                key.schema(), key.definitions().stream().filter(d -> keyNames.contains(d.name())).toList(),
                 List.of(), List.of(), Optional.empty()));
         ExportReader.Scan scan = items -> {
             long seen = 0;
