@@ -59,6 +59,8 @@ public final class PostgresStorage implements Storage {
             throw PgFailures.map("connecting to the PostgreSQL catalog at " + address, e);
         }
         try (Connection c = pools.catalog()) {
+            // Another catalog's data database is refused before a migration could make it a catalog too [O1].
+            Deployment.requireNotADataDatabase(c, address);
             if (readOnly) {
                 requireCurrentSchema(c, address);
             } else {

@@ -139,6 +139,14 @@ class PostgresOwnershipTest {
         StorageException e = refusal(() -> PostgresStorage.open(separate(catalogB, data)).close());
         assertThat(e.getMessage()).contains(data.name()).contains("belongs to another Stillpoint catalog")
                 .contains(catalogA.name());
+        // Nor is the data database opened as a catalog of its own: refused before any migration runs.
+        StorageException asCatalog = refusal(() -> PostgresStorage.open(shared(data)).close());
+        assertThat(asCatalog.getMessage()).contains("is the data database of").contains(catalogA.name());
+        try (Connection c = data.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT to_regclass('sp_schema_version') IS NULL AND to_regclass('sp_tables') IS NULL")) {
+            rs.next();
+            assertThat(rs.getBoolean(1)).as("no catalog made in the data database").isTrue();
+        }
         try (PostgresStorage storage = PostgresStorage.open(separate(catalogA, data))) {
             assertThat(count(storage, table)).as("the owner's table stays").isEqualTo(12);
         }

@@ -81,6 +81,10 @@ public final class Deployment {
                             + " data database (--data-url, PostgresConfig.separate), not as a shared-layout catalog");
                 }
                 Optional<SpDataOwnerRecord> owner = DataRelations.owner(ctx);
+                if (owner.isPresent() && !owner.get().getCatalogId().equals(row.map(SpDeploymentRecord::getCatalogId)
+                        .orElse(""))) {
+                    throw notACatalog(catalogAddress, owner.get());
+                }
                 if (row.isPresent() && owner.isPresent()) {
                     Tx.commit(c);
                     return new Deployment(row.get().getCatalogId());
@@ -190,6 +194,26 @@ public final class Deployment {
                         + " (a separate-layout catalog needs its --data-url); nothing was changed");
             }
         }
+    }
+
+    /**
+     * Refuses to open as a catalog a database that is another catalog's data database (it has an owner
+     * row and no catalog of its own), before any migration writes to it [O1, O2].
+     */
+    public static void requireNotADataDatabase(Connection c, String address) {
+        DSLContext ctx = Work.dsl(c);
+        if (!DataRelations.holdsCatalog(ctx)) {
+            DataRelations.owner(ctx).ifPresent(owner -> {
+                throw notACatalog(address, owner);
+            });
+        }
+    }
+
+    private static StorageException notACatalog(String address, SpDataOwnerRecord owner) {
+        return StorageException.validation("the PostgreSQL database at " + address + " is the data database of"
+                + " the Stillpoint catalog at " + owner.getCatalogAddress() + " (id " + owner.getCatalogId() + "), not"
+                + " a catalog; open that catalog with this database as its data database (--data-url,"
+                + " PostgresConfig.separate)");
     }
 
     private static Optional<SpDeploymentRecord> record(DSLContext ctx) {
