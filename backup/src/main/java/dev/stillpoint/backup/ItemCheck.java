@@ -181,8 +181,7 @@ public final class ItemCheck {
         }
         if (rules != null) {
             try {
-                // The port's own decode: a backend that keeps the decoded item (or a later format that asks for it) pays once.
-                ItemRules.forPut(rules, item.item());
+                ItemRules.forPut(rules, utf8 == null ? ItemJson.decode(item.json()) : ItemJson.decodeUtf8(utf8));
             } catch (StorageException e) {
                 throw failed(item, position, where, "PutItem would refuse it: " + e.getMessage());
             }
