@@ -49,7 +49,7 @@ variant_dirs() {
 variant_dirs 1-keyset-keys-from-last-row.patch \
   adapters-jooq-sqlite/src/main/java/dev/stillpoint/adapters/sqlite/engine/SqliteSnapshots.java keys
 variant_dirs 2-lease-one-transition-per-page.patch \
-  ports/src/main/java/dev/stillpoint/ports/snapshot/Lease.java lease
+  core/src/main/java/dev/stillpoint/core/snapshot/Lease.java lease
 if [ "$applied" = 0 ]; then
   echo "nothing to compare: neither patch applies to the current sources"
   exit 0

@@ -97,7 +97,7 @@ class RestoreCheckRulesTest {
                     List.of(dev.stillpoint.domain.table.GlobalSecondaryIndex.creating("by_g",
                             dev.stillpoint.domain.key.KeySchema.hashOnly("g"), dev.stillpoint.domain.table.Projection.all())),
                     List.of(), Optional.empty()));
-            dev.stillpoint.ports.core.TableWaiter.awaitActive(tables, ACCOUNT, "things", Duration.ofSeconds(30));
+            dev.stillpoint.core.TableWaiter.awaitActive(tables, ACCOUNT, "things", Duration.ofSeconds(30));
             for (int sk = 1; sk <= 3; sk++) {
                 tables.putItem(ACCOUNT, "things", dev.stillpoint.itemjson.ItemJson.decode(item(sk, "\"g\":{\"S\":\"x\"}")));
             }

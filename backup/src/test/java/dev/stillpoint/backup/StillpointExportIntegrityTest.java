@@ -15,7 +15,7 @@ import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.ports.in.ItemStream;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StoredItem;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hexagon's dependency rule, read as sentences: the domain needs only the JDK; ports need only
- * the domain; the item codec (item-json) needs only the domain; the shared SQL-catalog code needs the
+ * the domain; the core needs the domain and the ports; the item codec (item-json) needs only the domain; the shared SQL-catalog code needs the
  * hexagon and jOOQ, and only the jOOQ adapters use it; adapters never need each other.
  * Runs here because this module sees every module.
  */
@@ -41,6 +41,16 @@ class ArchitectureTest {
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..", "org.slf4j..")
                 .check(ALL);
+    }
+
+    /** The core (the services behind the driving ports, leases, the control plane) needs the domain and the ports only. */
+    @Test
+    void theCoreDependsOnTheDomainAndThePortsOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.core..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.core..",
+                        "org.slf4j..")
+                .check(PRODUCTION);
     }
 
     /**
@@ -137,7 +147,8 @@ class ArchitectureTest {
 
     @Test
     void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
-        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.itemjson..")
+        noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.core..",
+                        "dev.stillpoint.itemjson..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stillpoint.adapters..", "dev.stillpoint.cli..",
                         "dev.stillpoint.sqlcatalog..")
                 .check(PRODUCTION);

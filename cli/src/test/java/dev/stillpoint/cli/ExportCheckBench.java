@@ -48,7 +48,7 @@ class ExportCheckBench {
                     KeySchema.composite("pk", "sk"), List.of(new AttributeDefinition("pk", ScalarType.S),
                     new AttributeDefinition("sk", ScalarType.N)), List.of(), List.of(), Optional.empty()));
             // The read-only opening below runs no control plane: the table must be ACTIVE before this engine closes.
-            relation = "d_" + dev.stillpoint.ports.core.TableWaiter.awaitActive(storage.tables(),
+            relation = "d_" + dev.stillpoint.core.TableWaiter.awaitActive(storage.tables(),
                     StorageCommand.DEFAULT_ACCOUNT, "bench", java.time.Duration.ofSeconds(30)).tableId();
         }
         long bytes = 0;

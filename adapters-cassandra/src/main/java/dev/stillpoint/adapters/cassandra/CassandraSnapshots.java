@@ -1,7 +1,7 @@
 package dev.stillpoint.adapters.cassandra;
 
 import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.snapshot.UnsupportedSnapshots;
+import dev.stillpoint.core.snapshot.UnsupportedSnapshots;
 
 /**
  * Why Cassandra's snapshot engine refuses every open, by design [C1]. No read fixes an instant

@@ -3,7 +3,7 @@ package dev.stillpoint.adapters.cassandra;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.lifecycle.InlineDropAttempt;
+import dev.stillpoint.core.lifecycle.InlineDropAttempt;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;

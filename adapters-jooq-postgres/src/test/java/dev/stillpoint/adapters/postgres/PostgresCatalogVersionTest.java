@@ -21,7 +21,7 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.core.TableWaiter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

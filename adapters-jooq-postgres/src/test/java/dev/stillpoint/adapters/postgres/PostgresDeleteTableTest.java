@@ -22,7 +22,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.RelationHold;

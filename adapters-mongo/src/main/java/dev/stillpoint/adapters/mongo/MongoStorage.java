@@ -6,7 +6,7 @@ import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.snapshot.PermitLedger;
+import dev.stillpoint.core.snapshot.PermitLedger;
 import java.util.List;
 
 /**

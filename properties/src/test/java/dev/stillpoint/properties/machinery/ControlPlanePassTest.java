@@ -7,17 +7,17 @@ import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.poller.PollerEvent;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.ports.in.TableSnapshot;
-import dev.stillpoint.ports.lifecycle.ControlPlanePass;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.core.lifecycle.ControlPlanePass;
+import dev.stillpoint.core.lifecycle.TableCreation;
+import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
-import dev.stillpoint.ports.snapshot.LeasedSnapshotEngine;
-import dev.stillpoint.ports.snapshot.PermitLedger;
+import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.core.snapshot.PermitLedger;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.time.Instant;
@@ -208,7 +208,7 @@ class ControlPlanePassTest {
     void d8_thePollerThreadIsADaemonAndEndsOnClose() throws Exception {
         CountDownLatch firstPass = new CountDownLatch(1);
         String name = "poller-daemon-check-" + System.nanoTime();
-        dev.stillpoint.ports.lifecycle.ControlPlanePoller poller = new dev.stillpoint.ports.lifecycle.ControlPlanePoller(
+        dev.stillpoint.core.lifecycle.ControlPlanePoller poller = new dev.stillpoint.core.lifecycle.ControlPlanePoller(
                 new dev.stillpoint.domain.poller.PollerSchedule(Duration.ofHours(1), Duration.ofSeconds(1)), () -> {
                     firstPass.countDown();
                     return new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty());

@@ -7,7 +7,7 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.TableEvent;
 import dev.stillpoint.domain.lifecycle.TableState;
-import dev.stillpoint.ports.lifecycle.InlineDropAttempt;
+import dev.stillpoint.core.lifecycle.InlineDropAttempt;
 import dev.stillpoint.ports.out.DropResult;
 import dev.stillpoint.ports.out.TableRecord;
 import java.time.Duration;

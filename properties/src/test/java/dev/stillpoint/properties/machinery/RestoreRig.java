@@ -1,8 +1,8 @@
 package dev.stillpoint.properties.machinery;
 
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.ports.core.RestoreService;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.core.RestoreService;
+import dev.stillpoint.core.lifecycle.TableDeletion;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
+import dev.stillpoint.core.lifecycle.StatisticsRefresh;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.time.Instant;

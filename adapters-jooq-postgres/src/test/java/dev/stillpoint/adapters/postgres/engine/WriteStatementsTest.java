@@ -9,7 +9,7 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpTablesRecord;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
-import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.core.TableWaiter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -18,7 +18,7 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
 import java.nio.file.Path;
 import java.sql.Connection;

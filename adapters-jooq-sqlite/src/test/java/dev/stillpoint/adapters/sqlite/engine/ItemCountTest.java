@@ -10,7 +10,7 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.ports.core.TableWaiter;
+import dev.stillpoint.core.TableWaiter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.stillpoint.adapters.mongo.engine;
 
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.ports.lifecycle.InlineDropAttempt;
+import dev.stillpoint.core.lifecycle.InlineDropAttempt;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableRecord;

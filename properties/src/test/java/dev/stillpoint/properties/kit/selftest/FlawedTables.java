@@ -15,7 +15,7 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.TableCreation;
+import dev.stillpoint.core.lifecycle.TableCreation;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;

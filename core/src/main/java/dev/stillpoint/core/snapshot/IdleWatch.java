@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.snapshot;
+package dev.stillpoint.core.snapshot;
 
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import java.time.Duration;

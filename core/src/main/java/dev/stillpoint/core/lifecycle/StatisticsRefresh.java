@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.lifecycle;
+package dev.stillpoint.core.lifecycle;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.out.TableStatistics;

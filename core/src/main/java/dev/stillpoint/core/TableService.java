@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.core;
+package dev.stillpoint.core;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
@@ -14,7 +14,7 @@ import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;

@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.core;
+package dev.stillpoint.core;
 
 import java.util.Objects;
 

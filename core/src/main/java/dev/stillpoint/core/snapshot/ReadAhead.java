@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.snapshot;
+package dev.stillpoint.core.snapshot;
 
 /**
  * Whether a snapshot stream fetches its next page while its reader works through the current one

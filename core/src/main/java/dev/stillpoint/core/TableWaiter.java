@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.core;
+package dev.stillpoint.core;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;

@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.lifecycle;
+package dev.stillpoint.core.lifecycle;
 
 import dev.stillpoint.domain.machine.Transition;
 import dev.stillpoint.domain.poller.PollerEffect;

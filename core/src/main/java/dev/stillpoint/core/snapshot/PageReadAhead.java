@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.snapshot;
+package dev.stillpoint.core.snapshot;
 
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;

@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.core;
+package dev.stillpoint.core;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerEvent;
@@ -6,11 +6,11 @@ import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
-import dev.stillpoint.ports.lifecycle.ControlPlanePass;
-import dev.stillpoint.ports.lifecycle.ControlPlanePoller;
-import dev.stillpoint.ports.lifecycle.StatisticsRefresh;
-import dev.stillpoint.ports.lifecycle.TableCreation;
-import dev.stillpoint.ports.lifecycle.TableDeletion;
+import dev.stillpoint.core.lifecycle.ControlPlanePass;
+import dev.stillpoint.core.lifecycle.ControlPlanePoller;
+import dev.stillpoint.core.lifecycle.StatisticsRefresh;
+import dev.stillpoint.core.lifecycle.TableCreation;
+import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.core;
+package dev.stillpoint.core;
 
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.ports.out.ControlPlaneStore;
