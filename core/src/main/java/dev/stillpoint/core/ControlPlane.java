@@ -77,9 +77,11 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
         // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
         statistics = new StatisticsRefresh(ports.statistics(), time, StatisticsRefresh.DEFAULT_INTERVAL);
         pass = new ControlPlanePass(ports.store(), deletion, time);
-        restores = new RestoreService(ports.store(), ports.catalog(), ports.items(), deletion, time,
+        // One write sequence, so one definition cache, for the item operations and the restores.
+        ItemWrites writes = new ItemWrites(ports.items());
+        restores = new RestoreService(ports.store(), ports.catalog(), writes, deletion, time,
                 ports.restoreIdleLimit());
-        return new TableService(ports.catalog(), ports.items(), new TableCreation(ports.store(), time, this), deletion);
+        return new TableService(ports.catalog(), writes, new TableCreation(ports.store(), time, this), deletion);
     }
 
     /**

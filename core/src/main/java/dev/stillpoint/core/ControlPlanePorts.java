@@ -2,7 +2,7 @@ package dev.stillpoint.core;
 
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.ports.out.ControlPlaneStore;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TableStatistics;
@@ -20,13 +20,13 @@ import java.util.function.Supplier;
  * @param deletionDelay the control-plane delay DeleteTable decides with; a backend whose drops never wait
  *     behind a reader passes {@code () -> Duration.ZERO}, so DeleteTable is always synchronous [C2]
  * @param catalog descriptions, table names and UpdateTable adding a GSI
- * @param items put, get and delete of an item with its index entries
+ * @param items the units of item work the core's write sequence runs in, and item reads
  * @param statistics ItemCount and TableSizeBytes, recounted on the first pass and every few minutes after
  * @param chores the backend's extra work on every pass, in order (may be empty)
  * @param restoreIdleLimit how long a restore may give no sign of life before it is taken for dead [E5]
  */
 public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Supplier<Duration> deletionDelay,
-                                TableCatalog catalog, ItemStore items, TableStatistics statistics,
+                                TableCatalog catalog, ItemStorage items, TableStatistics statistics,
                                 List<PassChore> chores, RestoreIdleLimit restoreIdleLimit) {
 
     /**
@@ -64,7 +64,7 @@ public record ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Su
      * @param chores        the backend's extra work on every pass, in order
      */
     public ControlPlanePorts(ControlPlaneStore store, TableDropPort drops, Supplier<Duration> deletionDelay,
-                             TableCatalog catalog, ItemStore items, TableStatistics statistics, List<PassChore> chores) {
+                             TableCatalog catalog, ItemStorage items, TableStatistics statistics, List<PassChore> chores) {
         this(store, drops, deletionDelay, catalog, items, statistics, chores, RestoreIdleLimit.DEFAULT);
     }
 }

@@ -15,7 +15,6 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.core.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.RestoreStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
@@ -32,7 +31,7 @@ public final class RestoreService implements TableRestores {
 
     private final RestoreStore store;
     private final TableCatalog catalog;
-    private final ItemStore items;
+    private final ItemWrites items;
     private final TableDeletion deletion;
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
@@ -47,7 +46,7 @@ public final class RestoreService implements TableRestores {
      * @param time the clock of the stamps
      * @param idleLimit how long a restore may give no sign of life before it is taken for dead
      */
-    public RestoreService(RestoreStore store, TableCatalog catalog, ItemStore items, TableDeletion deletion,
+    public RestoreService(RestoreStore store, TableCatalog catalog, ItemWrites items, TableDeletion deletion,
                           TimeSource time, RestoreIdleLimit idleLimit) {
         this.store = Objects.requireNonNull(store, "store");
         this.catalog = Objects.requireNonNull(catalog, "catalog");

@@ -16,7 +16,6 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.core.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.RestoreStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TimeSource;
@@ -27,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One restore between {@code begin} and {@code close} [E4, E5]. Items go in through the adapter's
- * {@link ItemStore} in chunks (up to 100 items or about 4 MiB, one unit of work each), every item checked
+ * {@link ItemWrites} in chunks (up to 100 items or about 4 MiB, one unit of work each), every item checked
  * by {@link ItemRules#forPut} (PutItem's rules) against the definition read in the chunk's own unit of
  * work, which must still be this restore's table: the same table id, CREATING, its restore in progress.
  * After each chunk, once a quarter of the idle limit has passed since the last stamp, the stamp is
@@ -45,7 +44,7 @@ final class RunningRestore implements RestoreLoad {
     private final TableDescription created;
     private final RestoreStore store;
     private final TableCatalog catalog;
-    private final ItemStore items;
+    private final ItemWrites items;
     private final TableDeletion deletion;
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
@@ -56,7 +55,7 @@ final class RunningRestore implements RestoreLoad {
     private long stampedAtNanos;
 
     RunningRestore(TableDescription created, TableState.Restoring state, RestoreStore store, TableCatalog catalog,
-                   ItemStore items, TableDeletion deletion, TimeSource time, RestoreIdleLimit idleLimit) {
+                   ItemWrites items, TableDeletion deletion, TimeSource time, RestoreIdleLimit idleLimit) {
         this.created = created;
         this.state = state;
         this.store = store;

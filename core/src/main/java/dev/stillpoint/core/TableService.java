@@ -15,7 +15,6 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.core.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.ItemStore;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
 import java.util.LinkedHashMap;
@@ -27,13 +26,13 @@ import java.util.function.Function;
 
 /**
  * The table and item operations of every backend, written once. Each request is checked against
- * DynamoDB's rules [R1-R4] before storage is touched; rules that need the table's definition run
- * inside the adapter's unit of work, against the definition it read, through the narrow driven ports.
+ * DynamoDB's rules [R1-R4] before storage is touched; rules that need the table's definition run in
+ * the core's write sequence ({@link ItemWrites}), against the definition the unit of work holds.
  */
 public final class TableService implements TableOperations {
 
     private final TableCatalog catalog;
-    private final ItemStore items;
+    private final ItemWrites items;
     private final TableCreator creation;
     private final TableDeletion deletion;
 
@@ -41,11 +40,11 @@ public final class TableService implements TableOperations {
      * The service over one backend's catalog, item store, creation path and drop port (through {@code deletion}).
      *
      * @param catalog the backend's table catalog
-     * @param items the backend's item store
+     * @param items the write sequence over the backend's item storage
      * @param creation the CreateTable path
      * @param deletion the DeleteTable path over the backend's drop port
      */
-    public TableService(TableCatalog catalog, ItemStore items, TableCreator creation, TableDeletion deletion) {
+    public TableService(TableCatalog catalog, ItemWrites items, TableCreator creation, TableDeletion deletion) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.items = Objects.requireNonNull(items, "items");
         this.creation = Objects.requireNonNull(creation, "creation");

@@ -9,8 +9,10 @@ import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.out.InOrderBatch;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.ItemUnit;
+import dev.stillpoint.ports.out.StorageTable;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +47,7 @@ import java.util.function.Function;
  * an item from different clients order their index writes correctly only as far as the clients'
  * clocks agree (Cassandra's own last-write-wins makes the same assumption).
  */
-final class CassandraItems implements ItemStore {
+final class CassandraItems implements ItemStorage {
 
     /** Attempts of one conditional write before giving up with Transient. */
     private static final int MAX_ATTEMPTS = 32;
@@ -68,54 +70,62 @@ final class CassandraItems implements ItemStore {
         this.hooks = newHooks == null ? WriteHooks.NONE : newHooks;
     }
 
-    @Override
-    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        CatalogRow row = catalog.require(accountId, tableName);
-        ItemWrite write = rules.apply(row.description());
-        hooks.afterCatalogRead(tableName);
-        store(row, tableName, write);
-    }
-
     /**
-     * Cassandra has no transaction across partitions: every table's definition is read and every rule
-     * applied first (a refusal writes nothing), then each change is applied as a put or delete would
-     * be, in order, and a failure after some were applied returns the rest unprocessed [R7].
+     * Cassandra has no transaction across partitions: the unit applies each change when it is called,
+     * so the core applies a batch in order and hands back what a failure left unapplied [R7].
      */
     @Override
-    public Map<String, List<ItemChange>> write(String accountId,
-                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        Map<String, CatalogRow> rows = new LinkedHashMap<>();
-        Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
-        rules.forEach((tableName, tableRules) -> {
-            CatalogRow row = catalog.require(accountId, tableName);
-            rows.put(tableName, row);
-            changes.put(tableName, tableRules.apply(row.description()));
-        });
-        rows.keySet().forEach(hooks::afterCatalogRead);
-        return InOrderBatch.apply(changes, (tableName, change) -> {
-            CatalogRow row = rows.get(tableName);
-            if (change instanceof ItemChange.Put p) {
-                store(row, tableName, p.write());
-            } else {
-                remove(row, tableName, BaseKey.of(row, change.key()));
+    public <T> T inUnit(String doing, UnitWork<T> work) {
+        return work.run(new ItemUnit() {
+            @Override
+            public boolean atomic() {
+                return false;
+            }
+
+            @Override
+            public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
+                throw new UnsupportedOperationException("Cassandra's catalog keeps no stamps: the core loads the row");
+            }
+
+            @Override
+            public Optional<StorageTable> load(String accountId, String tableName) {
+                Optional<CatalogRow> row = catalog.find(accountId, tableName);
+                row.ifPresent(r -> hooks.afterCatalogRead(tableName));
+                return row.map(StorageTable.class::cast);
+            }
+
+            @Override
+            public void upsert(StorageTable table, ItemWrite write) {
+                CatalogRow row = (CatalogRow) table;
+                store(row, row.tableName(), write);
+            }
+
+            @Override
+            public void delete(StorageTable table, Key key) {
+                CatalogRow row = (CatalogRow) table;
+                remove(row, row.tableName(), BaseKey.of(row, key));
             }
         });
     }
 
     @Override
-    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        CatalogRow row = catalog.require(accountId, tableName);
-        BaseKey k = BaseKey.of(row, rules.apply(row.description()));
-        return DriverFailures.whileTableExists(tableName, "reading an item", () -> {
-            Stored stored = read(row, k);
-            return stored == null ? Optional.empty() : Optional.of(ItemJson.decode(stored.json));
-        });
+    public boolean versionedCatalog() {
+        return false;
     }
 
     @Override
-    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        CatalogRow row = catalog.require(accountId, tableName);
-        remove(row, tableName, BaseKey.of(row, rules.apply(row.description())));
+    public Optional<StorageTable> table(String accountId, String tableName) {
+        return catalog.find(accountId, tableName).map(StorageTable.class::cast);
+    }
+
+    @Override
+    public Optional<Item> read(StorageTable table, Key key) {
+        CatalogRow row = (CatalogRow) table;
+        BaseKey k = BaseKey.of(row, key);
+        return DriverFailures.whileTableExists(row.tableName(), "reading an item", () -> {
+            Stored stored = read(row, k);
+            return stored == null ? Optional.empty() : Optional.of(ItemJson.decode(stored.json));
+        });
     }
 
     /** Writes one checked item under its revision, then its index entries. */

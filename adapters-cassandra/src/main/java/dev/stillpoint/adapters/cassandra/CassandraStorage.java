@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.core.RestoreService;
+import dev.stillpoint.core.ItemWrites;
 import dev.stillpoint.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
@@ -65,10 +66,11 @@ public final class CassandraStorage implements Storage {
         // so it is always synchronous and needs no wake [C2].
         TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
                 WakeSignal.NONE, () -> Duration.ZERO);
-        this.tables = new TableService(lifecycle, items, lifecycle, deletion);
+        ItemWrites writes = new ItemWrites(items);
+        this.tables = new TableService(lifecycle, writes, lifecycle, deletion);
         // Restores have their own creation path (a restore's table stays CREATING until it completes) [E4].
         CassandraRestores restoreRows = new CassandraRestores(catalog, lifecycle, config);
-        this.restores = new RestoreService(restoreRows, lifecycle, items, deletion, config.time(),
+        this.restores = new RestoreService(restoreRows, lifecycle, writes, deletion, config.time(),
                 new RestoreIdleLimit(config.restoreIdleLimit()));
         // A poller for the statistics, and for dead restores: ItemCount and TableSizeBytes recounted on its
         // first pass and every few minutes after, as on the other backends; every pass, the startup pass

@@ -12,6 +12,8 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.table.TimeToLive;
 import java.time.Instant;
 import java.util.ArrayList;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.StorageTable;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,7 +25,13 @@ import java.util.Optional;
 record CatalogRow(String accountId, String tableName, String tableId, String tableArn, TableStatus status,
                   Instant createdAt, String dataKeyspace, KeySchema keySchema, List<AttributeDefinition> definitions,
                   List<IndexDef> indexes, Optional<StreamSpecification> stream, Optional<TimeToLive> timeToLive,
-                  long revision) {
+                  long revision) implements StorageTable {
+
+    /** Cassandra's item writes read the row each time (a stamp read would cost as much as the row). */
+    @Override
+    public Optional<CatalogStamp> stamp() {
+        return Optional.empty();
+    }
 
     CatalogRow {
         definitions = List.copyOf(definitions);
@@ -31,7 +39,8 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
     }
 
     /** The table's description from its row alone, counts 0: DescribeTable adds the counts from table_statistics. */
-    TableDescription description() {
+    @Override
+    public TableDescription description() {
         return description(Optional.empty());
     }
 

@@ -69,8 +69,14 @@ public record RequestKey(Map<String, AttributeValue> attributes) {
         return new RequestKey(attributes);
     }
 
-    /** The request key that names {@code key}'s values as {@code schema} does: a checked key handed back. */
-    static RequestKey named(Key key, KeySchema schema) {
+    /**
+     * The request key that names {@code key}'s values as {@code schema} does: a checked key handed back.
+     *
+     * @param key the checked key
+     * @param schema the table's key schema
+     * @return the request key
+     */
+    public static RequestKey named(Key key, KeySchema schema) {
         Map<String, AttributeValue> attributes = new LinkedHashMap<>();
         attributes.put(schema.partitionKey(), key.partition());
         key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));

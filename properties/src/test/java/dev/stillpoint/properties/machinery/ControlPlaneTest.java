@@ -16,7 +16,8 @@ import dev.stillpoint.core.ControlPlane;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
@@ -146,26 +147,24 @@ class ControlPlaneTest {
         }
     }
 
-    private static final ItemStore NO_ITEMS = new ItemStore() {
+    private static final ItemStorage NO_ITEMS = new ItemStorage() {
         @Override
-        public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
+        public <T> T inUnit(String doing, UnitWork<T> work) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
 
         @Override
-        public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
+        public boolean versionedCatalog() {
+            return false;
+        }
+
+        @Override
+        public Optional<StorageTable> table(String accountId, String tableName) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
 
         @Override
-        public Optional<Item> get(String accountId, String tableName,
-                                                             Function<TableDescription, Key> rules) {
-            throw new UnsupportedOperationException("not needed by these tests");
-        }
-
-        @Override
-        public java.util.Map<String, List<dev.stillpoint.domain.request.ItemChange>> write(String accountId,
-                java.util.Map<String, Function<TableDescription, List<dev.stillpoint.domain.request.ItemChange>>> rules) {
+        public Optional<Item> read(StorageTable table, Key key) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
     };

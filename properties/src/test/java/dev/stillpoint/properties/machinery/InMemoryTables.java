@@ -8,7 +8,11 @@ import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.ItemUnit;
+import dev.stillpoint.ports.out.StorageTable;
+import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
 import java.util.ArrayList;
@@ -24,17 +28,20 @@ import java.util.function.UnaryOperator;
 /**
  * A fake of the table catalog and item store for core tests (no database): descriptions by name (its
  * own or a {@link FakeCatalog}'s), the last write per item under its partition key (S keys only), every
- * call logged. Each call reads the definition first and applies the core's rules to it, as an adapter's
- * unit of work does.
+ * call logged. It keeps no catalog versions, so the core's write sequence loads the definition in every
+ * unit of work.
  */
-class InMemoryTables implements TableCatalog, ItemStore {
+class InMemoryTables implements TableCatalog, ItemStorage {
     final Map<String, TableDescription> tables = new ConcurrentHashMap<>();
     final Map<String, ItemWrite> items = new ConcurrentHashMap<>();
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
-    /** The number of changes of each {@code write}, in order: one entry per unit of work. */
+    /** The number of changes each unit of work applied, per table, in order. */
     final List<Integer> writeSizes = Collections.synchronizedList(new ArrayList<>());
-    /** How many of a write's last changes a backend without transactions leaves unapplied. */
-    volatile int unapplied;
+    /**
+     * After how many changes a unit fails, as a backend without transactions would partway (its units
+     * are then not atomic); negative: units are atomic and never fail.
+     */
+    volatile int failAfter = -1;
     /** Runs after each {@code write}, as another thread acting between two units of work would. */
     volatile Runnable afterWrite = () -> { };
     private final Function<String, TableDescription> definitions;
@@ -86,43 +93,79 @@ class InMemoryTables implements TableCatalog, ItemStore {
     }
 
     @Override
-    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        ItemWrite write = rules.apply(read(tableName));
-        items.put(id(tableName, write.key()), write);
-    }
-
-    @Override
-    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        items.remove(id(tableName, rules.apply(read(tableName))));
-    }
-
-    @Override
-    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        return Optional.ofNullable(items.get(id(tableName, rules.apply(read(tableName))))).map(ItemWrite::item);
-    }
-
-    @Override
-    public Map<String, List<ItemChange>> write(String accountId,
-                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        // Every table's rules first, as one unit of work would: a refusal leaves everything untouched.
+    public <T> T inUnit(String doing, UnitWork<T> work) {
+        // An atomic unit keeps its changes and applies them when the work returns, as a transaction
+        // commits; a unit of a backend without transactions applies each at once, until failAfter.
         Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
-        rules.forEach((table, rule) -> changes.put(table, rule.apply(read(table))));
-        Map<String, List<ItemChange>> notApplied = new LinkedHashMap<>();
-        changes.forEach((table, list) -> {
-            writeSizes.add(list.size());
-            int applied = Math.max(0, list.size() - unapplied);
-            list.subList(0, applied).forEach(change -> {
-                if (change instanceof ItemChange.Put put) {
-                    items.put(id(table, put.key()), put.write());
-                } else {
-                    items.remove(id(table, change.key()));
+        boolean atomic = failAfter < 0;
+        try {
+            T result = work.run(new ItemUnit() {
+                @Override
+                public boolean atomic() {
+                    return atomic;
+                }
+
+                @Override
+                public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
+                    throw new UnsupportedOperationException("this fake keeps no catalog versions");
+                }
+
+                @Override
+                public Optional<StorageTable> load(String accountId, String tableName) {
+                    return table(accountId, tableName);
+                }
+
+                @Override
+                public void upsert(StorageTable table, ItemWrite write) {
+                    change(table.description().tableName(), new ItemChange.Put(write));
+                }
+
+                @Override
+                public void delete(StorageTable table, Key key) {
+                    change(table.description().tableName(), new ItemChange.Delete(key, null));
+                }
+
+                private void change(String table, ItemChange change) {
+                    if (!atomic && changes.values().stream().mapToInt(List::size).sum() == failAfter) {
+                        throw new StorageException(ErrorReason.TRANSIENT, "this fake stops after " + failAfter + " change(s)");
+                    }
+                    changes.computeIfAbsent(table, t -> new ArrayList<>()).add(change);
+                    if (!atomic) {
+                        apply(table, change);
+                    }
                 }
             });
-            if (applied < list.size()) {
-                notApplied.put(table, list.subList(applied, list.size()));
+            if (atomic) {
+                changes.forEach((table, list) -> list.forEach(change -> apply(table, change)));
             }
-        });
-        afterWrite.run();
-        return notApplied;
+            return result;
+        } finally {
+            changes.values().forEach(list -> writeSizes.add(list.size()));
+            afterWrite.run();
+        }
+    }
+
+    private void apply(String table, ItemChange change) {
+        if (change instanceof ItemChange.Put put) {
+            items.put(id(table, put.key()), put.write());
+        } else {
+            items.remove(id(table, change.key()));
+        }
+    }
+
+    @Override
+    public boolean versionedCatalog() {
+        return false;
+    }
+
+    @Override
+    public Optional<StorageTable> table(String accountId, String tableName) {
+        calls.add("read " + tableName);
+        return Optional.ofNullable(definitions.apply(tableName)).map(DescribedTable::new);
+    }
+
+    @Override
+    public Optional<Item> read(StorageTable table, Key key) {
+        return Optional.ofNullable(items.get(id(table.description().tableName(), key))).map(ItemWrite::item);
     }
 }

@@ -10,7 +10,7 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
-import dev.stillpoint.ports.out.InOrderBatch;
+import dev.stillpoint.core.InOrderBatch;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.stillpoint.properties.machinery;
 
+import dev.stillpoint.core.ItemWrites;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.core.RestoreService;
 import dev.stillpoint.core.lifecycle.TableDeletion;
@@ -20,6 +21,6 @@ final class RestoreRig {
     final FakeCatalog catalog = new FakeCatalog();
     final InMemoryTables storage = new InMemoryTables(catalog);
     final TableDeletion deletion = new TableDeletion(catalog, clock, () -> { }, () -> Duration.ZERO);
-    final RestoreService service = new RestoreService(catalog, storage, storage, deletion, clock,
+    final RestoreService service = new RestoreService(catalog, storage, new ItemWrites(storage), deletion, clock,
             new RestoreIdleLimit(LIMIT));
 }

@@ -190,13 +190,13 @@ class RestoreServiceTest {
     @Test
     void e5_aChunkAppliedInPartStopsTheLoad() {
         try (RestoreLoad load = rig.service.begin(Descriptions.request("acct", "Orders"), ORIGIN)) {
-            rig.storage.unapplied = 3;
+            rig.storage.failAfter = 97;
             assertThatThrownBy(() -> load.write(items(0, 150))).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
                 assertThat(e.getMessage()).as("[E5] the chunk and the missing count")
                         .isEqualTo("restore into table 'Orders', items 1-100 of 150: 3 of them were not written");
             });
-            assertThat(rig.storage.writeSizes).as("[E5] the load stops at the first partial chunk").containsExactly(100);
+            assertThat(rig.storage.writeSizes).as("[E5] the load stops at the first partial chunk").containsExactly(97);
         }
         assertThat(rig.catalog.rows).as("[E5] no table left behind").doesNotContainKey("Orders");
     }

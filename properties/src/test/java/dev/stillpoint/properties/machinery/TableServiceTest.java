@@ -3,6 +3,7 @@ package dev.stillpoint.properties.machinery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stillpoint.core.ItemWrites;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
@@ -40,7 +41,7 @@ class TableServiceTest {
     private final InMemoryTables storage = new InMemoryTables();
     private final List<String> created = Collections.synchronizedList(new ArrayList<>());
     private final FakeCatalog drops = new FakeCatalog();
-    private final TableService service = new TableService(storage, storage, request -> {
+    private final TableService service = new TableService(storage, new ItemWrites(storage), request -> {
         created.add(request.tableName());
         return request.describe("id", "arn", java.time.Instant.EPOCH);
     }, new TableDeletion(drops, TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
@@ -184,7 +185,7 @@ class TableServiceTest {
         assertThat(service.batchWriteItem("acct", batch).unprocessedItems()).as("[R7] everything applied").isEmpty();
         assertThat(storage.items).as("[R7] both tables' changes").containsOnlyKeys("Orders/a", "Orders/b", "Users/c");
 
-        storage.unapplied = 1;
+        storage.failAfter = 1;
         assertThat(service.batchWriteItem("acct", Map.of("Users", List.of(new WriteRequest.Put(item("d")), last)))
                 .unprocessedItems()).as("[R7] the change storage left unapplied, as the caller's request")
                 .isEqualTo(Map.of("Users", List.of(last)));

@@ -3,6 +3,7 @@ package dev.stillpoint.properties.machinery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stillpoint.core.ItemWrites;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableDescription;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class TableWaiterTest {
 
     private final InMemoryTables storage = new InMemoryTables();
-    private final TableService tables = new TableService(storage, storage,
+    private final TableService tables = new TableService(storage, new ItemWrites(storage),
             request -> request.describe("id", "arn", Instant.EPOCH),
             new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
 
@@ -41,7 +42,7 @@ class TableWaiterTest {
                 return Optional.of(++reads < 3 ? creating : creating.withStatus(TableStatus.ACTIVE));
             }
         };
-        TableService service = new TableService(turning, turning, request -> creating,
+        TableService service = new TableService(turning, new ItemWrites(turning), request -> creating,
                 new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
         assertThat(TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofSeconds(30)).status())
                 .as("[D4] ACTIVE once the pass activated it").isEqualTo(TableStatus.ACTIVE);
@@ -60,7 +61,7 @@ class TableWaiterTest {
                 return Optional.of(creating);
             }
         };
-        TableService service = new TableService(counting, counting, request -> creating,
+        TableService service = new TableService(counting, new ItemWrites(counting), request -> creating,
                 new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
         assertThatThrownBy(() -> TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofMillis(300)))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT));
@@ -83,7 +84,7 @@ class TableWaiterTest {
                 return Optional.of(active ? creating.withStatus(TableStatus.ACTIVE) : creating);
             }
         };
-        TableService service = new TableService(turning, turning, request -> creating,
+        TableService service = new TableService(turning, new ItemWrites(turning), request -> creating,
                 new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
         assertThat(TableWaiter.awaitActive(service, "acct", "Orders", Duration.ofSeconds(30)).status())
                 .isEqualTo(TableStatus.ACTIVE);

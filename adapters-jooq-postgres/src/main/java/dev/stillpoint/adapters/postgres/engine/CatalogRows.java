@@ -27,6 +27,8 @@ import dev.stillpoint.sqlcatalog.TableLoads;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.time.Instant;
 import java.util.ArrayList;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.StorageTable;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -57,13 +59,19 @@ final class CatalogRows {
 
     /** A table's row and what it names, loaded together; {@code full} when vector indexes and restore were read too. */
     record Loaded(SpTablesRecord row, List<SpIndexesRecord> indexes, List<SpVectorIndexesRecord> vectors,
-                  TableRecord record, boolean full) {
+                  TableRecord record, boolean full) implements StorageTable {
+
+        @Override
+        public Optional<CatalogStamp> stamp() {
+            return Optional.of(new CatalogStamp(row.getTableId(), row.getCatalogVersion()));
+        }
 
         TableId id() {
             return new TableId(row.getTableId());
         }
 
-        TableDescription description() {
+        @Override
+        public TableDescription description() {
             return record.description();
         }
 

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import dev.stillpoint.ports.out.CatalogStamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,15 +19,6 @@ import java.util.List;
  * has failed.
  */
 final class Pipeline {
-
-    /** A table's row as an item write reads it: its identity and its catalog version. */
-    record Stamp(String tableId, long catalogVersion) {
-
-        /** The stamp of the row {@code loaded} was loaded from, as it was then. */
-        static Stamp of(CatalogRows.Loaded loaded) {
-            return new Stamp(loaded.row().getTableId(), loaded.row().getCatalogVersion());
-        }
-    }
 
     private final StringBuilder sql = new StringBuilder(1024);
     private final List<Object> values = new ArrayList<>();
@@ -47,7 +39,7 @@ final class Pipeline {
      * Requires the row of {@code accountId}'s table {@code tableName} to have {@code stamp}, holding it
      * FOR KEY SHARE, else fails the pipeline there (SQLSTATE 22012); before any write.
      */
-    void require(String accountId, String tableName, Stamp stamp) {
+    void require(String accountId, String tableName, CatalogStamp stamp) {
         if (statements > required) {
             throw new IllegalStateException("a stamp required after another statement");
         }
@@ -66,7 +58,7 @@ final class Pipeline {
     }
 
     /** Runs every statement on {@code c}; answers the stamps read, in order, null where no such table is. */
-    List<Stamp> run(Connection c) throws SQLException {
+    List<CatalogStamp> run(Connection c) throws SQLException {
         if (statements == 0) {
             return List.of();
         }
@@ -76,13 +68,13 @@ final class Pipeline {
             }
             // pgjdbc has read every statement's reply (or thrown the first failure) when execute returns.
             boolean rows = s.execute();
-            List<Stamp> read = new ArrayList<>(stamps);
+            List<CatalogStamp> read = new ArrayList<>(stamps);
             for (int i = 0; i < stamps; i++) {
                 if (!rows) {
                     throw new SQLException("a stamp read answered no rows", "XX000");
                 }
                 try (ResultSet rs = s.getResultSet()) {
-                    read.add(rs.next() ? new Stamp(rs.getString(1), rs.getLong(2)) : null);
+                    read.add(rs.next() ? new CatalogStamp(rs.getString(1), rs.getLong(2)) : null);
                 }
                 rows = s.getMoreResults();
             }

@@ -8,8 +8,6 @@ import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.request.ItemChange;
-import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -17,36 +15,37 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.ItemUnit;
+import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Table and item storage on PostgreSQL (the core's rules decide, this class stores). Item writes are
- * {@link ItemWrites}' (the catalog row FOR KEY SHARE in the unit of work that writes the data).
+ * Table and item storage on PostgreSQL (the core's write sequence decides, this class stores). A unit of
+ * item work is {@link PgItemUnit}'s (the catalog row FOR KEY SHARE in the unit of work that writes the
+ * data); the catalog is versioned: triggers advance a table's {@code catalog_version} in the same
+ * transaction as every change to its definition, whoever makes it (this engine, another node, a hand edit).
  * UpdateTable adding a GSI takes the row FOR UPDATE, creates the index relation, backfills
  * it from the base items and marks it ACTIVE in the same unit, so the index is complete when its
  * row becomes visible; the data commits before the catalog.
  */
-public final class PostgresTables implements TableCatalog, ItemStore, TableStatistics {
+public final class PostgresTables implements TableCatalog, ItemStorage, TableStatistics {
 
     private final PostgresCatalog catalog;
     private final Transactions tx;
-    private final ItemWrites items;
+    private final WriteStatements statements = new WriteStatements(WriteStatements.CAPACITY);
 
     public PostgresTables(PostgresCatalog catalog, Transactions tx) {
         this.catalog = catalog;
         this.tx = tx;
-        this.items = new ItemWrites(tx, new WriteStatements(WriteStatements.CAPACITY));
     }
 
     @Override
@@ -91,24 +90,60 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
     }
 
     @Override
-    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        items.put(accountId, tableName, rules);
+    public <T> T inUnit(String doing, UnitWork<T> work) {
+        return tx.inWork(doing, w -> {
+            PgItemUnit unit = PgItemUnit.in(w, statements);
+            T result = work.run(unit);
+            unit.send();
+            return result;
+        });
+    }
+
+    /**
+     * Shared layout only: one round trip on an auto-commit connection that requires each table's row to
+     * still have its stamp (holding it FOR KEY SHARE), then the writes, committed together at its end.
+     * Any statement failing (a stamp changed, a stale definition's relation gone) commits nothing and
+     * answers false; a lost connection fails the write, as any write's would.
+     */
+    @Override
+    public boolean onKnownDefinitions(String doing, List<StorageTable> tables, Consumer<ItemUnit> writes) {
+        if (!tx.pools().shared()) {
+            return false;
+        }
+        Pipeline pipeline = new Pipeline();
+        for (StorageTable table : tables) {
+            TableDescription d = table.description();
+            pipeline.require(d.accountId(), d.tableName(), table.stamp().orElseThrow());
+        }
+        writes.accept(PgItemUnit.optimistic(pipeline, statements));
+        try (Connection c = tx.pools().catalog()) {
+            pipeline.run(c);
+            return true;
+        } catch (SQLException e) {
+            if (e instanceof Pools.Unreachable || PgFailures.isConnectionLost(PgFailures.sqlState(e), e)) {
+                throw PgFailures.map(doing, e);
+            }
+            return false;
+        }
     }
 
     @Override
-    public Map<String, List<ItemChange>> write(String accountId,
-                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        items.write(accountId, rules);
-        return Map.of();
+    public boolean versionedCatalog() {
+        return true;
     }
 
     @Override
-    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        String doing = "reading an item of table '" + tableName + "'";
-        CatalogRows.Loaded loaded = tx.read(doing,
-                ctx -> itemTable(ctx, accountId, tableName, CatalogRows.RowLock.NONE));
-        ItemKeys k = ItemKeys.of(rules.apply(loaded.description()));
-        RelationLayout base = loaded.base();
+    public Optional<StorageTable> table(String accountId, String tableName) {
+        return tx.read("reading the definition of table '" + tableName + "'",
+                ctx -> CatalogRows.loadForItems(ctx, accountId, tableName, CatalogRows.RowLock.NONE)
+                        .map(StorageTable.class::cast));
+    }
+
+    @Override
+    public Optional<Item> read(StorageTable table, Key key) {
+        String doing = "reading an item of table '" + table.description().tableName() + "'";
+        ItemKeys k = ItemKeys.of(key);
+        RelationLayout base = ((CatalogRows.Loaded) table).base();
         try (Connection c = tx.pools().data()) {
             return Work.dsl(c).select(base.item()).from(base.relation().table())
                     .where(k.matches(base))
@@ -117,11 +152,6 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
         } catch (SQLException | RuntimeException e) {
             throw PgFailures.map(doing, e);
         }
-    }
-
-    @Override
-    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        items.delete(accountId, tableName, rules);
     }
 
     @Override
@@ -147,10 +177,6 @@ public final class PostgresTables implements TableCatalog, ItemStore, TableStati
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }
         }
-    }
-
-    private static CatalogRows.Loaded itemTable(DSLContext ctx, String accountId, String tableName, CatalogRows.RowLock lock) {
-        return table(CatalogRows.loadForItems(ctx, accountId, tableName, lock), tableName);
     }
 
     private static CatalogRows.Loaded table(Optional<CatalogRows.Loaded> found, String tableName) {

@@ -10,6 +10,7 @@ import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.core.TableWaiter;
+import dev.stillpoint.ports.out.CatalogStamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -75,9 +76,9 @@ class WriteStatementsTest {
              Connection c = databases.dataSession(Layout.SHARED)) {
             CatalogRows.Loaded table = table(storage, c);
             WriteStatements statements = new WriteStatements(WriteStatements.CAPACITY);
-            Pipeline.Stamp now = Pipeline.Stamp.of(table);
+            CatalogStamp now = table.stamp().orElseThrow();
             Pipeline stale = new Pipeline();
-            stale.require(ACCOUNT, table.description().tableName(), new Pipeline.Stamp(now.tableId(), now.catalogVersion() - 1));
+            stale.require(ACCOUNT, table.description().tableName(), new CatalogStamp(now.tableId(), now.catalogVersion() - 1));
             stale.add(statements.base(table).write(), List.of("a", "{}"));
             SQLException failed = catchThrowableOfType(() -> stale.run(c), SQLException.class);
             assertThat(failed.getSQLState()).as("the requirement's division by zero").isEqualTo("22012");
@@ -112,7 +113,7 @@ class WriteStatementsTest {
             }
             int backend = backendPid(c);
             Pipeline p = new Pipeline();
-            p.require(ACCOUNT, name, Pipeline.Stamp.of(table));
+            p.require(ACCOUNT, name, table.stamp().orElseThrow());
             p.add(new WriteStatements(WriteStatements.CAPACITY).base(table).write(), List.of("a", "{}"));
             CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
                 try {

@@ -22,6 +22,8 @@ import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableLoads;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.time.Instant;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.StorageTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,8 +40,19 @@ final class CatalogRows {
     private CatalogRows() {
     }
 
-    /** A table's row and what it names, loaded together. */
-    record Loaded(SpTablesRecord row, List<SpIndexesRecord> indexes, TableRecord record) {
+    /** A table's row and what it names, loaded together: what the core's write sequence keeps per table. */
+    record Loaded(SpTablesRecord row, List<SpIndexesRecord> indexes, TableRecord record) implements StorageTable {
+
+        @Override
+        public TableDescription description() {
+            return record.description();
+        }
+
+        @Override
+        public Optional<CatalogStamp> stamp() {
+            return Optional.of(new CatalogStamp(row.getTableId(), row.getCatalogVersion()));
+        }
+
         DataRelation base() {
             return DataRelation.fromCatalog(row.getRelationName());
         }

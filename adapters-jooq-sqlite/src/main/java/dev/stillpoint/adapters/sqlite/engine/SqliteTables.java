@@ -16,19 +16,13 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemRules;
-import dev.stillpoint.domain.request.ItemWrite;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
-import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Condition;
@@ -38,23 +32,17 @@ import org.jooq.Result;
 import org.jooq.impl.DSL;
 
 /**
- * Table and item storage on SQLite. Writes run in one IMMEDIATE transaction that also reads the
- * catalog row, so an item write and its index entries commit together against one definition; the
- * core's rules decide what is written, this class only stores it.
- *
- * <p>Item writes keep the definition they last loaded per table and, inside their own transaction,
- * read only the table's {@code (table_id, catalog_version)}: triggers advance the version in the same
- * transaction as every change to the table's definition, whoever makes it (this engine, another
- * process, a hand edit), so a write whose stamp matches uses exactly the definition a fresh load
- * would give, and any other write loads it again (issue 13).
+ * Table and item storage on SQLite. A unit of item work ({@link SqliteItemUnit}) is one IMMEDIATE
+ * transaction that also reads the catalog row, so an item write and its index entries commit together
+ * against one definition; the core's write sequence decides what is written, this class only stores it.
+ * The catalog is versioned: triggers advance a table's {@code catalog_version} in the same transaction
+ * as every change to its definition, whoever makes it (this engine, another process, a hand edit).
  */
-public final class SqliteTables implements TableCatalog, ItemStore, TableStatistics {
+public final class SqliteTables implements TableCatalog, ItemStorage, TableStatistics {
 
     private static final int BACKFILL_PAGE = 1000;
 
     private final SqliteCatalog catalog;
-    /** The definition item writes last loaded, by account id and table name (neither can hold NUL). */
-    private final ConcurrentHashMap<String, CatalogRows.Loaded> definitions = new ConcurrentHashMap<>();
 
     public SqliteTables(SqliteCatalog catalog) {
         this.catalog = catalog;
@@ -129,85 +117,30 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
     }
 
     @Override
-    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        catalog.writeItems("writing an item of table '" + tableName + "'", (ctx, kept) -> {
-            CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, tableName);
-            store(kept, loaded, rules.apply(loaded.record().description()));
-            return null;
-        });
+    public <T> T inUnit(String doing, UnitWork<T> work) {
+        return catalog.writeItems(doing, (ctx, kept) -> work.run(new SqliteItemUnit(doing, ctx, kept)));
     }
 
     @Override
-    public Map<String, List<ItemChange>> write(String accountId,
-                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        catalog.writeItems("writing a batch of items to " + rules.size() + " table(s)", (ctx, kept) -> {
-            // Every definition read and every rule applied before the first write: a refusal writes nothing.
-            Map<CatalogRows.Loaded, List<ItemChange>> batch = new LinkedHashMap<>();
-            for (Map.Entry<String, Function<TableDescription, List<ItemChange>>> table : rules.entrySet()) {
-                CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, table.getKey());
-                batch.put(loaded, table.getValue().apply(loaded.record().description()));
-            }
-            for (Map.Entry<CatalogRows.Loaded, List<ItemChange>> table : batch.entrySet()) {
-                for (ItemChange change : table.getValue()) {
-                    if (change instanceof ItemChange.Put p) {
-                        store(kept, table.getKey(), p.write());
-                    } else {
-                        remove(kept, table.getKey(), ItemKeys.of(change.key()));
-                    }
-                }
-            }
-            return null;
-        });
-        return Map.of();
-    }
-
-    /** Writes the item and exactly its index entries, the earlier version's entries removed. */
-    private static void store(WriteStatements kept, CatalogRows.Loaded loaded, ItemWrite write) throws SQLException {
-        ItemKeys key = ItemKeys.of(write.key());
-        removeIndexEntries(kept, loaded, key);
-        String json = ItemJson.encode(write.item());
-        kept.upsertItem(loaded.row().getRelationName(), key, json);
-        for (SpIndexesRecord index : loaded.indexes()) {
-            Optional<Key> entry = write.indexKey(index.getIndexName());
-            if (entry.isPresent()) {
-                kept.insertEntry(index.getRelationName(), ItemKeys.of(entry.get()), key, json);
-            }
-        }
-    }
-
-    /** Removes the item under {@code k} and its index entries. */
-    private static void remove(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys k) throws SQLException {
-        removeIndexEntries(kept, loaded, k);
-        kept.delete(loaded.row().getRelationName(), k);
+    public boolean versionedCatalog() {
+        return true;
     }
 
     @Override
-    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        return catalog.read("reading an item of table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
-            ItemKeys k = ItemKeys.of(rules.apply(loaded.record().description()));
-            DataRelation base = loaded.base();
-            return ctx.select(base.item()).from(base.table())
-                    .where(base.pk().eq(k.pk()), base.sk().eq(k.sk()))
-                    .fetchOptional(base.item())
-                    .map(ItemJson::decode);
-        });
+    public Optional<StorageTable> table(String accountId, String tableName) {
+        return catalog.read("reading the definition of table '" + tableName + "'",
+                ctx -> CatalogRows.load(ctx, accountId, tableName).map(StorageTable.class::cast));
     }
 
     @Override
-    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        catalog.writeItems("deleting an item of table '" + tableName + "'", (ctx, kept) -> {
-            CatalogRows.Loaded loaded = forWrite(ctx, kept, accountId, tableName);
-            remove(kept, loaded, ItemKeys.of(rules.apply(loaded.record().description())));
-            return null;
-        });
-    }
-
-    private static void removeIndexEntries(WriteStatements kept, CatalogRows.Loaded loaded, ItemKeys key)
-            throws SQLException {
-        for (SpIndexesRecord index : loaded.indexes()) {
-            kept.delete(index.getRelationName(), key);
-        }
+    public Optional<Item> read(StorageTable table, Key key) {
+        DataRelation base = ((CatalogRows.Loaded) table).base();
+        ItemKeys k = ItemKeys.of(key);
+        return catalog.read("reading an item of table '" + table.description().tableName() + "'",
+                ctx -> ctx.select(base.item()).from(base.table())
+                        .where(base.pk().eq(k.pk()), base.sk().eq(k.sk()))
+                        .fetchOptional(base.item())
+                        .map(ItemJson::decode));
     }
 
     @Override
@@ -229,28 +162,6 @@ public final class SqliteTables implements TableCatalog, ItemStore, TableStatist
                         .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
             }
         }
-    }
-
-    /**
-     * The table's definition for an item write, inside the write's transaction: the one loaded before
-     * when the row's table id and catalog version are still those it was loaded with, else loaded now.
-     */
-    private CatalogRows.Loaded forWrite(DSLContext ctx, WriteStatements kept, String accountId, String tableName)
-            throws SQLException {
-        String address = accountId + '\u0000' + tableName;
-        WriteStatements.Stamp stamp = kept.stamp(accountId, tableName);
-        if (stamp == null) {
-            definitions.remove(address);
-            throw StorageException.tableNotFound(tableName);
-        }
-        CatalogRows.Loaded known = definitions.get(address);
-        if (known != null && known.row().getTableId().equals(stamp.tableId())
-                && known.row().getCatalogVersion() == stamp.catalogVersion()) {
-            return known;
-        }
-        CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
-        definitions.put(address, loaded);
-        return loaded;
     }
 
     private static CatalogRows.Loaded table(DSLContext ctx, String accountId, String tableName) {

@@ -5,6 +5,7 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
+import dev.stillpoint.ports.out.CatalogStamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -41,10 +42,6 @@ final class WriteStatements {
     private static final String ADVANCE = RENDER.render(RENDER.update(SP_COMMIT_SEQUENCE)
             .set(SP_COMMIT_SEQUENCE.SEQ, SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L))));
 
-    /** A table's identity and catalog version as its row holds them now. */
-    record Stamp(String tableId, long catalogVersion) {
-    }
-
     private final Connection connection;
     private final int capacity;
     /** Begin, commit, stamp and advance: the same four for every table. */
@@ -80,12 +77,12 @@ final class WriteStatements {
     }
 
     /** The table's row stamp, or null when the account has no table of that name. */
-    Stamp stamp(String accountId, String tableName) throws SQLException {
+    CatalogStamp stamp(String accountId, String tableName) throws SQLException {
         PreparedStatement s = statement(STAMP);
         s.setString(1, accountId);
         s.setString(2, tableName);
         try (ResultSet rs = s.executeQuery()) {
-            return rs.next() ? new Stamp(rs.getString(1), rs.getLong(2)) : null;
+            return rs.next() ? new CatalogStamp(rs.getString(1), rs.getLong(2)) : null;
         }
     }
 

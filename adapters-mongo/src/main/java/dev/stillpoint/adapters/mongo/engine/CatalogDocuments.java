@@ -17,6 +17,8 @@ import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,8 +49,18 @@ final class CatalogDocuments {
     private CatalogDocuments() {
     }
 
-    /** A table's documents, loaded together, and the record the machinery sees. */
-    record Loaded(BsonDocument table, List<BsonDocument> indexes, TableRecord record) {
+    /** A table's documents, loaded together, and the record the machinery sees; MongoDB keeps no catalog stamp. */
+    record Loaded(BsonDocument table, List<BsonDocument> indexes, TableRecord record) implements StorageTable {
+
+        @Override
+        public TableDescription description() {
+            return record.description();
+        }
+
+        @Override
+        public Optional<CatalogStamp> stamp() {
+            return Optional.empty();
+        }
 
         String baseCollection() {
             return table.getString("collection").getValue();

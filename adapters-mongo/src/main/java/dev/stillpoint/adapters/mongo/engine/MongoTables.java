@@ -24,8 +24,8 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
-import dev.stillpoint.ports.out.InOrderBatch;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
 import java.util.LinkedHashMap;
@@ -45,7 +45,7 @@ import org.bson.BsonString;
  * item's {@code _id}. A put or delete reads the catalog documents and writes the item and its entries
  * in one transaction (on a replica set), so an index never answers for a version its item lacks.
  */
-final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
+final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
 
     /** Index entries written per batch while a GSI is backfilled. */
     private static final int BACKFILL_BATCH = 1000;
@@ -166,46 +166,43 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
         });
     }
 
+    /**
+     * One transaction on a replica set (withTransaction may run the work again, so the core's work starts
+     * from its reads each time); on a standalone server the unit is not atomic: each change runs on its own.
+     */
     @Override
-    public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-        work.write("writing an item of table '" + tableName + "'", s -> {
-            CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
-            store(s, loaded, rules.apply(loaded.record().description()));
-            return null;
-        });
+    public <T> T inUnit(String doing, UnitWork<T> unitWork) {
+        return work.write(doing, s -> unitWork.run(new MongoItemUnit(this, s)));
     }
 
     @Override
-    public Map<String, List<ItemChange>> write(String accountId,
-                                               Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        // One transaction on a replica set (withTransaction may run the body again, so it starts from
-        // the reads); on a standalone server every change runs on its own, in order, and what a failure
-        // left unapplied comes back unprocessed.
-        return work.write("writing a batch of items to " + rules.size() + " table(s)", s -> {
-            Map<String, CatalogDocuments.Loaded> loaded = new LinkedHashMap<>();
-            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
-            rules.forEach((tableName, tableRules) -> {
-                CatalogDocuments.Loaded table = table(s, accountId, tableName);
-                loaded.put(tableName, table);
-                changes.put(tableName, tableRules.apply(table.record().description()));
-            });
-            BiConsumer<String, ItemChange> apply = (tableName, change) -> {
-                if (change instanceof ItemChange.Put p) {
-                    store(s, loaded.get(tableName), p.write());
-                } else {
-                    remove(s, loaded.get(tableName), KeyIds.of(change.key()));
-                }
-            };
-            if (s == null) {
-                return InOrderBatch.apply(changes, apply);
-            }
-            changes.forEach((tableName, tableChanges) -> tableChanges.forEach(change -> apply.accept(tableName, change)));
-            return Map.<String, List<ItemChange>>of();
+    public boolean versionedCatalog() {
+        return false;
+    }
+
+    @Override
+    public Optional<StorageTable> table(String accountId, String tableName) {
+        return load(null, accountId, tableName);
+    }
+
+    @Override
+    public Optional<Item> read(StorageTable table, Key key) {
+        CatalogDocuments.Loaded loaded = (CatalogDocuments.Loaded) table;
+        String id = KeyIds.of(key);
+        return work.run("reading an item of table '" + table.description().tableName() + "'", () -> {
+            BsonDocument doc = work.data(loaded.baseCollection()).find(eq("_id", id)).first();
+            return doc == null ? Optional.<Item>empty() : Optional.of(DocumentPages.decode(doc,
+                    loaded.baseCollection()).item());
         });
+    }
+
+    /** The table's documents in {@code s} (none: outside a transaction). */
+    Optional<StorageTable> load(ClientSession s, String accountId, String tableName) {
+        return catalog.load(s, accountId, tableName).map(StorageTable.class::cast);
     }
 
     /** Replaces the item document and exactly its index entries. */
-    private void store(ClientSession s, CatalogDocuments.Loaded loaded, ItemWrite write) {
+    void store(ClientSession s, CatalogDocuments.Loaded loaded, ItemWrite write) {
         String id = KeyIds.of(write.key());
         BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(write.item()));
         Work.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
@@ -219,7 +216,7 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
     }
 
     /** Removes the item document under {@code id} and its index entries. */
-    private void remove(ClientSession s, CatalogDocuments.Loaded loaded, String id) {
+    void remove(ClientSession s, CatalogDocuments.Loaded loaded, String id) {
         for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
             Work.deleteMany(work.data(index.collection()), s, eq("base", id));
         }
@@ -235,26 +232,6 @@ final class MongoTables implements TableCatalog, ItemStore, TableStatistics {
 
     private TableDescription describeOrFail(String accountId, String tableName) {
         return describe(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
-    }
-
-    @Override
-    public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        CatalogDocuments.Loaded loaded = table(null, accountId, tableName);
-        String id = KeyIds.of(rules.apply(loaded.record().description()));
-        return work.run("reading an item of table '" + tableName + "'", () -> {
-            BsonDocument doc = work.data(loaded.baseCollection()).find(eq("_id", id)).first();
-            return doc == null ? Optional.<Item>empty() : Optional.of(DocumentPages.decode(doc,
-                    loaded.baseCollection()).item());
-        });
-    }
-
-    @Override
-    public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-        work.write("deleting an item of table '" + tableName + "'", s -> {
-            CatalogDocuments.Loaded loaded = table(s, accountId, tableName);
-            remove(s, loaded, KeyIds.of(rules.apply(loaded.record().description())));
-            return null;
-        });
     }
 
     private CatalogDocuments.Loaded table(ClientSession s, String accountId, String tableName) {

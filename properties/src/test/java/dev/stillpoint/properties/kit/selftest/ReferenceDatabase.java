@@ -164,49 +164,41 @@ final class ReferenceDatabase {
                 .filter(d -> d.accountId().equals(account)).map(TableDescription::tableName).sorted().toList();
     }
 
-    /** PutItem's storage step: the rules decide against the row's definition, the row stores what they accepted. */
-    synchronized void put(String account, String table, Function<TableDescription, ItemWrite> rules) {
-        Row row = row(account, table);
-        ItemWrite write = rules.apply(describe(row));
-        requireStorableNumbers(write.item());
-        row.items.put(write.key(), write.item());
-        commits++;
-    }
-
-    /** BatchWriteItem's storage step: every rule first, then every change, under the one lock (a transaction). */
-    synchronized void write(String account, Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-        Map<Row, List<ItemChange>> batch = new java.util.LinkedHashMap<>();
-        rules.forEach((table, tableRules) -> {
-            Row row = row(account, table);
-            List<ItemChange> changes = tableRules.apply(describe(row));
-            changes.forEach(c -> {
+    /**
+     * The item writes of one unit of work, as the core's write sequence decided them: every number
+     * checked first, then every change, under the one lock (a transaction).
+     */
+    synchronized void apply(String account, Map<String, List<ItemChange>> changes) {
+        changes.forEach((table, tableChanges) -> {
+            row(account, table);
+            tableChanges.forEach(c -> {
                 if (c instanceof ItemChange.Put p) {
                     requireStorableNumbers(p.write().item());
                 }
             });
-            batch.put(row, changes);
         });
-        batch.forEach((row, changes) -> changes.forEach(c -> {
-            if (c instanceof ItemChange.Put p) {
-                row.items.put(p.key(), p.write().item());
-            } else {
-                row.items.remove(c.key());
-            }
-        }));
+        changes.forEach((table, tableChanges) -> {
+            Row row = row(account, table);
+            tableChanges.forEach(c -> {
+                if (c instanceof ItemChange.Put p) {
+                    row.items.put(p.key(), p.write().item());
+                } else {
+                    row.items.remove(c.key());
+                }
+            });
+        });
         commits++;
+    }
+
+    /** A flawed PutItem's storage step: its own rules decide against the row's definition, past the core. */
+    synchronized void put(String account, String table, Function<TableDescription, ItemWrite> rules) {
+        ItemWrite write = rules.apply(describe(row(account, table)));
+        apply(account, Map.of(table, List.of(new ItemChange.Put(write))));
     }
 
     /** GetItem's storage step. */
-    synchronized Optional<Item> get(String account, String table, Function<TableDescription, Key> rules) {
-        Row row = row(account, table);
-        return Optional.ofNullable(row.items.get(rules.apply(describe(row))));
-    }
-
-    /** DeleteItem's storage step. */
-    synchronized void delete(String account, String table, Function<TableDescription, Key> rules) {
-        Row row = row(account, table);
-        row.items.remove(rules.apply(describe(row)));
-        commits++;
+    synchronized Optional<Item> read(String account, String table, Key key) {
+        return Optional.ofNullable(row(account, table).items.get(key));
     }
 
     /** UpdateTable's storage step: the reference backfills at once, so the index is ACTIVE when it returns. */

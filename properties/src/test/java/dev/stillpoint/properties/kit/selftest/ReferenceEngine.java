@@ -15,12 +15,17 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.core.TableService;
-import dev.stillpoint.ports.out.ItemStore;
+import dev.stillpoint.core.ItemWrites;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.ItemStorage;
+import dev.stillpoint.ports.out.ItemUnit;
+import dev.stillpoint.ports.out.StorageTable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import dev.stillpoint.core.lifecycle.ControlPlanePass;
 import dev.stillpoint.core.lifecycle.ControlPlanePoller;
@@ -37,6 +42,7 @@ import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
+import dev.stillpoint.properties.machinery.DescribedTable;
 import dev.stillpoint.properties.machinery.NoRestores;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
@@ -78,7 +84,7 @@ public final class ReferenceEngine implements KitEngine {
         wake.target = poller;
         this.creation = new TableCreation(catalog, TimeSource.SYSTEM, poller);
         Storage storage = new Storage();
-        this.tables = new FlawedTables(new TableService(storage, storage, creation, deletion), db, creation, flaw);
+        this.tables = new FlawedTables(new TableService(storage, new ItemWrites(storage), creation, deletion), db, creation, flaw);
         LeasedSnapshotEngine leased = new LeasedSnapshotEngine(new ReferenceReadPort(db, flaw), permits, poller,
                 settings.pageBudget(), settings.observer(), CLEANER);
         this.snapshots = flaw == Flaw.PERMIT_KEPT_WHEN_REFUSING_A_NON_ACTIVE_TABLE ? keepingPermits(leased) : leased;
@@ -133,7 +139,7 @@ public final class ReferenceEngine implements KitEngine {
     }
 
     /** The reference's storage side of the core's table operations: the database, nothing else. */
-    private final class Storage implements TableCatalog, ItemStore {
+    private final class Storage implements TableCatalog, ItemStorage {
         @Override
         public Optional<TableDescription> describe(String accountId, String tableName) {
             return db.find(accountId, tableName).map(TableRecord::description);
@@ -158,25 +164,57 @@ public final class ReferenceEngine implements KitEngine {
         }
 
         @Override
-        public void put(String accountId, String tableName, Function<TableDescription, ItemWrite> rules) {
-            db.put(accountId, tableName, rules);
+        public <T> T inUnit(String doing, UnitWork<T> work) {
+            // The unit keeps the changes and the database applies them together, as a transaction would.
+            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+            List<String> accounts = new ArrayList<>();
+            T result = work.run(new ItemUnit() {
+                @Override
+                public boolean atomic() {
+                    return true;
+                }
+
+                @Override
+                public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
+                    throw new UnsupportedOperationException("the reference keeps no catalog versions");
+                }
+
+                @Override
+                public Optional<StorageTable> load(String accountId, String tableName) {
+                    return table(accountId, tableName);
+                }
+
+                @Override
+                public void upsert(StorageTable table, ItemWrite write) {
+                    accounts.add(table.description().accountId());
+                    changes.computeIfAbsent(table.description().tableName(), t -> new ArrayList<>())
+                            .add(new ItemChange.Put(write));
+                }
+
+                @Override
+                public void delete(StorageTable table, Key key) {
+                    accounts.add(table.description().accountId());
+                    changes.computeIfAbsent(table.description().tableName(), t -> new ArrayList<>())
+                            .add(new ItemChange.Delete(key, null));
+                }
+            });
+            db.apply(accounts.isEmpty() ? "" : accounts.get(0), changes);
+            return result;
         }
 
         @Override
-        public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
-            return db.get(accountId, tableName, rules);
+        public boolean versionedCatalog() {
+            return false;
         }
 
         @Override
-        public Map<String, List<ItemChange>> write(String accountId,
-                                                   Map<String, Function<TableDescription, List<ItemChange>>> rules) {
-            db.write(accountId, rules);
-            return Map.of();
+        public Optional<StorageTable> table(String accountId, String tableName) {
+            return db.find(accountId, tableName).map(r -> new DescribedTable(r.description()));
         }
 
         @Override
-        public void delete(String accountId, String tableName, Function<TableDescription, Key> rules) {
-            db.delete(accountId, tableName, rules);
+        public Optional<Item> read(StorageTable table, Key key) {
+            return db.read(table.description().accountId(), table.description().tableName(), key);
         }
     }
 

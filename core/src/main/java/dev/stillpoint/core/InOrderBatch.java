@@ -1,4 +1,4 @@
-package dev.stillpoint.ports.out;
+package dev.stillpoint.core;
 
 import dev.stillpoint.domain.request.ItemChange;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * in order, stopping at the first failure. What the failure left unapplied (the failed change and every
  * later one) comes back as unprocessed, because re-applying a put or a delete is harmless; a failure of
  * the very first change is thrown, as a single write's failure would be. The one statement of
- * {@link ItemStore#write}'s rule for such backends, so no adapter restates it.
+ * {@link ItemWrites#write}'s rule for such backends, so no adapter restates it.
  */
 public final class InOrderBatch {
 
