@@ -8,9 +8,7 @@ import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.ItemStorage;
-import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.ports.out.TableCatalog;
@@ -94,53 +92,26 @@ class InMemoryTables implements TableCatalog, ItemStorage {
 
     @Override
     public <T> T inUnit(String doing, UnitWork<T> work) {
-        // An atomic unit keeps its changes and applies them when the work returns, as a transaction
-        // commits; a unit of a backend without transactions applies each at once, until failAfter.
-        Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
+        // An atomic unit applies its changes when the work returns, as a transaction commits; a unit of
+        // a backend without transactions applies each at once, until failAfter.
         boolean atomic = failAfter < 0;
+        int[] seen = {0};
+        RecordedUnit unit = new RecordedUnit(atomic, this::table, (table, change) -> {
+            if (!atomic) {
+                if (seen[0]++ == failAfter) {
+                    throw new StorageException(ErrorReason.TRANSIENT, "this fake stops after " + failAfter + " change(s)");
+                }
+                apply(table, change);
+            }
+        });
         try {
-            T result = work.run(new ItemUnit() {
-                @Override
-                public boolean atomic() {
-                    return atomic;
-                }
-
-                @Override
-                public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
-                    throw new UnsupportedOperationException("this fake keeps no catalog versions");
-                }
-
-                @Override
-                public Optional<StorageTable> load(String accountId, String tableName) {
-                    return table(accountId, tableName);
-                }
-
-                @Override
-                public void upsert(StorageTable table, ItemWrite write) {
-                    change(table.description().tableName(), new ItemChange.Put(write));
-                }
-
-                @Override
-                public void delete(StorageTable table, Key key) {
-                    change(table.description().tableName(), new ItemChange.Delete(key, null));
-                }
-
-                private void change(String table, ItemChange change) {
-                    if (!atomic && changes.values().stream().mapToInt(List::size).sum() == failAfter) {
-                        throw new StorageException(ErrorReason.TRANSIENT, "this fake stops after " + failAfter + " change(s)");
-                    }
-                    changes.computeIfAbsent(table, t -> new ArrayList<>()).add(change);
-                    if (!atomic) {
-                        apply(table, change);
-                    }
-                }
-            });
+            T result = work.run(unit);
             if (atomic) {
-                changes.forEach((table, list) -> list.forEach(change -> apply(table, change)));
+                unit.changes.forEach((table, list) -> list.forEach(change -> apply(table, change)));
             }
             return result;
         } finally {
-            changes.values().forEach(list -> writeSizes.add(list.size()));
+            unit.changes.values().forEach(list -> writeSizes.add(list.size()));
             afterWrite.run();
         }
     }

@@ -16,15 +16,9 @@ import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.core.TableService;
 import dev.stillpoint.core.ItemWrites;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.ItemStorage;
-import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import dev.stillpoint.ports.out.TableCatalog;
-import dev.stillpoint.domain.request.ItemChange;
-import dev.stillpoint.domain.request.ItemWrite;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import dev.stillpoint.core.lifecycle.ControlPlanePass;
@@ -43,6 +37,7 @@ import dev.stillpoint.core.snapshot.PermitLedger;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
 import dev.stillpoint.properties.machinery.DescribedTable;
+import dev.stillpoint.properties.machinery.RecordedUnit;
 import dev.stillpoint.properties.machinery.NoRestores;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
@@ -166,39 +161,9 @@ public final class ReferenceEngine implements KitEngine {
         @Override
         public <T> T inUnit(String doing, UnitWork<T> work) {
             // The unit keeps the changes and the database applies them together, as a transaction would.
-            Map<String, List<ItemChange>> changes = new LinkedHashMap<>();
-            List<String> accounts = new ArrayList<>();
-            T result = work.run(new ItemUnit() {
-                @Override
-                public boolean atomic() {
-                    return true;
-                }
-
-                @Override
-                public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
-                    throw new UnsupportedOperationException("the reference keeps no catalog versions");
-                }
-
-                @Override
-                public Optional<StorageTable> load(String accountId, String tableName) {
-                    return table(accountId, tableName);
-                }
-
-                @Override
-                public void upsert(StorageTable table, ItemWrite write) {
-                    accounts.add(table.description().accountId());
-                    changes.computeIfAbsent(table.description().tableName(), t -> new ArrayList<>())
-                            .add(new ItemChange.Put(write));
-                }
-
-                @Override
-                public void delete(StorageTable table, Key key) {
-                    accounts.add(table.description().accountId());
-                    changes.computeIfAbsent(table.description().tableName(), t -> new ArrayList<>())
-                            .add(new ItemChange.Delete(key, null));
-                }
-            });
-            db.apply(accounts.isEmpty() ? "" : accounts.get(0), changes);
+            RecordedUnit unit = new RecordedUnit(true, this::table, (table, change) -> { });
+            T result = work.run(unit);
+            db.apply(unit.accountId(), unit.changes);
             return result;
         }
 
