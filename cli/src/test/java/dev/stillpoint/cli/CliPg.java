@@ -28,6 +28,8 @@ final class CliPg {
         if (server == null && failure == null) {
             try {
                 server = EmbeddedPostgres.builder()
+                // The default 10 s start wait failed CI on a loaded 2-core machine; a start is not what these tests time.
+                .setPGStartupWait(java.time.Duration.ofSeconds(90))
                         .setDataDirectory(Files.createTempDirectory("stillpoint-cli-pg"))
                         .setCleanDataDirectory(true)
                         .setServerConfig("max_connections", "200")

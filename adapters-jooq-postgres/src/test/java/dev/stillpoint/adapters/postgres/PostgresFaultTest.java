@@ -73,6 +73,8 @@ class PostgresFaultTest {
 
     private static EmbeddedPostgres start(int atPort) throws IOException {
         EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                // The default 10 s start wait failed CI on a loaded 2-core machine; a start is not what these tests time.
+                .setPGStartupWait(java.time.Duration.ofSeconds(90))
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 .setServerConfig("fsync", "off")

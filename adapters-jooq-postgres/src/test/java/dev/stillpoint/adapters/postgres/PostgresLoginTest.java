@@ -39,7 +39,9 @@ class PostgresLoginTest {
     @BeforeAll
     static void start() throws Exception {
         dataDir = Files.createTempDirectory("stillpoint-pg-login");
-        server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(true)
+        server = EmbeddedPostgres.builder()
+                // The default 10 s start wait failed CI on a loaded 2-core machine; a start is not what these tests time.
+                .setPGStartupWait(java.time.Duration.ofSeconds(90)).setDataDirectory(dataDir).setCleanDataDirectory(true)
                 .setServerConfig("fsync", "off").start();
         try (Connection c = superuser("postgres"); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE app LOGIN PASSWORD '" + PASSWORD + "'");

@@ -85,6 +85,8 @@ public final class PgServer {
         }
         Path dataDir = Files.createTempDirectory("stillpoint-pg-data");
         EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                // The default 10 s start wait failed CI on a loaded 2-core machine; a start is not what these tests time.
+                .setPGStartupWait(java.time.Duration.ofSeconds(90))
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(true)
                 // Enough connections for every pool the tests hold at once.
