@@ -10,6 +10,7 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -51,6 +52,16 @@ final class Backend {
     Kind kind() {
         return sqlite != null ? Kind.SQLITE : postgres != null ? Kind.POSTGRES : mongodb != null ? Kind.MONGODB
                 : Kind.CASSANDRA;
+    }
+
+    /** What the backend offers, asked of its adapter before anything is opened. */
+    StorageCapabilities capabilities() {
+        return switch (kind()) {
+            case SQLITE -> SqliteStorage.CAPABILITIES;
+            case POSTGRES -> PostgresStorage.CAPABILITIES;
+            case MONGODB -> MongoStorage.CAPABILITIES;
+            case CASSANDRA -> CassandraStorage.CAPABILITIES;
+        };
     }
 
     /** The backend as a user may read it: the file, or the URL with every password masked. */

@@ -6,7 +6,6 @@ import dev.stillpoint.backup.TableExport;
 import dev.stillpoint.backup.ExportTemps;
 
 import dev.stillpoint.ports.in.Storage;
-import dev.stillpoint.adapters.cassandra.CassandraSnapshots;
 import dev.stillpoint.backup.ExportFormat;
 import dev.stillpoint.backup.ExportOptions;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -78,9 +77,10 @@ final class ExportCommand extends StorageCommand {
 
     @Override
     int run() {
-        if (backend.kind() == Backend.Kind.CASSANDRA) {
-            // Cassandra has no read that fixes an instant: refused before anything is opened or written [C1, E2].
-            StorageException refusal = StorageException.unsupported(CassandraSnapshots.BACKEND, CassandraSnapshots.WHY);
+        try {
+            // A backend without snapshots (Cassandra [C1]) is refused before anything is opened or written [E2].
+            backend.capabilities().requireSnapshots();
+        } catch (StorageException refusal) {
             throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(refusal), refusal);
         }
         // The database is checked first: a file refused as no Stillpoint database leaves no output directory.

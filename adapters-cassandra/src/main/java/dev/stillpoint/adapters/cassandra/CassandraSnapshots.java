@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.cassandra;
 
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.core.snapshot.UnsupportedSnapshots;
 
 /**
@@ -11,21 +12,24 @@ import dev.stillpoint.core.snapshot.UnsupportedSnapshots;
  * reads nothing), so an existing and a missing table get the same answer, and no permit, connection or
  * read is taken.
  */
-public final class CassandraSnapshots {
+final class CassandraSnapshots {
 
     /** The backend the refusal names. */
-    public static final String BACKEND = "Cassandra";
+    static final String BACKEND = "Cassandra";
 
     /** Why: the sentence the Unsupported error carries. */
-    public static final String WHY = "consistent table snapshots (openTableSnapshot): no read fixes an instant across"
+    static final String WHY = "consistent table snapshots (openTableSnapshot): no read fixes an instant across"
             + " a Cassandra table; a full scan reads each token range at a different time, and a lightweight"
             + " transaction serialises a single partition only";
+
+    /** Cassandra's capabilities: no snapshots, for {@link #WHY}. */
+    static final StorageCapabilities CAPABILITIES = StorageCapabilities.withoutSnapshots(BACKEND, WHY);
 
     private CassandraSnapshots() {
     }
 
     /** The engine: every open refused as Unsupported, naming Cassandra and {@link #WHY}. */
-    public static SnapshotEngine engine() {
+    static SnapshotEngine engine() {
         return new UnsupportedSnapshots(BACKEND, WHY);
     }
 }

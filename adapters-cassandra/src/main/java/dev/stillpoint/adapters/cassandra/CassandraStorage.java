@@ -11,6 +11,7 @@ import dev.stillpoint.core.ItemWrites;
 import dev.stillpoint.core.TableService;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.domain.poller.PollerEvent;
@@ -38,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * snapshot permits either. Close it to close the session.
  */
 public final class CassandraStorage implements Storage {
+
+    /** What this backend offers, known before anything is opened: Cassandra: no consistent table snapshots [C1] ({@link CassandraSnapshots#WHY}). */
+    public static final StorageCapabilities CAPABILITIES = CassandraSnapshots.CAPABILITIES;
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraStorage.class);
 
@@ -150,6 +154,11 @@ public final class CassandraStorage implements Storage {
     }
 
     /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */
+    @Override
+    public StorageCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;

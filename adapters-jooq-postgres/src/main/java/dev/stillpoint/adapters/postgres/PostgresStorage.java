@@ -21,6 +21,7 @@ import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
@@ -38,6 +39,9 @@ import java.util.List;
  * an existing catalog and changes nothing. Close it to stop the poller and close every connection.
  */
 public final class PostgresStorage implements Storage {
+
+    /** What this backend offers, known before anything is opened: PostgreSQL: everything. */
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL");
 
     private final Pools pools;
     private final PostgresCatalog catalog;
@@ -152,6 +156,11 @@ public final class PostgresStorage implements Storage {
     }
 
     /** Consistent table snapshots [P1-P5, S1-S7]. */
+    @Override
+    public StorageCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;

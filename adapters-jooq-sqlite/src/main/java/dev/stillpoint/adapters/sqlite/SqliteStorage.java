@@ -17,6 +17,7 @@ import dev.stillpoint.core.ControlPlane;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
@@ -35,6 +36,9 @@ import org.sqlite.SQLiteConfig;
  * close every connection.
  */
 public final class SqliteStorage implements Storage {
+
+    /** What this backend offers, known before anything is opened: SQLite: everything. */
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite");
 
     private final Connections connections;
     private final SqliteCatalog catalog;
@@ -158,6 +162,11 @@ public final class SqliteStorage implements Storage {
     }
 
     /** Consistent table snapshots [Q1-Q4]. */
+    @Override
+    public StorageCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;

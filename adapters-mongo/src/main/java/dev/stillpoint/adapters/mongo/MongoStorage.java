@@ -5,6 +5,7 @@ import dev.stillpoint.adapters.mongo.engine.MongoEngine;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.core.snapshot.PermitLedger;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.List;
  * poller and close the client.
  */
 public final class MongoStorage implements Storage {
+
+    /** What this backend offers, known before anything is opened: MongoDB: everything. */
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("MongoDB");
 
     private final MongoEngine engine;
 
@@ -35,6 +39,11 @@ public final class MongoStorage implements Storage {
     }
 
     /** Consistent table snapshots in a snapshot session [M1-M4]. */
+    @Override
+    public StorageCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
     @Override
     public SnapshotEngine snapshots() {
         return engine.snapshots();

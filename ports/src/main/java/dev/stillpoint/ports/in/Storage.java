@@ -24,6 +24,14 @@ public interface Storage extends AutoCloseable {
     SnapshotEngine snapshots();
 
     /**
+     * What this backend offers beyond what every backend does (snapshots [C1]); the same answer as the
+     * facade's static {@code CAPABILITIES}, which a caller can ask before opening anything.
+     *
+     * @return this backend's capabilities
+     */
+    StorageCapabilities capabilities();
+
+    /**
      * Restoring a backup into a new table [E4, E5].
      *
      * @return the core's restores over this backend
