@@ -7,7 +7,7 @@ import dev.stillpoint.backup.ExportResult;
 import dev.stillpoint.backup.TableExport;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.TableSnapshot;

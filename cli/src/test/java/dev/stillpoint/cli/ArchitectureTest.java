@@ -35,6 +35,13 @@ class ArchitectureTest {
                 .check(ALL);
     }
 
+    /** The domain's packages form no cycle: key schemas know no items, items (and their order) use key schemas. */
+    @Test
+    void theDomainsPackagesAreFreeOfCycles() {
+        com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
+                .matching("dev.stillpoint.domain.(*)..").should().beFreeOfCycles().check(PRODUCTION);
+    }
+
     @Test
     void portsDependOnTheDomainOnly() {
         classes().that().resideInAPackage("dev.stillpoint.ports..")

@@ -12,7 +12,7 @@ import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.snapshot.HolderKind;
 import dev.stillpoint.ports.in.TableSnapshot;

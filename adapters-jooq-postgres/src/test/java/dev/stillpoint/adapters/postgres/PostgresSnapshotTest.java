@@ -14,7 +14,7 @@ import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;

@@ -3,7 +3,7 @@ package dev.stillpoint.properties.kit;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.TableDescription;

@@ -8,7 +8,7 @@ import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredKeys;

@@ -2,7 +2,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredItem;

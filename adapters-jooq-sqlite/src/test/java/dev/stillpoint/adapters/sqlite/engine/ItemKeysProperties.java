@@ -3,7 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.key.KeyOrder;
+import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.key.ScalarType;
 import java.math.BigDecimal;
 import java.util.Arrays;

@@ -1,10 +1,9 @@
-package dev.stillpoint.domain.key;
+package dev.stillpoint.domain.item;
 
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.DynamoNumber;
-import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Collection;
