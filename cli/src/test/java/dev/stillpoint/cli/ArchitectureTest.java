@@ -141,6 +141,23 @@ class ArchitectureTest {
     }
 
     /**
+     * The write sequence is the core's (issue 28): no adapter applies DynamoDB's request rules, decides
+     * a batch or loops over one; it stores what the core's {@code ItemWrites} hands its unit of work.
+     */
+    @Test
+    void noAdapterRunsTheRequestRulesOrLoopsOverABatch() {
+        noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
+                .should().dependOnClassesThat().belongToAnyOf(dev.stillpoint.domain.request.BatchRules.class,
+                        dev.stillpoint.domain.request.TableRules.class, dev.stillpoint.domain.request.ItemChange.class,
+                        dev.stillpoint.core.InOrderBatch.class)
+                .orShould().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+                        "ItemRules.forPut or ItemRules.forKey",
+                        call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.domain.request.ItemRules.class)
+                                && (call.getName().equals("forPut") || call.getName().equals("forKey"))))
+                .check(PRODUCTION);
+    }
+
+    /**
      * One storage interface: every backend's facade ({@code SqliteStorage}, {@code PostgresStorage},
      * {@code MongoStorage}, {@code CassandraStorage}) implements {@link Storage}, which only hands out
      * the core's services, so the rule above still holds.
