@@ -7,7 +7,7 @@ import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_VECTOR_INDEXES;
 
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpDataOwnerRecord;
-import dev.stillpoint.adapters.postgres.schema.SqlScript;
+import dev.stillpoint.sqlcatalog.SqlScript;
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.domain.error.StorageException;
 import java.io.IOException;
@@ -55,7 +55,7 @@ final class DataRelations {
 
     /** Creates the register (when missing) and records catalog {@code catalogId} as the owner of {@code data}. */
     static void claim(DSLContext data, String catalogId, String dataId, String catalogAddress, long now) {
-        for (String statement : SqlScript.statements(script())) {
+        for (String statement : SqlScript.statements(script(), SqlScript.Lexis.POSTGRES)) {
             data.execute(statement);
         }
         data.insertInto(SP_DATA_OWNER, SP_DATA_OWNER.DATA_ID, SP_DATA_OWNER.CATALOG_ID, SP_DATA_OWNER.CATALOG_ADDRESS,

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.schema;
 
+import dev.stillpoint.sqlcatalog.SqlScript;
 import dev.stillpoint.sqlcatalog.MigrationDialect;
 import dev.stillpoint.sqlcatalog.MigrationRunner;
 import dev.stillpoint.sqlcatalog.MigrationScript;
@@ -86,7 +87,7 @@ public final class Migrations {
 
         @Override
         public List<String> statements(String script) {
-            return SqlScript.statements(script);
+            return SqlScript.statements(script, SqlScript.Lexis.POSTGRES);
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.stillpoint.adapters.sqlite.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stillpoint.adapters.sqlite.schema.SqlScript;
+import dev.stillpoint.sqlcatalog.SqlScript;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import dev.stillpoint.sqlcatalog.RelationName;
 import java.io.IOException;
@@ -170,7 +170,7 @@ class DataRelationTest {
     private static List<String> templateStatements() {
         try (InputStream in = DataRelationTest.class.getResourceAsStream(
                 "/dev/stillpoint/adapters/sqlite/templates/data_relation.sql")) {
-            return SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8), SqlScript.Lexis.SQLITE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
