@@ -79,7 +79,7 @@ public final class PostgresStorage implements Storage {
             pools.close();
             throw e;
         }
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane", config.events());
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
         Transactions tx = new Transactions(pools);
         catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), controlPlane);
@@ -93,7 +93,7 @@ public final class PostgresStorage implements Storage {
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
-                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
+                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
         if (!readOnly) {
             controlPlane.start();
         }

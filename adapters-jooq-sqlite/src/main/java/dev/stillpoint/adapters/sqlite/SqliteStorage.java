@@ -63,13 +63,13 @@ public final class SqliteStorage implements Storage {
             }
         }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane");
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane", config.events());
         SqliteTables storage = new SqliteTables(catalog);
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
                 storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit())));
         permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
-                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
         if (!readOnly) {
             controlPlane.start();
         }
