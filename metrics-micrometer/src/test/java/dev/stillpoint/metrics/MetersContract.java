@@ -29,7 +29,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -256,8 +255,7 @@ abstract class MetersContract {
         assertThat(result.items()).isEqualTo(4);
         assertThat(counter(StillpointMeters.EXPORTED_ITEMS)).as("items exported").isEqualTo(4);
         assertThat(counter(StillpointMeters.EXPORTED_BYTES)).as("bytes exported").isEqualTo(result.bytes());
-        TableRestore.restore(storage, dir.resolve("made/here"), Optional.empty(), ACCOUNT, "orders-copy",
-                TableRestore.DEFAULT_BATCH, TableRestore.Listener.NONE, new TableRestore.Abort());
+        TableRestore.from(dir.resolve("made/here")).run(storage, ACCOUNT, "orders-copy");
         assertThat(counter(StillpointMeters.RESTORED_ITEMS)).as("items restored").isEqualTo(4);
     }
 
