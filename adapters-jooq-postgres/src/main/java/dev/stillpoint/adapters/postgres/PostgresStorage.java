@@ -39,6 +39,11 @@ import java.util.List;
  */
 public final class PostgresStorage implements Storage {
 
+    static {
+        // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
+        dev.stillpoint.sqlcatalog.JooqBanner.off();
+    }
+
     private final Pools pools;
     private final PostgresCatalog catalog;
     private final LockProbe locks;

@@ -36,6 +36,11 @@ import org.sqlite.SQLiteConfig;
  */
 public final class SqliteStorage implements Storage {
 
+    static {
+        // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
+        dev.stillpoint.sqlcatalog.JooqBanner.off();
+    }
+
     private final Connections connections;
     private final SqliteCatalog catalog;
     private final TableOperations tables;
