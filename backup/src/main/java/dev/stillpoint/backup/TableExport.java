@@ -47,6 +47,17 @@ public final class TableExport {
     }
 
     /**
+     * An export into {@code dir}, in our layout with every item checked until told otherwise; run it with
+     * {@link ExportRequest#run(dev.stillpoint.ports.in.Storage, String, String)}, which creates the directory.
+     *
+     * @param dir the output directory, created when missing
+     * @return the request, to refine ({@code .format(ExportFormat.DYNAMODB)}) and run
+     */
+    public static ExportRequest to(Path dir) {
+        return ExportRequest.into(dir);
+    }
+
+    /**
      * Checks that {@code dir} is a writable directory holding no export, creating it (and its parents) when
      * missing. A directory that already holds an export of either layout (our {@value StillpointLayout#MANIFEST_FILE},
      * DynamoDB's {@value DynamoDbLayout#SUMMARY}, also under {@code AWSDynamoDB/<ExportId>/}) is refused by

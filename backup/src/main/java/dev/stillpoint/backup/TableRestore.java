@@ -147,6 +147,17 @@ public final class TableRestore {
     }
 
     /**
+     * A restore of the export in {@code dir}, refusing duplicate keys and without a key schema until told
+     * otherwise; run it with {@link RestoreRequest#run}.
+     *
+     * @param dir the export's directory, ours or DynamoDB's
+     * @return the request, to refine ({@code .key(..)}, {@code .lastWins()}) and run
+     */
+    public static RestoreRequest from(Path dir) {
+        return RestoreRequest.of(dir);
+    }
+
+    /**
      * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}.
      *
      * @param storage   the backend to restore into
@@ -209,7 +220,7 @@ public final class TableRestore {
         }
     }
 
-    private static void refuseNameInUse(Storage storage, String accountId, String tableName) {
+    static void refuseNameInUse(Storage storage, String accountId, String tableName) {
         try {
             TableDescription existing = storage.tables().describeTable(accountId, tableName);
             throw StorageException.resourceInUse("table '" + existing.tableName() + "' already exists ("

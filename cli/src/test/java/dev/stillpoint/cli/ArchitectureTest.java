@@ -169,6 +169,28 @@ class ArchitectureTest {
                 .check(PRODUCTION);
     }
 
+    /**
+     * Metrics are an embedder's choice [X1]: the core tells {@code ports.out.StorageEvents} what happens and
+     * only {@code metrics-micrometer} turns that into Micrometer meters, so no other module, the core least
+     * of all, needs Micrometer on its class path.
+     */
+    @Test
+    void onlyTheMetricsModuleUsesMicrometer() {
+        noClasses().that().resideOutsideOfPackage("dev.stillpoint.metrics..")
+                .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+                .check(PRODUCTION);
+    }
+
+    /** The metrics binder sees the storage through the ports only, so it serves every backend alike. */
+    @Test
+    void theMetricsModuleDependsOnThePortsAndMicrometerOnly() {
+        classes().that().resideInAPackage("dev.stillpoint.metrics..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.stillpoint.domain..", "dev.stillpoint.ports..",
+                        "dev.stillpoint.metrics..", "io.micrometer..")
+                .check(PRODUCTION);
+    }
+
     @Test
     void nothingInsideTheHexagonDependsOnAdaptersOrTheCli() {
         noClasses().that().resideInAnyPackage("dev.stillpoint.domain..", "dev.stillpoint.ports..", "dev.stillpoint.core..",

@@ -11,6 +11,7 @@ import dev.stillpoint.core.lifecycle.ControlPlanePoller;
 import dev.stillpoint.core.lifecycle.StatisticsRefresh;
 import dev.stillpoint.core.lifecycle.TableCreation;
 import dev.stillpoint.core.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
 
     private final TimeSource time;
     private final ControlPlanePoller poller;
+    private final StorageEvents events;
     // Assigned by wire(), before start(): the poller's thread reads them only after Thread.start.
     private List<PassChore> chores;
     private StatisticsRefresh statistics;
@@ -55,8 +57,22 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
      * @param threadName the poller thread's name
      */
     public ControlPlane(TimeSource time, PollerSchedule schedule, String threadName) {
+        this(time, schedule, threadName, StorageEvents.NONE);
+    }
+
+    /**
+     * A control plane as above, whose poller, pass, table service and restores tell {@code events}
+     * what they do [X1].
+     *
+     * @param time       the clock the lifecycle and the poller read
+     * @param schedule   the poller's idle and active cadence [D8]
+     * @param threadName the poller thread's name
+     * @param events     told of passes, writes and restored items; offered the deferred drops at {@link #wire}
+     */
+    public ControlPlane(TimeSource time, PollerSchedule schedule, String threadName, StorageEvents events) {
         this.time = Objects.requireNonNull(time, "time");
-        this.poller = new ControlPlanePoller(schedule, this::runPass, time, threadName);
+        this.events = Objects.requireNonNull(events, "events");
+        this.poller = new ControlPlanePoller(schedule, this::runPass, time, threadName, events);
     }
 
     /**
@@ -77,11 +93,13 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
         // ItemCount and TableSizeBytes are recounted on the first pass and every few minutes after.
         statistics = new StatisticsRefresh(ports.statistics(), time, StatisticsRefresh.DEFAULT_INTERVAL);
         pass = new ControlPlanePass(ports.store(), deletion, time);
+        events.deferredDrops(pass.deferredDrops());
         // One write sequence, so one definition cache, for the item operations and the restores.
         ItemWrites writes = new ItemWrites(ports.items());
         restores = new RestoreService(ports.store(), ports.catalog(), writes, deletion, time,
-                ports.restoreIdleLimit());
-        return new TableService(ports.catalog(), writes, new TableCreation(ports.store(), time, this), deletion);
+                ports.restoreIdleLimit(), events);
+        return new TableService(ports.catalog(), writes, new TableCreation(ports.store(), time, this), deletion,
+                events);
     }
 
     /**

@@ -16,6 +16,7 @@ import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.RestoreStore;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
@@ -35,6 +36,7 @@ public final class RestoreService implements TableRestores {
     private final TableDeletion deletion;
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
+    private final StorageEvents events;
 
     /**
      * Restores over one backend's ports.
@@ -48,6 +50,23 @@ public final class RestoreService implements TableRestores {
      */
     public RestoreService(RestoreStore store, TableCatalog catalog, ItemWrites items, TableDeletion deletion,
                           TimeSource time, RestoreIdleLimit idleLimit) {
+        this(store, catalog, items, deletion, time, idleLimit, StorageEvents.NONE);
+    }
+
+    /**
+     * Restores over one backend's ports, telling {@code events} of every chunk written [X1].
+     *
+     * @param store the restoring rows
+     * @param catalog descriptions, for the completed table
+     * @param items where the restored items are written
+     * @param deletion DeleteTable's path, which removes an abandoned restore's table
+     * @param time the clock of the stamps
+     * @param idleLimit how long a restore may give no sign of life before it is taken for dead
+     * @param events told how many items each chunk wrote
+     */
+    public RestoreService(RestoreStore store, TableCatalog catalog, ItemWrites items, TableDeletion deletion,
+                          TimeSource time, RestoreIdleLimit idleLimit, StorageEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.store = Objects.requireNonNull(store, "store");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.items = Objects.requireNonNull(items, "items");
@@ -81,6 +100,6 @@ public final class RestoreService implements TableRestores {
             }
         }
         return new RunningRestore(created, (TableState.Restoring) t.nextOr(current), store, catalog, items,
-                deletion, time, idleLimit);
+                deletion, time, idleLimit, events);
     }
 }

@@ -17,6 +17,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.RestoreStore;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TimeSource;
 import java.util.ArrayList;
@@ -48,6 +49,7 @@ final class RunningRestore implements RestoreLoad {
     private final TableDeletion deletion;
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
+    private final StorageEvents events;
     private final AtomicBoolean completed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     // Touched by the writing thread only (write and complete).
@@ -55,7 +57,9 @@ final class RunningRestore implements RestoreLoad {
     private long stampedAtNanos;
 
     RunningRestore(TableDescription created, TableState.Restoring state, RestoreStore store, TableCatalog catalog,
-                   ItemWrites items, TableDeletion deletion, TimeSource time, RestoreIdleLimit idleLimit) {
+                   ItemWrites items, TableDeletion deletion, TimeSource time, RestoreIdleLimit idleLimit,
+                   StorageEvents events) {
+        this.events = events;
         this.created = created;
         this.state = state;
         this.store = store;
@@ -89,6 +93,7 @@ final class RunningRestore implements RestoreLoad {
             requireRunning("write to");
             int to = chunkEnd(batch, from);
             writeChunk(batch, from, to);
+            events.restored(to - from);
             renewIfDue();
             from = to;
         }

@@ -15,14 +15,17 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.core.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The table and item operations of every backend, written once. Each request is checked against
@@ -35,6 +38,7 @@ public final class TableService implements TableOperations {
     private final ItemWrites items;
     private final TableCreator creation;
     private final TableDeletion deletion;
+    private final StorageEvents events;
 
     /**
      * The service over one backend's catalog, item store, creation path and drop port (through {@code deletion}).
@@ -45,6 +49,21 @@ public final class TableService implements TableOperations {
      * @param deletion the DeleteTable path over the backend's drop port
      */
     public TableService(TableCatalog catalog, ItemWrites items, TableCreator creation, TableDeletion deletion) {
+        this(catalog, items, creation, deletion, StorageEvents.NONE);
+    }
+
+    /**
+     * The service, telling {@code events} how long each write took and whether it failed [X1].
+     *
+     * @param catalog the backend's table catalog
+     * @param items the write sequence over the backend's item storage
+     * @param creation the CreateTable path
+     * @param deletion the DeleteTable path over the backend's drop port
+     * @param events told of every put, delete and batch write
+     */
+    public TableService(TableCatalog catalog, ItemWrites items, TableCreator creation, TableDeletion deletion,
+                        StorageEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.items = Objects.requireNonNull(items, "items");
         this.creation = Objects.requireNonNull(creation, "creation");
@@ -83,11 +102,14 @@ public final class TableService implements TableOperations {
 
     @Override
     public void putItem(String accountId, String tableName, Item item) {
-        TableRules.requireAddress(accountId, tableName);
-        if (item == null) {
-            throw StorageException.validation("item to put into table '" + tableName + "' is required, got null");
-        }
-        items.put(accountId, tableName, table -> ItemRules.forPut(TableRules.requireItemsAvailable(table), item));
+        timed(StorageEvents.WriteKind.PUT, () -> {
+            TableRules.requireAddress(accountId, tableName);
+            if (item == null) {
+                throw StorageException.validation("item to put into table '" + tableName + "' is required, got null");
+            }
+            items.put(accountId, tableName, table -> ItemRules.forPut(TableRules.requireItemsAvailable(table), item));
+            return null;
+        });
     }
 
     @Override
@@ -99,13 +121,33 @@ public final class TableService implements TableOperations {
 
     @Override
     public void deleteItem(String accountId, String tableName, RequestKey key) {
-        TableRules.requireAddress(accountId, tableName);
-        requireKey(key, tableName);
-        items.delete(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
+        timed(StorageEvents.WriteKind.DELETE, () -> {
+            TableRules.requireAddress(accountId, tableName);
+            requireKey(key, tableName);
+            items.delete(accountId, tableName, table -> ItemRules.forKey(TableRules.requireItemsAvailable(table), key));
+            return null;
+        });
     }
 
     @Override
     public BatchWriteResult batchWriteItem(String accountId, Map<String, List<WriteRequest>> requestItems) {
+        return timed(StorageEvents.WriteKind.BATCH, () -> batch(accountId, requestItems));
+    }
+
+    /** Runs a write and tells the events how long it took and whether it threw. */
+    private <T> T timed(StorageEvents.WriteKind kind, Supplier<T> write) {
+        long began = System.nanoTime();
+        boolean failed = true;
+        try {
+            T result = write.get();
+            failed = false;
+            return result;
+        } finally {
+            events.written(kind, Duration.ofNanos(System.nanoTime() - began), failed);
+        }
+    }
+
+    private BatchWriteResult batch(String accountId, Map<String, List<WriteRequest>> requestItems) {
         Map<String, List<WriteRequest>> batch = BatchRules.requireShape(accountId, requestItems);
         Map<String, Function<TableDescription, List<ItemChange>>> rules = new LinkedHashMap<>();
         batch.forEach((table, requests) -> rules.put(table, definition -> BatchRules.forTable(definition, requests)));

@@ -9,9 +9,10 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Waits for a table to become ACTIVE, as the AWS SDK's {@code tableExists} waiter does: DescribeTable
- * polled with a growing pause (20 ms doubling to 250 ms), so a table the control plane activates after
- * its 0.25 s delay is seen within a poll of it.
+ * Waits for a table to become ACTIVE, or to be gone, as the AWS SDK's {@code tableExists} and
+ * {@code tableNotExists} waiters do: DescribeTable polled with a growing pause (20 ms doubling to
+ * 250 ms), so a table the control plane activates after its 0.25 s delay, or a drop it completes
+ * about a second after the last reader let go, is seen within a poll of it.
  */
 public final class TableWaiter {
 
@@ -52,6 +53,43 @@ public final class TableWaiter {
                 Thread.currentThread().interrupt();
                 throw new StorageException(ErrorReason.TRANSIENT, "waiting for table '" + tableName
                         + "' to become ACTIVE was interrupted");
+            }
+            pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+        }
+    }
+
+    /**
+     * Returns once DescribeTable answers TableNotFound: the table's data and catalog row are gone
+     * (a DeleteTable deferred behind an open snapshot completes about a second after it is closed
+     * [D5, D8]). Still there after {@code timeout} is Transient, naming the wait and the status seen.
+     *
+     * @param tables the table operations to poll
+     * @param accountId the account the table belonged to
+     * @param tableName the table's name
+     * @param timeout the longest to wait for the table to be gone
+     */
+    public static void awaitDeleted(TableOperations tables, String accountId, String tableName, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Duration pause = FIRST_PAUSE;
+        while (true) {
+            TableDescription d;
+            try {
+                d = tables.describeTable(accountId, tableName);
+            } catch (StorageException e) {
+                if (e.reason() == ErrorReason.TABLE_NOT_FOUND) {
+                    return;
+                }
+                throw e;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' is still "
+                        + d.status().name() + " after waiting " + timeout.toMillis() + " ms for it to be deleted");
+            }
+            LockSupport.parkNanos(pause.toNanos());
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new StorageException(ErrorReason.TRANSIENT, "waiting for table '" + tableName
+                        + "' to be deleted was interrupted");
             }
             pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
         }

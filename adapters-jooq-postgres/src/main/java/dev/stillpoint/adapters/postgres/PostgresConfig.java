@@ -6,6 +6,7 @@ import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.Optional;
@@ -38,11 +39,14 @@ import java.util.Optional;
  *                          SnapshotExpired) [L1]; default 60 s, from 100 ms to one day
  * @param restoreIdleLimit  how long a restore may give no sign of life before any opening's poller takes
  *                          it for dead and removes its table [E5]; default 60 s, from 1 s to one day
+ * @param events             told what the storage does, for an embedder's metrics [X1];
+ *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
                              Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
                              PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
-                             Duration snapshotIdleLimit, Duration restoreIdleLimit) {
+                             Duration snapshotIdleLimit, Duration restoreIdleLimit,
+                             StorageEvents events) {
 
     /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -78,6 +82,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
             throw StorageException.validation("connectionTimeout must be from 250 ms to 10 minutes, got "
                     + (connectionTimeout == null ? "none" : connectionTimeout.toMillis() + " ms"));
         }
+        events = events == null ? StorageEvents.NONE : events;
         new IdleLimit(snapshotIdleLimit);
         new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
@@ -91,14 +96,14 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
     public static PostgresConfig shared(Database database) {
         return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
         return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -108,48 +113,60 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
         return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withConnectionTimeout(Duration timeout) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withPageBudget(PageBudget budget) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withControlPlaneDelay(Duration delay) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withObserver(ReadObserver hooks) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public PostgresConfig withTime(TimeSource clock) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public PostgresConfig withSnapshotIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public PostgresConfig withRestoreIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events);
+    }
+
+    /**
+     * The same config telling {@code events} what the storage does [X1]: permits, leases, passes,
+     * deferred drops, pages streamed, writes and restored items.
+     *
+     * @param events the embedder's watcher, e.g. {@code metrics-micrometer}'s {@code StillpointMeters}
+     * @return the config with it
+     */
+    public PostgresConfig withEvents(StorageEvents events) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 }

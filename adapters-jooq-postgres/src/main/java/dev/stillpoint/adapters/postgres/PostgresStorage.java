@@ -43,6 +43,11 @@ public final class PostgresStorage implements Storage {
     /** What this backend offers, known before anything is opened: PostgreSQL: everything. */
     public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL");
 
+    static {
+        // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
+        dev.stillpoint.sqlcatalog.JooqBanner.off();
+    }
+
     private final Pools pools;
     private final PostgresCatalog catalog;
     private final LockProbe locks;
@@ -83,7 +88,7 @@ public final class PostgresStorage implements Storage {
             pools.close();
             throw e;
         }
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane");
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane", config.events());
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
         Transactions tx = new Transactions(pools);
         catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), controlPlane);
@@ -97,7 +102,7 @@ public final class PostgresStorage implements Storage {
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
-                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
+                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
         if (!readOnly) {
             controlPlane.start();
         }

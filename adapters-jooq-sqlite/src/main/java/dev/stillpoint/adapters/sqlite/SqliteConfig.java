@@ -6,6 +6,7 @@ import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,11 +31,14 @@ import java.util.Optional;
  *                           [L1]; default 60 s, from 100 ms to one day
  * @param restoreIdleLimit   how long a restore may give no sign of life before any opening's poller takes
  *                           it for dead and removes its table [E5]; default 60 s, from 1 s to one day
+ * @param events             told what the storage does, for an embedder's metrics [X1];
+ *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
  */
 public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotPermits, PageBudget pageBudget,
                            Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
                            ReadObserver observer, TimeSource time, Duration snapshotIdleLimit,
-                           Duration restoreIdleLimit) {
+                           Duration restoreIdleLimit,
+                           StorageEvents events) {
 
     public SqliteConfig {
         if (readConnections < 1) {
@@ -47,6 +51,7 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
             throw StorageException.validation("snapshotPermits " + snapshotPermits + " exceeds half of the "
                     + readConnections + " read connections");
         }
+        events = events == null ? StorageEvents.NONE : events;
         new IdleLimit(snapshotIdleLimit);
         new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
@@ -60,35 +65,35 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
     public static SqliteConfig file(Path file) {
         return new SqliteConfig(Optional.of(file), 10, 5, PageBudget.DEFAULT, Duration.ofSeconds(5),
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION,
-                RestoreIdleLimit.DEFAULT_DURATION);
+                RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
     }
 
     /** An in-memory database: one connection; snapshots copy the table and hold a slot, not a connection [Q4]. */
     public static SqliteConfig inMemory() {
         return new SqliteConfig(Optional.empty(), 1, 2, PageBudget.DEFAULT, Duration.ofSeconds(5),
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT_DURATION,
-                RestoreIdleLimit.DEFAULT_DURATION);
+                RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
     }
 
     public SqliteConfig withPageBudget(PageBudget budget) {
         return new SqliteConfig(file, readConnections, snapshotPermits, budget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public SqliteConfig withObserver(ReadObserver hooks) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public SqliteConfig withControlPlaneDelay(Duration delay) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, Optional.of(delay),
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** With {@code connections} pooled read connections and {@code permits} snapshot permits (at most half of them). */
     public SqliteConfig withPool(int connections, int permits) {
         return new SqliteConfig(file, connections, permits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** With {@code permits} snapshot permits, as {@code MongoConfig.withSnapshotPermits}; at most half the read connections. */
@@ -98,18 +103,30 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
 
     public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                schedule, observer, time, snapshotIdleLimit, restoreIdleLimit);
+                schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public SqliteConfig withSnapshotIdleLimit(Duration limit) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, limit, restoreIdleLimit);
+                pollerSchedule, observer, time, limit, restoreIdleLimit, events);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public SqliteConfig withRestoreIdleLimit(Duration limit) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, limit);
+                pollerSchedule, observer, time, snapshotIdleLimit, limit, events);
+    }
+
+    /**
+     * The same config telling {@code events} what the storage does [X1]: permits, leases, passes,
+     * deferred drops, pages streamed, writes and restored items.
+     *
+     * @param events the embedder's watcher, e.g. {@code metrics-micrometer}'s {@code StillpointMeters}
+     * @return the config with it
+     */
+    public SqliteConfig withEvents(StorageEvents events) {
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 }

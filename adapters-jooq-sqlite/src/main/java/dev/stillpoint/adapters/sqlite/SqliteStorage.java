@@ -40,6 +40,11 @@ public final class SqliteStorage implements Storage {
     /** What this backend offers, known before anything is opened: SQLite: everything. */
     public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite");
 
+    static {
+        // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
+        dev.stillpoint.sqlcatalog.JooqBanner.off();
+    }
+
     private final Connections connections;
     private final SqliteCatalog catalog;
     private final TableOperations tables;
@@ -67,13 +72,13 @@ public final class SqliteStorage implements Storage {
             }
         }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane");
+        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane", config.events());
         SqliteTables storage = new SqliteTables(catalog);
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
                 storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit())));
         permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
-                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
         if (!readOnly) {
             controlPlane.start();
         }

@@ -6,6 +6,7 @@ import dev.stillpoint.domain.poller.PollerEvent;
 import dev.stillpoint.domain.poller.PollerRefusal;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.time.Duration;
@@ -30,6 +31,7 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
     private final Object signal = new Object();
     private final AtomicLong passes = new AtomicLong();
     private final Thread thread;
+    private final StorageEvents events;
     // Counts wakes not yet seen by the loop; a wake is never lost between a check and a wait.
     private long wakes;
     private long wakesSeen;
@@ -45,6 +47,22 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
      * @param name the thread's name
      */
     public ControlPlanePoller(PollerSchedule schedule, Supplier<PollerEvent.PassFinished> pass, TimeSource time, String name) {
+        this(schedule, pass, time, name, StorageEvents.NONE);
+    }
+
+    /**
+     * A poller running {@code pass} on {@code schedule} in a daemon thread, not yet started, telling
+     * {@code events} of every pass's end [X1].
+     *
+     * @param schedule the idle and active cadence [D8]
+     * @param pass runs one pass and reports it
+     * @param time the clock for wake times
+     * @param name the thread's name
+     * @param events told how long each pass ran and whether it failed
+     */
+    public ControlPlanePoller(PollerSchedule schedule, Supplier<PollerEvent.PassFinished> pass, TimeSource time, String name,
+                              StorageEvents events) {
+        this.events = java.util.Objects.requireNonNull(events, "events");
         this.schedule = schedule;
         this.pass = pass;
         this.time = time;
@@ -138,13 +156,17 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
             wakesSeen = wakes;
         }
         PollerEvent.PassFinished finished;
+        long began = time.monotonicNanos();
+        boolean failed = false;
         try {
             finished = pass.get();
         } catch (RuntimeException e) {
             LOG.warn("control-plane pass failed: {}", e.toString());
+            failed = true;
             finished = new PollerEvent.PassFinished(time.now(), 0, java.util.Optional.empty());
         }
         passes.incrementAndGet();
+        events.passFinished(Duration.ofNanos(time.monotonicNanos() - began), failed);
         synchronized (signal) {
             if (wakes != wakesSeen) {
                 // Woken while the pass ran: let the schedule know before it decides the next wait.

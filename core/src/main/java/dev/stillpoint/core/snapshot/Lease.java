@@ -14,6 +14,7 @@ import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.time.Duration;
 import java.util.Optional;
@@ -40,14 +41,17 @@ final class Lease {
     private final String table;
     private final IdleLimit idleLimit;
     private final ReadObserver observer;
+    private final StorageEvents events;
     private volatile LeaseState state = SnapshotLease.requested();
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile boolean fetching;
     private AutoCloseable resource;
     private PageSource pages;
 
-    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer) {
+    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer,
+          StorageEvents events) {
         this.permits = permits;
+        this.events = events;
         this.wake = wake;
         this.table = table;
         this.idleLimit = idleLimit;
@@ -111,6 +115,11 @@ final class Lease {
         for (LeaseEffect effect : t.effects()) {
             perform(effect);
         }
+        // The permit's return happens once per lease that held one, so it is where a release is told.
+        if (t.effects().contains(LeaseEffect.RETURN_PERMIT) && state instanceof LeaseState.Released released) {
+            events.leaseReleased(t.effects().contains(LeaseEffect.LOG_ABANDONED) ? StorageEvents.LeaseEnd.ABANDONED
+                    : endOf(released.reason()));
+        }
         return true;
     }
 
@@ -155,6 +164,7 @@ final class Lease {
             fetching = false;
         }
         observer.pageRead(page);
+        events.pageStreamed(page);
         // One transition per page: in STREAMING an item is the identity move, and this monitor
         // already holds the state STREAMING, so per-item transitions would only cost allocations.
         if (!page.items().isEmpty()) {
@@ -164,6 +174,16 @@ final class Lease {
             apply(LeaseEvent.END_SEEN);
         }
         return page;
+    }
+
+    private static StorageEvents.LeaseEnd endOf(LeaseState.ReleaseReason reason) {
+        return switch (reason) {
+            case DRAINED -> StorageEvents.LeaseEnd.DRAINED;
+            case CLOSED_EARLY -> StorageEvents.LeaseEnd.CLOSED;
+            case EXPIRED -> StorageEvents.LeaseEnd.EXPIRED;
+            case FAILED -> StorageEvents.LeaseEnd.FAILED;
+            case OPEN_FAILED, OPEN_CANCELLED -> StorageEvents.LeaseEnd.OPEN_FAILED;
+        };
     }
 
     private void perform(LeaseEffect effect) {

@@ -19,6 +19,7 @@ import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.SnapshotReadPort;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.lang.ref.Cleaner;
 
@@ -46,6 +47,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     private final Cleaner cleaner;
     private final IdleWatch idle;
     private final PageReadAhead readAhead;
+    private final StorageEvents events;
 
     /**
      * An engine whose streams have the default idle limit (60 s) [L1].
@@ -92,6 +94,42 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
      */
     public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
                                 ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, ReadAhead readAhead) {
+        this(reads, permits, wake, budget, observer, cleaner, idleLimit, readAhead, StorageEvents.NONE);
+    }
+
+    /**
+     * An engine whose streams read one page ahead, watched by {@code events} [X1].
+     *
+     * @param reads     the adapter's snapshot reads
+     * @param permits   the engine's permit pool [D7]
+     * @param wake      woken by every release [P8]
+     * @param budget    rows and bytes per page [S7]
+     * @param observer  test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner   reclaims a stream dropped without close [S5]
+     * @param idleLimit how long a stream may go without a page fetch before it is reclaimed [L1]
+     * @param events    told of refusals, releases and pages; offered the permit ledger's figures now
+     */
+    public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
+                                ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, StorageEvents events) {
+        this(reads, permits, wake, budget, observer, cleaner, idleLimit, ReadAhead.ONE_PAGE, events);
+    }
+
+    /**
+     * An engine over the adapter's read port, watched by {@code events} [X1].
+     *
+     * @param reads     the adapter's snapshot reads
+     * @param permits   the engine's permit pool [D7]
+     * @param wake      woken by every release [P8]
+     * @param budget    rows and bytes per page [S7]
+     * @param observer  test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner   reclaims a stream dropped without close [S5]
+     * @param idleLimit how long a stream may go without a page fetch before it is reclaimed [L1]
+     * @param readAhead whether a stream fetches its next page while its reader works through the current one
+     * @param events    told of refusals, releases and pages; offered the permit ledger's figures now
+     */
+    public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
+                                ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, ReadAhead readAhead,
+                                StorageEvents events) {
         this.reads = reads;
         this.permits = permits;
         this.wake = wake;
@@ -100,6 +138,24 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         this.cleaner = cleaner;
         this.idle = new IdleWatch(idleLimit);
         this.readAhead = new PageReadAhead(readAhead);
+        this.events = java.util.Objects.requireNonNull(events, "events");
+        // A gauge reads the ledger itself: no second count of permits to drift from it.
+        events.snapshotPermits(new StorageEvents.PermitFigures() {
+            @Override
+            public int inUse() {
+                return permits.inUse();
+            }
+
+            @Override
+            public int heldBySnapshots() {
+                return permits.held(HolderKind.TABLE_SNAPSHOT);
+            }
+
+            @Override
+            public int capacity() {
+                return permits.capacity();
+            }
+        });
     }
 
     /**
@@ -129,10 +185,11 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         if (storedKeys == null) {
             throw StorageException.validation("storedKeys must not be null (OMITTED or INCLUDED)");
         }
-        Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer);
+        Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer, events);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
         } catch (StorageException refused) {
+            events.permitRefused();
             lease.apply(LeaseEvent.PERMIT_REFUSED);
             throw refused;
         }

@@ -59,6 +59,16 @@ public final class PermitLedger {
     }
 
     /**
+     * Permits out now to holders of {@code kind}.
+     *
+     * @param kind the kind of holder
+     * @return the number of permits that kind holds
+     */
+    public synchronized int held(HolderKind kind) {
+        return pool.held().getOrDefault(kind, 0);
+    }
+
+    /**
      * The most permits out at once.
      *
      * @return the pool's capacity

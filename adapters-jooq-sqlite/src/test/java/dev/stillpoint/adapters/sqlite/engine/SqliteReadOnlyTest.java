@@ -59,7 +59,7 @@ class SqliteReadOnlyTest {
         SqliteConfig c = SqliteConfig.file(file).withPool(2, 1);
         return new SqliteConfig(c.file(), c.readConnections(), c.snapshotPermits(), c.pageBudget(), c.busyTimeout(),
                 Optional.of(Duration.ZERO), c.pollerSchedule(), c.observer(), A_YEAR_LATER, c.snapshotIdleLimit(),
-                c.restoreIdleLimit());
+                c.restoreIdleLimit(), c.events());
     }
 
     private static Path dirOf(String label) throws IOException {

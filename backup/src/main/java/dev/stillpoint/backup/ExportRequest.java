@@ -1,0 +1,147 @@
+package dev.stillpoint.backup;
+
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.out.StorageEvents;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One export, described and then run in one call, as a CreateTable request is built and then sent:
+ *
+ * <pre>{@code
+ * ExportResult result = TableExport.to(dir).format(ExportFormat.DYNAMODB).run(storage, "acct", "orders");
+ * }</pre>
+ *
+ * <p>{@link #run} does what the command line's export does: it creates {@code dir} (and its parents)
+ * or refuses one that is not a writable directory or already holds an export
+ * ({@link TableExport#prepareOutput}), removes the temporary files an export killed earlier left there
+ * ({@link ExportTemps#removeStale}), opens the snapshot, checks and writes every item [E1], and renames
+ * the manifest into place last. Immutable: each setter returns a new request.
+ *
+ * @param dir      the output directory, created when missing
+ * @param options  the layout and how it is written; our layout with every item checked by default
+ * @param listener told as items are written; {@link ExportListener#NONE} by default
+ * @param events   told of the completed export (items, bytes) [X1]; {@link StorageEvents#NONE} by default
+ * @param temps    the export's temporary files, for a shutdown hook that may abandon it; empty (the
+ *                 default) for a new record on each run
+ */
+public record ExportRequest(Path dir, ExportOptions options, ExportListener listener, StorageEvents events,
+                            Optional<ExportTemps> temps) {
+
+    /**
+     * Requires every part.
+     *
+     * @param dir      the output directory
+     * @param options  the layout and how it is written
+     * @param listener told as items are written
+     * @param events   told of the completed export
+     * @param temps    the export's temporary files
+     */
+    public ExportRequest {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(temps, "temps");
+    }
+
+    /**
+     * An export into {@code dir} in our layout, every item checked, nothing told.
+     *
+     * @param dir the output directory, created when missing
+     * @return the request
+     */
+    static ExportRequest into(Path dir) {
+        return new ExportRequest(dir, ExportOptions.of(ExportFormat.STILLPOINT), ExportListener.NONE,
+                StorageEvents.NONE, Optional.empty());
+    }
+
+    /**
+     * The same request writing {@code format}'s layout [E2].
+     *
+     * @param format {@link ExportFormat#STILLPOINT} or {@link ExportFormat#DYNAMODB}
+     * @return the request
+     */
+    public ExportRequest format(ExportFormat format) {
+        return new ExportRequest(dir, new ExportOptions(format, options.checkItems(), options.itemsPerDataFile()),
+                listener, events, temps);
+    }
+
+    /**
+     * The same request with other options (layout, item check, DynamoDB data file size).
+     *
+     * @param options how the export writes
+     * @return the request
+     */
+    public ExportRequest options(ExportOptions options) {
+        return new ExportRequest(dir, options, listener, events, temps);
+    }
+
+    /**
+     * The same request telling {@code listener} as items are written (a progress bar).
+     *
+     * @param listener told on the export's writing thread
+     * @return the request
+     */
+    public ExportRequest listener(ExportListener listener) {
+        return new ExportRequest(dir, options, listener, events, temps);
+    }
+
+    /**
+     * The same request telling {@code events} of the completed export, e.g. the storage's metrics binder.
+     *
+     * @param events told once the manifest is in place
+     * @return the request
+     */
+    public ExportRequest events(StorageEvents events) {
+        return new ExportRequest(dir, options, listener, events, temps);
+    }
+
+    /**
+     * The same request with the caller's temporary-file record, so its shutdown hook can
+     * {@link ExportTemps#abandon()} the export mid-way.
+     *
+     * @param temps a record not used by another export
+     * @return the request
+     */
+    public ExportRequest temps(ExportTemps temps) {
+        return new ExportRequest(dir, options, listener, events, Optional.of(temps));
+    }
+
+    /**
+     * Exports {@code table} of {@code storage}: see the class comment.
+     *
+     * @param storage the opened storage
+     * @param account the account the table belongs to
+     * @param table   the table's name
+     * @return what was written
+     * @throws dev.stillpoint.domain.error.StorageException as the snapshot engine throws it (TableNotFound,
+     *     LimitExceeded, Unsupported ...)
+     * @throws BackupFailure OUTPUT for a directory that cannot be made, is not writable or holds an
+     *     export, or a file that cannot be written; CORRUPT_ITEM for an item that fails the check
+     */
+    public ExportResult run(Storage storage, String account, String table) {
+        return run(storage.snapshots(), account, table);
+    }
+
+    /**
+     * Exports {@code table} through {@code engine}: see the class comment.
+     *
+     * @param engine  the backend's snapshot engine
+     * @param account the account the table belongs to
+     * @param table   the table's name
+     * @return what was written
+     * @throws dev.stillpoint.domain.error.StorageException as the snapshot engine throws it
+     * @throws BackupFailure as {@link #run(Storage, String, String)}
+     */
+    public ExportResult run(SnapshotEngine engine, String account, String table) {
+        TableExport.prepareOutput(dir);
+        ExportTemps.removeStale(dir);
+        ExportResult result = TableExport.export(engine, account, table, dir, options, listener,
+                temps.orElseGet(ExportTemps::new));
+        events.exported(result.items(), result.bytes());
+        return result;
+    }
+}
