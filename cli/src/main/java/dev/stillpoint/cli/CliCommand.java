@@ -41,6 +41,11 @@ abstract class CliCommand implements Callable<Integer> {
         return spec.commandLine().getOut();
     }
 
+    /** The command line's stdin (the root command's stream, so a test can hand one in). */
+    java.io.InputStream in() {
+        return spec.root().userObject() instanceof StillpointCommand root ? root.in : System.in;
+    }
+
     PrintWriter err() {
         return spec.commandLine().getErr();
     }

@@ -33,6 +33,9 @@ final class ExitCodes {
     /** {@code restore}: the load failed or was interrupted mid-way; the new table was removed [E5]. */
     static final int RESTORE_ABANDONED = 14;
 
+    /** {@code get-item}: no item has the key given [X4]. */
+    static final int ITEM_NOT_FOUND = 15;
+
     private ExitCodes() {
     }
 

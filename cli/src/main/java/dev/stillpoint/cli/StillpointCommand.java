@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "stillpoint", mixinStandardHelpOptions = true, version = "stillpoint 0.1.0",
         description = "Stillpoint: the storage core of DynamoDB-compatible servers, on its embedded SQLite default.",
         subcommands = {DemoCommand.class, ExportCommand.class, RestoreCommand.class, CreateTableCommand.class, PutCommand.class,
-            DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class},
+            GetItemCommand.class, DeleteItemCommand.class, DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:success",
             "1:other storage error (validation, table not ACTIVE, internal)",
@@ -23,11 +23,15 @@ import picocli.CommandLine.Command;
             "11:restore: a checksum, item count or gzip stream does not match its manifest (E3)",
             "12:restore: a line is not an item, or its key is missing or of another type (E3)",
             "13:restore: the table name is in use; nothing created (E4)",
-            "14:restore: failed or interrupted mid-way; the new table was removed (E5)"})
+            "14:restore: failed or interrupted mid-way; the new table was removed (E5)",
+            "15:get-item: no item has that key"})
 public final class StillpointCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** Where {@code --item-file -} and {@code --key-file -} read: stdin, or a test's stream. */
+    java.io.InputStream in = System.in;
 
     @Override
     public void run() {
