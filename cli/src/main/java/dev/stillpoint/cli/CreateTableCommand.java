@@ -56,6 +56,8 @@ final class CreateTableCommand extends StorageCommand {
         CreateTableRequest request = request(account, table, key, gsis);
         try (Storage storage = openStorage()) {
             TableDescription d = createAndWait(storage.tables(), request, Duration.ofSeconds(waitSeconds));
+            answer.put("table", d.tableName());
+            answer.put("status", d.status().name());
             out().printf("created table '%s' (%s) in %s%n", d.tableName(), d.status(), shownBackend());
             out().flush();
             return ExitCodes.OK;

@@ -29,6 +29,9 @@ final class DeleteItemCommand extends StorageCommand {
         try (Storage storage = openStorage()) {
             storage.tables().deleteItem(account, table, requestKey);
         }
+        answer.put("table", table);
+        answer.set("key", JsonAnswers.tree(dev.stillpoint.itemjson.ItemJson.encode(
+                dev.stillpoint.domain.item.Item.of(requestKey.attributes()))));
         out().printf("deleted the item under that key from '%s' (if there was one)%n", table);
         out().flush();
         return ExitCodes.OK;

@@ -118,7 +118,10 @@ final class ExportCommand extends StorageCommand {
     }
 
     private int export(SnapshotEngine engine) {
+        answer.put("table", table);
+        answer.put("out", outDir.toString());
         List<String> stale = ExportTemps.removeStale(outDir);
+        stale.forEach(answer.putArray("staleTemporaryFilesRemoved")::add);
         if (!stale.isEmpty()) {
             err().println("stillpoint export: removed " + stale.size() + " stale temporary file"
                     + (stale.size() == 1 ? "" : "s") + " of an interrupted export from " + outDir + ": "
@@ -135,6 +138,17 @@ final class ExportCommand extends StorageCommand {
             }
             throw e;
         }
+        answer.put("format", r.format().name());
+        answer.put("items", r.items());
+        answer.put("bytes", r.bytes());
+        answer.put("elapsedMillis", r.elapsed().toMillis());
+        answer.putObject("snapshot").put("kind", r.info().kind().toString()).put("marker", r.info().marker());
+        answer.put("keyOrdered", r.keyOrdered());
+        if (r.sha256() != null) {
+            answer.put("sha256", r.sha256());
+        }
+        r.dataFiles().forEach(f -> answer.withArray("dataFiles").add(f.toString()));
+        answer.put("manifest", r.manifestFile().toString());
         PrintWriter out = out();
         out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
                 r.elapsed().toMillis());

@@ -36,7 +36,10 @@ final class GetItemCommand extends StorageCommand {
             if (item.isEmpty()) {
                 throw new CliFailure(ExitCodes.ITEM_NOT_FOUND, "no item of table '" + table + "' has that key");
             }
-            out().println(ItemJson.encode(item.get()));
+            String text = ItemJson.encode(item.get());
+            answer.put("table", table);
+            answer.set("item", JsonAnswers.tree(text));
+            out().println(text);
             out().flush();
             return ExitCodes.OK;
         }

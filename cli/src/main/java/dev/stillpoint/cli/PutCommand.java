@@ -69,6 +69,8 @@ final class PutCommand extends StorageCommand {
                 }
             }
         }
+        answer.put("table", table);
+        answer.put("items", decoded.size());
         out().printf("put %d item%s into '%s'%n", decoded.size(), decoded.size() == 1 ? "" : "s", table);
         out().flush();
         return ExitCodes.OK;

@@ -134,6 +134,17 @@ final class RestoreCommand extends StorageCommand {
                 }
             };
             TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
+            answer.put("from", from.toString());
+            answer.put("table", table);
+            answer.put("status", r.table().status().name());
+            answer.put("format", r.format().name());
+            answer.put("items", r.items());
+            answer.put("elapsedMillis", r.elapsed().toMillis());
+            answer.put("itemsPerSecond", Math.round(r.itemsPerSecond()));
+            answer.put("collapsedLines", export.collapsedLines());
+            r.table().restoreSummary().ifPresent(s -> answer.putObject("restoreSummary")
+                    .put("sourceTableArn", s.sourceTableArn().orElse(null))
+                    .put("restoreDateTime", s.restoreDateTime().toString()));
             PrintWriter out = out();
             out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
                     r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());

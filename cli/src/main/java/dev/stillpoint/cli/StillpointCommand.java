@@ -39,6 +39,35 @@ public final class StillpointCommand implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new StillpointCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line as {@link #main} runs it: a usage error (an unknown option, a missing one) under
+     * {@code --json} answers with its JSON object on stdout too [X3]; without it, picocli's message and
+     * usage on stderr as usual.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new StillpointCommand());
+        CommandLine.IParameterExceptionHandler usual = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((ex, args) -> {
+            if (!java.util.Arrays.asList(args).contains("--json")) {
+                return usual.handleParseException(ex, args);
+            }
+            CommandLine where = ex.getCommandLine();
+            where.getErr().println("stillpoint " + where.getCommandName() + ": " + ex.getMessage());
+            where.getErr().flush();
+            com.fasterxml.jackson.databind.node.ObjectNode answer = CliCommand.JSON.createObjectNode();
+            answer.put("command", where.getCommandName());
+            answer.put("exitCode", ExitCodes.USAGE);
+            com.fasterxml.jackson.databind.node.ObjectNode error = answer.putObject("error");
+            error.put("reason", ExitCodes.reason(ExitCodes.USAGE));
+            error.put("message", ex.getMessage());
+            error.put("exitCode", ExitCodes.USAGE);
+            where.getOut().println(answer);
+            where.getOut().flush();
+            return ExitCodes.USAGE;
+        });
+        return cli;
     }
 }

@@ -33,7 +33,7 @@ final class Cli {
     }
 
     static CommandLine commandLine(StringWriter out, StringWriter err) {
-        CommandLine cli = new CommandLine(new StillpointCommand());
+        CommandLine cli = StillpointCommand.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli;
