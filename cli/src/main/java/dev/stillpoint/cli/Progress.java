@@ -130,7 +130,7 @@ final class Progress implements ExportListener, TableRestore.Listener, ExportRea
         if (knownTotal(done)) {
             text.append(String.format(" of %s%,d items (%d%%)", estimate ? "about " : "", total, percent(done)));
         } else {
-            text.append(" items");
+            text.append(done == 1 ? " item" : " items");
         }
         text.append(figures(done, now, last));
         err.println(text);
@@ -138,16 +138,18 @@ final class Progress implements ExportListener, TableRestore.Listener, ExportRea
     }
 
     private void draw(long done, long now, boolean last) {
-        StringBuilder text = new StringBuilder(label).append(" [");
-        int filled = knownTotal(done) ? (int) (WIDTH * done / total) : last ? WIDTH : 0;
-        for (int i = 0; i < WIDTH; i++) {
-            text.append(i < filled ? '=' : i == filled && !last && knownTotal(done) ? '>' : ' ');
-        }
-        text.append("] ");
+        StringBuilder text = new StringBuilder(label).append(' ');
         if (knownTotal(done)) {
+            int filled = (int) (WIDTH * done / total);
+            text.append('[');
+            for (int i = 0; i < WIDTH; i++) {
+                text.append(i < filled ? '=' : i == filled && !last ? '>' : ' ');
+            }
+            text.append("] ");
             text.append(String.format("%3d%% %,d/%s%,d", percent(done), done, estimate ? "~" : "", total));
         } else {
-            text.append(String.format("%,d items", done));
+            // No total: a count, not a bar that could not say how full it is.
+            text.append(items(done));
         }
         text.append(figures(done, now, last));
         StringBuilder shown = new StringBuilder("\r").append(text);
@@ -160,6 +162,10 @@ final class Progress implements ExportListener, TableRestore.Listener, ExportRea
             err.println();
         }
         err.flush();
+    }
+
+    private static String items(long done) {
+        return String.format("%,d item%s", done, done == 1 ? "" : "s");
     }
 
     private int percent(long done) {

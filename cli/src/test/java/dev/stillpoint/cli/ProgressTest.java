@@ -112,6 +112,19 @@ class ProgressTest {
                 "stillpoint: restoring t: 60 of 60 items (100%), 10 items/s, done in 6 s");
     }
 
+    @Test
+    void withoutATotalATerminalShowsACountNotAnEmptyBar() {
+        Progress p = progress(Progress.Mode.BAR, -1, false);
+        now.addAndGet(SECOND);
+        p.exported(1);
+        now.addAndGet(SECOND);
+        p.exported(2_500);
+        p.finished(2_500);
+        assertThat(frames()).as("no bar that cannot say how full it is").noneMatch(f -> f.contains("["));
+        assertThat(frames().get(0)).isEqualTo("restoring t 1 item, 1 items/s, 1 s so far");
+        assertThat(text.toString()).endsWith("\rrestoring t 2,500 items, 1,250 items/s, done in 2 s\n");
+    }
+
     private List<String> frames() {
         return List.of(text.toString().split("\r", -1)).stream().filter(s -> !s.isEmpty()).toList();
     }
