@@ -71,9 +71,13 @@ public final class CheckedExport {
      * The full check's one reading [E3, V4]: every line of every file, and every key against every other.
      * Two lines with one key refuse the input naming both, or (LAST_WINS) the earlier is marked not to load.
      */
-    void checkAll(ExportReader.Duplicates duplicates) {
+    void checkAll(ExportReader.Duplicates duplicates, ExportReader.CheckListener listener) {
         try (KeyDigests keys = new KeyDigests(key.schema())) {
-            scan.run(keys::add);
+            long[] read = {0};
+            scan.run((item, place) -> {
+                keys.add(item, place);
+                listener.checked(++read[0], itemCount);
+            });
             KeyDigests.Duplicate[] first = {null};
             long[] earlier = keys.collapsed(d -> {
                 if (first[0] == null || d.second() < first[0].second()) {

@@ -185,7 +185,8 @@ final class DataFileLines {
         try {
             check.check(new LineItem(itemJson), line, "line " + line + " of " + file);
         } catch (ItemCheck.Failed e) {
-            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + ": " + e.getMessage(), e);
+            // The file and line once: the check's own "item N (line N of ...)" would repeat them.
+            throw new BackupFailure(Problem.ITEM, file, line, file + " line " + line + ": " + e.why(), e);
         }
         Item item;
         try {

@@ -45,6 +45,20 @@ public final class ExportReader {
         void accept(Item item, long place);
     }
 
+    /** Told as the check reads the export's lines, on the checking thread: a progress display listens [X2]. */
+    public interface CheckListener {
+        /** Listens to nothing. */
+        CheckListener NONE = (lines, total) -> { };
+
+        /**
+         * One more line read and checked.
+         *
+         * @param lines lines read so far
+         * @param total the lines the manifests announce
+         */
+        void checked(long lines, long total);
+    }
+
     /**
      * What a restore does with two lines that hold one key [V4], keys compared as DynamoDB compares them.
      */
@@ -82,8 +96,24 @@ public final class ExportReader {
      * @throws BackupFailure FORMAT, INTEGRITY or ITEM (also two lines with one key), naming the file and line
      */
     public static CheckedExport check(Path dir, Optional<ExportKey> key, Duplicates duplicates) {
+        return check(dir, key, duplicates, CheckListener.NONE);
+    }
+
+    /**
+     * Reads and checks the whole export in {@code dir} as {@link #check(Path, Optional, Duplicates)} does,
+     * telling {@code listener} as the lines are read.
+     *
+     * @param dir the export directory
+     * @param key the key for an export that carries no definition (DynamoDB's layout); for ours, when
+     *            given, it must equal the exported key (names and types)
+     * @param duplicates what two lines holding one key do: refuse the input, or the last one wins
+     * @param listener told each line read, with the total the manifests announce
+     * @return the checked export
+     * @throws BackupFailure FORMAT, INTEGRITY or ITEM (also two lines with one key), naming the file and line
+     */
+    public static CheckedExport check(Path dir, Optional<ExportKey> key, Duplicates duplicates, CheckListener listener) {
         CheckedExport export = layout(dir, key);
-        export.checkAll(duplicates);
+        export.checkAll(duplicates, listener);
         return export;
     }
 

@@ -45,8 +45,16 @@ public final class ItemCheck {
     public static final class Failed extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        Failed(String message) {
+        private final String why;
+
+        Failed(String message, String why) {
             super(message, null, false, false);
+            this.why = why;
+        }
+
+        /** What is wrong with the item, without where it is: for a caller that names the place itself. */
+        String why() {
+            return why;
         }
     }
 
@@ -210,7 +218,7 @@ public final class ItemCheck {
     private static Failed failed(StoredItem item, long position, String line, String why) {
         String where = item.storedKey().map(k -> ", stored key " + k.describe()).orElse("");
         return new Failed("item " + position + " (" + line + where
-                + ") is not a sound DynamoDB JSON item: " + why);
+                + ") is not a sound DynamoDB JSON item: " + why, "not a sound DynamoDB JSON item: " + why);
     }
 
     private static String show(Key key) {

@@ -129,9 +129,11 @@ class ExportReaderTest {
         d.dataFile("a.json.gz", A1, "{\"pk\":{\"N\":\"7\"},\"sk\":{\"N\":\"1\"}}");
         d.manifests();
         refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.ITEM,
-                "line 2: item 2 (line 2 of");
+                "a.json.gz line 2: not a sound DynamoDB JSON item: ");
         BackupFailure f = catchFailure(() -> ExportReader.check(d.root, Optional.of(KEY)));
         assertThat(f.getMessage()).contains("key attribute 'pk' is N but the table defines it as S");
+        // The place once (issue 29): not "line 2: item 2 (line 2 of ...)".
+        assertThat(f.getMessage()).as("the location is not repeated").doesNotContain("item 2 (").doesNotContain("line 2 of");
 
         DynamoDbExportDir e = new DynamoDbExportDir(scratch("ddb-nosort"));
         e.dataFile("a.json.gz", "{\"pk\":{\"S\":\"a\"}}");

@@ -1,22 +1,48 @@
 package dev.stillpoint.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.domain.error.StorageException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 /**
  * A subcommand whose failures end as one line on stderr ({@code stillpoint NAME: message}) and a
- * distinct exit code ({@link ExitCodes}), never a stack trace.
+ * distinct exit code ({@link ExitCodes}), never a stack trace. With {@code --json} [X3] its text on
+ * stdout is replaced by one JSON object: {@code command}, {@code exitCode}, the figures the command
+ * put in {@link #answer}, and on failure {@code error} with its reason, message and exit code.
  */
 abstract class CliCommand implements Callable<Integer> {
+
+    /** Writes the JSON answers: one object on one line. */
+    static final ObjectMapper JSON = new ObjectMapper();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Mixin
+    JsonOption json = new JsonOption();
+
+    /** The command's figures for {@code --json}; commands add to it as they go. */
+    final ObjectNode answer = JSON.createObjectNode();
+
+    private final PrintWriter discard = new PrintWriter(Writer.nullWriter());
+
     @Override
     public final Integer call() {
-        return guarded(this::run);
+        int code = guarded(this::run);
+        if (json.on) {
+            ObjectNode whole = JSON.createObjectNode();
+            whole.put("command", spec.name());
+            whole.put("exitCode", code);
+            whole.setAll(answer);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(scrub(whole.toString()));
+            out.flush();
+        }
+        return code;
     }
 
     /** Runs {@code body}, turning every failure into its line on stderr and its exit code. */
@@ -24,21 +50,27 @@ abstract class CliCommand implements Callable<Integer> {
         try {
             return body.getAsInt();
         } catch (CliFailure f) {
-            return fail(f.exitCode(), f.getMessage());
+            return fail(f.exitCode(), ExitCodes.reason(f.exitCode()), f.getMessage());
         } catch (StorageException e) {
-            return fail(ExitCodes.of(e), message(e));
+            return fail(ExitCodes.of(e), e.reason().name(), message(e));
         } catch (RuntimeException e) {
             // No Java class name in what a user reads [R6]; the stack goes to the log for whoever debugs it.
             org.slf4j.LoggerFactory.getLogger(CliCommand.class).debug("unexpected failure", e);
-            return fail(ExitCodes.STORAGE_ERROR, "unexpected internal failure: " + e.getMessage());
+            return fail(ExitCodes.STORAGE_ERROR, "INTERNAL", "unexpected internal failure: " + e.getMessage());
         }
     }
 
     /** The command's work; returns its exit code. */
     abstract int run();
 
+    /** Where the command's text goes: stdout, or nowhere under {@code --json} (the answer replaces it). */
     PrintWriter out() {
-        return spec.commandLine().getOut();
+        return json.on ? discard : spec.commandLine().getOut();
+    }
+
+    /** The command line's stdin (the root command's stream, so a test can hand one in). */
+    java.io.InputStream in() {
+        return spec.root().userObject() instanceof StillpointCommand root ? root.in : System.in;
     }
 
     PrintWriter err() {
@@ -51,9 +83,18 @@ abstract class CliCommand implements Callable<Integer> {
     }
 
     int fail(int code, String message) {
+        return fail(code, ExitCodes.reason(code), message);
+    }
+
+    /** The failure's line on stderr, and under {@code --json} its {@code error} object. */
+    int fail(int code, String reason, String message) {
         PrintWriter err = err();
         err.println("stillpoint " + spec.name() + ": " + scrub(message));
         err.flush();
+        ObjectNode error = answer.putObject("error");
+        error.put("reason", reason);
+        error.put("message", scrub(message));
+        error.put("exitCode", code);
         return code;
     }
 

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
         description = "Create a table (GSIs project ALL) and wait until it is ACTIVE. Creates the database file if missing.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:created and ACTIVE", "1:storage error (e.g. the table exists, or not ACTIVE in time)", "2:usage error",
-            "4:database file unreadable or not a SQLite database"})
+            "4:database file unreadable or not a SQLite database, or the database server cannot be reached"})
 final class CreateTableCommand extends StorageCommand {
 
     @Option(names = "--table", required = true, paramLabel = "NAME", description = "Table name (3-255 of [a-zA-Z0-9_.-]).")
@@ -56,6 +56,8 @@ final class CreateTableCommand extends StorageCommand {
         CreateTableRequest request = request(account, table, key, gsis);
         try (Storage storage = openStorage()) {
             TableDescription d = createAndWait(storage.tables(), request, Duration.ofSeconds(waitSeconds));
+            answer.put("table", d.tableName());
+            answer.put("status", d.status().name());
             out().printf("created table '%s' (%s) in %s%n", d.tableName(), d.status(), shownBackend());
             out().flush();
             return ExitCodes.OK;

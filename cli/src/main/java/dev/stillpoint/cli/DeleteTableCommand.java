@@ -23,14 +23,17 @@ final class DeleteTableCommand extends StorageCommand {
         try (Storage storage = openStorage()) {
             storage.tables().deleteTable(account, table);
             String state;
+            answer.put("table", table);
             try {
                 TableDescription after = storage.tables().describeTable(account, table);
                 state = "is " + after.status() + " (dropped once nothing holds it)";
+                answer.put("status", after.status().name());
             } catch (StorageException e) {
                 if (e.reason() != ErrorReason.TABLE_NOT_FOUND) {
                     throw e;
                 }
                 state = "is deleted";
+                answer.put("status", "DELETED");
             }
             out().printf("table '%s' %s%n", table, state);
             out().flush();

@@ -85,6 +85,7 @@ final class DemoCommand extends CliCommand {
             return demo(dir, started);
         } finally {
             if (keep) {
+                answer.put("kept", dir.toString());
                 out().println("kept " + dir);
                 out().flush();
             } else {
@@ -170,6 +171,12 @@ final class DemoCommand extends CliCommand {
             DemoRestore restored = DemoRestore.prove(storage, db, exportDir, TABLE, GSI, GSI_KEY, atOpen);
             v.failures.addAll(restored.failures);
             v.report(out, result, atOpen.size(), writes, restored.lines, seconds(System.nanoTime() - started));
+            answer.put("table", TABLE);
+            answer.put("items", items);
+            answer.put("exportedItems", result.items());
+            answer.put("writesDuringExport", duringTotal);
+            answer.put("verified", v.failures.isEmpty());
+            v.failures.forEach(answer.putArray("failures")::add);
             if (!v.failures.isEmpty()) {
                 return fail(ExitCodes.VERIFICATION_FAILED, "FAILED: " + String.join("; ", v.failures));
             }

@@ -79,7 +79,8 @@ final class DemoRestore {
         Optional<GlobalSecondaryIndex> index = r.table().globalSecondaryIndexes().stream()
                 .filter(g -> g.name().equals(gsi)).findFirst();
         if (index.isEmpty() || index.get().status() != IndexStatus.ACTIVE || !index.get().keySchema().equals(gsiKey)) {
-            p.failures.add("the restored table has no ACTIVE GSI " + gsi + " keyed " + gsiKey);
+            p.failures.add("the restored table has no ACTIVE GSI " + gsi + " keyed " + gsiKey.partitionKey()
+                    + gsiKey.sortKey().map(s -> ", " + s).orElse("") + " (a key schema as users write it, not the record's text)");
             return p;
         }
         Map<String, Item> expected = new HashMap<>();

@@ -21,7 +21,10 @@ final class DescribeCommand extends StorageCommand {
     @Override
     int run() {
         try (Storage storage = openReadOnly()) {
-            out().println(DescriptionJson.text(DescriptionJson.of(storage.tables().describeTable(account, table), true)));
+            var description = DescriptionJson.of(storage.tables().describeTable(account, table), true);
+            answer.put("table", table);
+            answer.set("description", description);
+            out().println(DescriptionJson.text(description));
             out().flush();
             return ExitCodes.OK;
         }

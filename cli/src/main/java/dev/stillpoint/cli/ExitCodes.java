@@ -33,7 +33,36 @@ final class ExitCodes {
     /** {@code restore}: the load failed or was interrupted mid-way; the new table was removed [E5]. */
     static final int RESTORE_ABANDONED = 14;
 
+    /** {@code get-item}: no item has the key given [X4]. */
+    static final int ITEM_NOT_FOUND = 15;
+
     private ExitCodes() {
+    }
+
+    /**
+     * The word {@code --json} gives as an error's {@code reason} for a failure the command line names by its
+     * exit code (a storage failure gives its own reason [D10] instead): the constant's name here.
+     */
+    static String reason(int code) {
+        return switch (code) {
+            case OK -> "OK";
+            case STORAGE_ERROR -> "STORAGE_ERROR";
+            case USAGE -> "USAGE";
+            case TABLE_NOT_FOUND -> "TABLE_NOT_FOUND";
+            case DATABASE_FILE -> "DATABASE_FILE";
+            case OUTPUT -> "OUTPUT";
+            case SLOTS_FULL -> "SLOTS_FULL";
+            case VERIFICATION_FAILED -> "VERIFICATION_FAILED";
+            case CORRUPT_ITEM -> "CORRUPT_ITEM";
+            case UNSUPPORTED -> "UNSUPPORTED";
+            case INPUT_FORMAT -> "INPUT_FORMAT";
+            case INPUT_INTEGRITY -> "INPUT_INTEGRITY";
+            case INPUT_ITEM -> "INPUT_ITEM";
+            case TABLE_EXISTS -> "TABLE_EXISTS";
+            case RESTORE_ABANDONED -> "RESTORE_ABANDONED";
+            case ITEM_NOT_FOUND -> "ITEM_NOT_FOUND";
+            default -> "EXIT_" + code;
+        };
     }
 
     /** The exit code of a storage failure. */

@@ -30,7 +30,11 @@ import picocli.CommandLine.Option;
                 + " no control-plane work (a DELETING table keeps its data). Every item is checked (well-formed"
                 + " DynamoDB JSON, key attributes equal to the row's stored key) before it is written.",
             "SIGINT/SIGTERM remove the temporary files and print one line; an export removes stale temporary"
-                + " files that a killed export left in DIR."},
+                + " files that a killed export left in DIR.",
+            "The files are mode 0600 (owner read and write only) whatever the umask: each is written as a temporary"
+                + " file, which is created private, and renamed into place; chmod them to share an export.",
+            "Progress on stderr: a bar with total (the table's last counted ItemCount, an estimate), percent, rate"
+                + " and time left on a terminal; otherwise a line every --progress-interval seconds; --quiet for none."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:exported",
             "1:other storage error (e.g. the table is not ACTIVE)",
@@ -40,9 +44,9 @@ import picocli.CommandLine.Option;
                 + " or the database server cannot be reached",
             "5:output directory not writable, not a directory, or already holding an export (ours or DynamoDB's)",
             "6:every snapshot slot is held (LimitExceeded); retry when one ends",
-            "9:the backend has no snapshots (Cassandra) [C1]; nothing opened or written",
             "8:a stored item is not well-formed DynamoDB JSON or names another key than its row's; the message"
                 + " names it (position and stored key); no manifest written",
+            "9:the backend has no snapshots (Cassandra) [C1]; nothing opened or written",
             "130/143:interrupted by SIGINT/SIGTERM; temporary files removed, no manifest written"})
 final class ExportCommand extends StorageCommand {
 
@@ -59,7 +63,10 @@ final class ExportCommand extends StorageCommand {
                     + " export layout: manifest-summary.json, manifest-files.json, data/*.json.gz).")
     ExportFormat format;
 
-    /** Told after every item, besides the progress bar: a forked test pauses the export mid-way with it. */
+    @picocli.CommandLine.Mixin
+    ProgressOptions progress = new ProgressOptions();
+
+    /** Told after every item, besides the progress display: a forked test pauses the export mid-way with it. */
     ExportListener pace = ExportListener.NONE;
 
     /** {@code stillpoint} or {@code dynamodb}, in any case. */
@@ -88,7 +95,7 @@ final class ExportCommand extends StorageCommand {
             boolean made = !Files.exists(outDir);
             try {
                 Exporter.prepareOutput(outDir);
-                return export(storage.snapshots());
+                return export(storage.snapshots(), estimate(storage));
             } catch (RuntimeException e) {
                 // A failed export (no such table, a refused item) leaves no directory it made.
                 if (made) {
@@ -113,12 +120,29 @@ final class ExportCommand extends StorageCommand {
     int exportWith(SnapshotEngine engine) {
         return guarded(() -> {
             Exporter.prepareOutput(outDir);
-            return export(engine);
+            return export(engine, -1);
         });
     }
 
-    private int export(SnapshotEngine engine) {
+    /**
+     * The table's ItemCount as its last statistics pass counted it: the progress display's total, an
+     * estimate (DescribeTable's count is approximate; a snapshot's description carries none [S2]); -1 when
+     * none is known. A table that cannot be described is left to the snapshot's opening to report.
+     */
+    private long estimate(Storage storage) {
+        try {
+            long count = storage.tables().describeTable(account, table).itemCount();
+            return count > 0 ? count : -1;
+        } catch (StorageException e) {
+            return -1;
+        }
+    }
+
+    private int export(SnapshotEngine engine, long estimate) {
+        answer.put("table", table);
+        answer.put("out", outDir.toString());
         List<String> stale = ExportTemps.removeStale(outDir);
+        stale.forEach(answer.putArray("staleTemporaryFilesRemoved")::add);
         if (!stale.isEmpty()) {
             err().println("stillpoint export: removed " + stale.size() + " stale temporary file"
                     + (stale.size() == 1 ? "" : "s") + " of an interrupted export from " + outDir + ": "
@@ -128,13 +152,25 @@ final class ExportCommand extends StorageCommand {
         ExportResult r;
         try {
             r = Exporter.export(engine, account, table, outDir, ExportOptions.of(format),
-                    ExportListener.both(ProgressBar.forConsole("exporting " + table), pace));
+                    ExportListener.both(progress.progress(err(), "exporting " + table + " (each item checked)",
+                            estimate, true), pace));
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.UNSUPPORTED) {
                 throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(e), e);
             }
             throw e;
         }
+        answer.put("format", r.format().name());
+        answer.put("items", r.items());
+        answer.put("bytes", r.bytes());
+        answer.put("elapsedMillis", r.elapsed().toMillis());
+        answer.putObject("snapshot").put("kind", r.info().kind().toString()).put("marker", r.info().marker());
+        answer.put("keyOrdered", r.keyOrdered());
+        if (r.sha256() != null) {
+            answer.put("sha256", r.sha256());
+        }
+        r.dataFiles().forEach(f -> answer.withArray("dataFiles").add(f.toString()));
+        answer.put("manifest", r.manifestFile().toString());
         PrintWriter out = out();
         out.printf("exported %,d items of table '%s' to %s in %d ms%n", r.items(), table, outDir,
                 r.elapsed().toMillis());

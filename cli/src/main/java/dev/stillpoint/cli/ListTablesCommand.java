@@ -15,7 +15,10 @@ final class ListTablesCommand extends StorageCommand {
     @Override
     int run() {
         try (Storage storage = openReadOnly()) {
-            storage.tables().listTables(account).forEach(out()::println);
+            var names = storage.tables().listTables(account);
+            answer.put("account", account);
+            names.forEach(answer.putArray("tables")::add);
+            names.forEach(out()::println);
             out().flush();
             return ExitCodes.OK;
         }

@@ -26,7 +26,9 @@ import picocli.CommandLine.TypeConversionException;
                 + " nothing is created. A name in use is refused up front.",
             "The table is created CREATING from the exported definition (key schema, GSIs, LSIs, stream"
                 + " specification) with a RestoreSummary in progress, loaded in batches, then ACTIVE.",
-            "A failure or Ctrl-C in the middle removes the new table and says so."},
+            "A failure or Ctrl-C in the middle removes the new table and says so.",
+            "Progress on stderr, for the check and for the load: a bar with total, percent, rate and time left on a"
+                + " terminal; otherwise a line every --progress-interval seconds; --quiet for none."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:restored, the table ACTIVE",
             "1:other storage error",
@@ -67,7 +69,10 @@ final class RestoreCommand extends StorageCommand {
             description = "Items per write (default: ${DEFAULT-VALUE}).")
     int batch;
 
-    /** Told after every batch, besides the progress bar: a forked test pauses the restore mid-way with it. */
+    @picocli.CommandLine.Mixin
+    ProgressOptions progress = new ProgressOptions();
+
+    /** Told after every batch, besides the progress display: a forked test pauses the restore mid-way with it. */
     TableRestore.Listener pace = TableRestore.Listener.NONE;
 
     /** {@code refuse} or {@code last-wins}. */
@@ -107,7 +112,8 @@ final class RestoreCommand extends StorageCommand {
         // The input first, in full: a bad one creates nothing, not even a SQLite file [E3].
         CheckedExport export;
         try {
-            export = ExportReader.check(from, Optional.ofNullable(key), duplicates);
+            export = ExportReader.check(from, Optional.ofNullable(key), duplicates,
+                    progress.progress(err(), "checking " + from, -1, false));
         } catch (BackupFailure f) {
             throw Exporter.failure(f);
         }
@@ -120,8 +126,14 @@ final class RestoreCommand extends StorageCommand {
         }, "stillpoint-restore-interrupted");
         try (Storage storage = openStorage()) {
             Runtime.getRuntime().addShutdownHook(hook);
-            TableRestore.Listener bar = ProgressBar.forConsoleRestore("restoring " + table);
+            TableRestore.Listener bar = progress.progress(err(), "restoring " + table, export.itemCount(), false);
             TableRestore.Listener both = new TableRestore.Listener() {
+                @Override
+                public void began(dev.stillpoint.domain.table.TableDescription created, long items) {
+                    bar.began(created, items);
+                    pace.began(created, items);
+                }
+
                 @Override
                 public void restored(long items) {
                     bar.restored(items);
@@ -134,6 +146,17 @@ final class RestoreCommand extends StorageCommand {
                 }
             };
             TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
+            answer.put("from", from.toString());
+            answer.put("table", table);
+            answer.put("status", r.table().status().name());
+            answer.put("format", r.format().name());
+            answer.put("items", r.items());
+            answer.put("elapsedMillis", r.elapsed().toMillis());
+            answer.put("itemsPerSecond", Math.round(r.itemsPerSecond()));
+            answer.put("collapsedLines", export.collapsedLines());
+            r.table().restoreSummary().ifPresent(s -> answer.putObject("restoreSummary")
+                    .put("sourceTableArn", s.sourceTableArn().orElse(null))
+                    .put("restoreDateTime", s.restoreDateTime().toString()));
             PrintWriter out = out();
             out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
                     r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());

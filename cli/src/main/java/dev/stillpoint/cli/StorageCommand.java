@@ -37,6 +37,7 @@ abstract class StorageCommand extends CliCommand {
 
     /** Opens the backend for reading and writing (a SQLite file is checked first: exit 4 when it is not a database). */
     Storage openStorage() {
+        answer.put("backend", shownBackend());
         return backend.open(false, createsDatabase(), dataUrl);
     }
 
@@ -47,6 +48,7 @@ abstract class StorageCommand extends CliCommand {
      * migration, no poller); MongoDB and Cassandra as usual.
      */
     Storage openReadOnly() {
+        answer.put("backend", shownBackend());
         return backend.open(true, false, dataUrl);
     }
 

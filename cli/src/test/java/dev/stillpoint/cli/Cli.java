@@ -19,15 +19,21 @@ final class Cli {
     }
 
     static Run run(String... args) {
+        return runWithStdin(new byte[0], args);
+    }
+
+    /** Runs the command line with {@code stdin} as its standard input. */
+    static Run runWithStdin(byte[] stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = commandLine(out, err);
+        ((StillpointCommand) cli.getCommand()).in = new java.io.ByteArrayInputStream(stdin);
         int code = cli.execute(args);
         return new Run(code, out.toString(), err.toString());
     }
 
     static CommandLine commandLine(StringWriter out, StringWriter err) {
-        CommandLine cli = new CommandLine(new StillpointCommand());
+        CommandLine cli = StillpointCommand.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli;

@@ -19,7 +19,7 @@ public final class PausedCommand {
 
     public static void main(String[] args) throws Exception {
         long pauseAt = Long.parseLong(args[0]);
-        CommandLine cli = new CommandLine(new StillpointCommand());
+        CommandLine cli = StillpointCommand.commandLine();
         CommandLine.ParseResult parsed = cli.parseArgs(Arrays.copyOfRange(args, 1, args.length));
         PrintStream out = System.out;
         CountDownLatch never = new CountDownLatch(1);
