@@ -230,6 +230,36 @@ class ControlPlanePollerTest {
         }
     }
 
+    // D8: close() from an interrupted thread while a pass still runs returns at once without waiting for
+    // the pass, keeps the caller's interrupt, and the poller stops when the pass ends. (The pass holds
+    // the poller thread alive, so the join in close meets the interrupt; the test above may find the
+    // thread already ended.)
+    @Test
+    void d8_closeFromAnInterruptedThreadDuringAPassKeepsTheInterrupt() throws Exception {
+        CountDownLatch passRunning = new CountDownLatch(1);
+        CountDownLatch releasePass = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)), () -> {
+            if (calls.incrementAndGet() == 1) {
+                passRunning.countDown();
+                await(releasePass);
+            }
+            return new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty());
+        }, TimeSource.SYSTEM, "test-poller-interrupted-close-in-pass").start();
+        assertThat(passRunning.await(10, TimeUnit.SECONDS)).as("the startup pass runs").isTrue();
+        boolean kept;
+        try {
+            Thread.currentThread().interrupt();
+            poller.close();
+        } finally {
+            kept = Thread.interrupted();
+            releasePass.countDown();
+        }
+        assertThat(kept).as("[D8] the caller's interrupt survives a close that could not wait").isTrue();
+        awaitTrue(() -> poller.state().kind() == PollerState.Kind.STOPPED, "poller stopped once the pass ended");
+        assertThat(calls.get()).as("[D8] no pass after the close").isEqualTo(1);
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             assertThat(latch.await(10, TimeUnit.SECONDS)).as("released within 10 s").isTrue();
