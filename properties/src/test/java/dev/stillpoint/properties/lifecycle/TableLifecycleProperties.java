@@ -229,6 +229,25 @@ class TableLifecycleProperties {
         }
     }
 
+    // E4: a table being restored is CREATING to the outside until every item is in, so a create or a
+    // restore of its name is refused naming it CREATING, never the internal RESTORING state; any other
+    // state is named as it is.
+    @Example
+    void e4_aNameInUseByARestoreIsRefusedAsCreating() {
+        TableState restoring = new TableState.Restoring(T0.plusSeconds(60));
+        for (TableEvent event : List.<TableEvent>of(new TableEvent.CreateRequested(T0, Duration.ofMillis(250)),
+                new TableEvent.RestoreRequested(T0, Duration.ofSeconds(60)))) {
+            Transition<TableState, TableEffect, TableRefusal> answer = TableLifecycle.apply(restoring, event);
+            assertThat(answer).isInstanceOfSatisfying(Transition.Refused.class, r -> assertThat(r.detail())
+                    .as("[E4] %s of a name being restored", event.getClass().getSimpleName())
+                    .isEqualTo("a table of this name exists and is CREATING (being restored)"));
+        }
+        Transition<TableState, TableEffect, TableRefusal> active = TableLifecycle.apply(new TableState.Active(),
+                new TableEvent.CreateRequested(T0, Duration.ofMillis(250)));
+        assertThat(active).isInstanceOfSatisfying(Transition.Refused.class, r -> assertThat(r.detail())
+                .as("[E4] a create of an ACTIVE table's name").isEqualTo("a table of this name exists and is ACTIVE"));
+    }
+
     // E4: a restoring table is never activated by the control-plane delay, however late the check.
     @Property
     void e4_aRestoringTableIsNotActivatedByTheDelay(@ForAll("instants") Instant aliveUntil, @ForAll("instants") Instant now) {

@@ -179,6 +179,96 @@ class ControlPlanePollerTest {
         awaitTrue(() -> poller.state().kind() == PollerState.Kind.STOPPED, "poller stopped after close");
     }
 
+    // D8: a close that lands while a pass runs stops the poller once that pass ends: the pass's end
+    // sees the wake close sent, the schedule asks for another pass at once, and that pass, finding the
+    // stop requested, stops the poller instead of running (STOPPED, no further pass).
+    @Test
+    void d8_aCloseDuringAPassStopsThePollerWhenThePassEnds() throws Exception {
+        CountDownLatch secondPassRunning = new CountDownLatch(1);
+        CountDownLatch releaseSecondPass = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)), () -> {
+            if (calls.incrementAndGet() == 2) {
+                secondPassRunning.countDown();
+                await(releaseSecondPass);
+            }
+            return new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty());
+        }, TimeSource.SYSTEM, "test-poller-close-in-pass").start();
+        awaitTrue(() -> poller.state().kind() == PollerState.Kind.IDLE, "idle after the startup pass");
+        poller.wake();
+        assertThat(secondPassRunning.await(10, TimeUnit.SECONDS)).as("the woken pass runs").isTrue();
+        Thread closer = new Thread(poller::close, "test-poller-closer");
+        closer.start();
+        // close() sets the stop and wakes before it joins: wait until it is joining the poller thread.
+        awaitTrue(() -> closer.getState() == Thread.State.TIMED_WAITING, "close joining the poller");
+        releaseSecondPass.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(closer.isAlive()).as("close returned").isFalse();
+        assertThat(poller.state().kind()).as("[D8] a close during a pass stops the poller when the pass ends")
+                .isEqualTo(PollerState.Kind.STOPPED);
+        assertThat(calls.get()).as("[D8] no pass after the close").isEqualTo(2);
+    }
+
+    // D8: an interrupt of the poller's thread while it waits stops it (STOPPED, no more passes), as a
+    // server's executor shutting its threads down would.
+    @Test
+    void d8_anInterruptWhileWaitingStopsThePoller() throws Exception {
+        String name = "test-poller-interrupted-" + System.nanoTime();
+        Semaphore passes = new Semaphore(0);
+        try (ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)),
+                counting(passes, 0), TimeSource.SYSTEM, name).start()) {
+            awaitTrue(() -> poller.state().kind() == PollerState.Kind.IDLE, "idle after the startup pass");
+            Thread thread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals(name)).findFirst().orElseThrow();
+            awaitTrue(() -> thread.getState() == Thread.State.TIMED_WAITING, "the poller waiting for its timer");
+            thread.interrupt();
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+            assertThat(thread.isAlive()).as("[D8] the interrupted poller thread ends").isFalse();
+            assertThat(poller.state().kind()).as("[D8] an interrupt while waiting stops the poller")
+                    .isEqualTo(PollerState.Kind.STOPPED);
+            assertThat(passes.availablePermits()).as("[D8] only the startup pass ran").isEqualTo(1);
+        }
+    }
+
+    // D8: close() from an interrupted thread while a pass still runs returns at once without waiting for
+    // the pass, keeps the caller's interrupt, and the poller stops when the pass ends. (The pass holds
+    // the poller thread alive, so the join in close meets the interrupt; the test above may find the
+    // thread already ended.)
+    @Test
+    void d8_closeFromAnInterruptedThreadDuringAPassKeepsTheInterrupt() throws Exception {
+        CountDownLatch passRunning = new CountDownLatch(1);
+        CountDownLatch releasePass = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)), () -> {
+            if (calls.incrementAndGet() == 1) {
+                passRunning.countDown();
+                await(releasePass);
+            }
+            return new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty());
+        }, TimeSource.SYSTEM, "test-poller-interrupted-close-in-pass").start();
+        assertThat(passRunning.await(10, TimeUnit.SECONDS)).as("the startup pass runs").isTrue();
+        boolean kept;
+        try {
+            Thread.currentThread().interrupt();
+            poller.close();
+        } finally {
+            kept = Thread.interrupted();
+            releasePass.countDown();
+        }
+        assertThat(kept).as("[D8] the caller's interrupt survives a close that could not wait").isTrue();
+        awaitTrue(() -> poller.state().kind() == PollerState.Kind.STOPPED, "poller stopped once the pass ended");
+        assertThat(calls.get()).as("[D8] no pass after the close").isEqualTo(1);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).as("released within 10 s").isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static Supplier<PollerEvent.PassFinished> counting(Semaphore passes, int deferred) {
         return () -> {
             passes.release();

@@ -239,6 +239,31 @@ class PageReadAheadTest {
         assertThat(ledger.inUse()).isZero();
     }
 
+    // The read-ahead threads are daemons whoever reads, so an unclosed stream never keeps a JVM alive. A
+    // new thread inherits the daemon flag of the thread that makes it (here the reader's, which submits
+    // the fetch), hence a reader that is not a daemon; JUnit's and PIT's threads may be.
+    @Example
+    void theReadAheadThreadsAreDaemonsWhenTheReaderIsNot() throws Exception {
+        InMemoryReadPort port = port(3 * ROWS);
+        Map<Integer, Boolean> daemonOfPage = new ConcurrentHashMap<>();
+        port.onPage = n -> daemonOfPage.put(n, Thread.currentThread().isDaemon());
+        AtomicReference<Long> count = new AtomicReference<>();
+        try (LeasedSnapshotEngine engine = engine(port, ReadAhead.ONE_PAGE)) {
+            Thread reader = new Thread(() -> {
+                try (TableSnapshot snapshot = engine.openTableSnapshot("acct", "things")) {
+                    count.set(snapshot.items().stream().count());
+                }
+            }, "test-reader-not-a-daemon");
+            reader.setDaemon(false);
+            reader.start();
+            reader.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+            assertThat(count.get()).as("every item").isEqualTo(3L * ROWS);
+        }
+        assertThat(daemonOfPage).as("page 1 on the reader's thread, pages 2 and 3 read ahead")
+                .containsEntry(1, false).containsEntry(2, true).containsEntry(3, true);
+        assertThat(ledger.inUse()).isZero();
+    }
+
     // ReadAhead.NONE, and an engine closed while its stream is open: every page is fetched on the
     // reader's thread. Mutant run by hand: PageReadAhead ignoring NONE -> "on the reader's thread" fails.
     @Example

@@ -98,6 +98,9 @@ class TableServiceTest {
         assertThatThrownBy(() -> service.deleteItem("acct", "Orders", null))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage()).contains("Orders"));
         assertThat(storage.items).isEmpty();
+        // Refused up front, as an invalid name is [R1]: no unit of work is opened for a request without its key.
+        assertThat(storage.calls).as("[R1, R6] a request without its item or key is refused before storage is asked")
+                .isEmpty();
     }
 
     // D10: DescribeTable of a table without a row is TableNotFound naming it.

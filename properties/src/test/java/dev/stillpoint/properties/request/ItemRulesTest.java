@@ -175,7 +175,8 @@ class ItemRulesTest {
         extra.put("pk", p);
         extra.put("sk", one);
         extra.put("v", new AttributeValue.S("x"));
-        keyRefused(table(), new RequestKey(extra), "'v' S", "has the key 'pk' S, 'sk' N");
+        // The refusal lists what the table declares and what the request gave, in the request's order [R6].
+        keyRefused(table(), new RequestKey(extra), "table 'Orders' has the key 'pk' S, 'sk' N; the request gave 'pk' S, 'sk' N, 'v' S");
         keyRefused(table(), RequestKey.of("pk", p), "the request gave 'pk' S");
         keyRefused(table(), RequestKey.of("sk", one), "the request gave 'sk' N");
         keyRefused(table(), RequestKey.of("pk", p, "SK", one), "'SK' N");
@@ -205,6 +206,15 @@ class ItemRulesTest {
         assertThat(RequestKey.of("pk", p).attributes()).containsExactly(Map.entry("pk", p));
         assertThatThrownBy(() -> RequestKey.of("pk", p).attributes().put("v", p)).as("the request key is a copy, read-only")
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    // R6: a put without an item is refused naming the table, before any rule reads the item.
+    @Test
+    void r6_aPutWithoutAnItemIsRefusedNamingTheTable() {
+        assertThatThrownBy(() -> ItemRules.forPut(table(), null)).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+            assertThat(e.getMessage()).isEqualTo("item to put into table 'Orders' is required, got null");
+        });
     }
 
     private static void keyRefused(TableDescription table, RequestKey key, String... named) {

@@ -109,6 +109,28 @@ class ReferenceCorpusRulesTest {
                 .isEqualTo(3 + 1 + (3 + 1 + 1 + 1));
     }
 
+    // [V1] A put whose index key value is over its limit is refused naming the attribute, its role in which
+    // index, its size and the limit: "The maximum length of a partition key is 2048 bytes, and the maximum
+    // length of a sort key is 1024 bytes" for an index key attribute too
+    // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.ViolationDetection.html;
+    // the key lengths: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html#limits-partition-sort-keys).
+    @Example
+    void v1_anIndexKeyOverItsLimitIsRefusedNamingItsRoleSizeAndLimit() {
+        Item base = Item.of(Map.of("pk", AttributeValue.s("a"), "sk", AttributeValue.s("b")));
+        assertThat(refusal(base.with("g", AttributeValue.s("g".repeat(2049))))).get()
+                .extracting(Throwable::getMessage).asString()
+                .contains("attribute 'g' is a partition key of index 'by_g' of table 'reference' and its value is 2049 bytes,"
+                        + " over the index key limit of 2048 bytes");
+        assertThat(refusal(base.with("g", AttributeValue.s("g")).with("gs", AttributeValue.s("h".repeat(1025))))).get()
+                .extracting(Throwable::getMessage).asString()
+                .contains("attribute 'gs' is a sort key of index 'by_g' of table 'reference' and its value is 1025 bytes,"
+                        + " over the index key limit of 1024 bytes");
+        assertThat(refusal(base.with("l", AttributeValue.s("l".repeat(1025))))).get()
+                .extracting(Throwable::getMessage).asString()
+                .contains("attribute 'l' is a sort key of index 'by_l' of table 'reference' and its value is 1025 bytes,"
+                        + " over the index key limit of 1024 bytes");
+    }
+
     // [V1, V2] A GSI backfill leaves an item whose index key is over its limit out of the index (DynamoDB's
     // index key violation: the item stays in the table, the index has no entry), and keeps one at the limit.
     @Example

@@ -363,6 +363,17 @@ class ItemLimitsProperties {
                 "attribute definitions must not be null");
     }
 
+    // [D3a, R6] a get or delete without a key or a key schema, and a stored number without its text, are
+    // validation errors saying which is missing (not a NullPointerException from deeper down).
+    @Example
+    void d3a_missing_key_arguments_refused() {
+        List<AttributeDefinition> defs = definitions(ScalarType.S, ScalarType.S);
+        dev.stillpoint.domain.item.Key key = dev.stillpoint.domain.item.Key.of(AttributeValue.s("a"), AttributeValue.s("b"));
+        Expect.validation(() -> ItemLimits.validateKey("t", null, COMPOSITE, defs), "key must not be null");
+        Expect.validation(() -> ItemLimits.validateKey("t", key, null, defs), "key schema must not be null");
+        Expect.validation(() -> AttributeValue.N.fromStored(null), "N text must not be null");
+    }
+
     // [D3] an invalid number in an item is refused with the reason, not only the value.
     @Example
     void d3_invalid_number_refusal_in_an_item_says_why() {
