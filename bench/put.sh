@@ -43,11 +43,11 @@ echo "nproc: $(nproc); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 
 echo "== build (mvn package, tests skipped)"
-mvn -q -B -Dstyle.color=never -Dmaven.test.skip=true -pl adapters-jooq-sqlite -am package dependency:build-classpath \
+mvn -q -B -Dstyle.color=never -DskipTests -pl adapters-jooq-sqlite -am package dependency:build-classpath \
   -Dmdep.outputFile=target/bench-classpath.txt -DincludeScope=runtime 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
 if [ "$postgres" = 1 ]; then
   # Test scope for the server (embedded-postgres); the project's own modules from the reactor's jars.
-  mvn -q -B -Dstyle.color=never -Dmaven.test.skip=true -pl adapters-jooq-postgres -am package dependency:build-classpath \
+  mvn -q -B -Dstyle.color=never -DskipTests -pl adapters-jooq-postgres -am package dependency:build-classpath \
     -Dmdep.outputFile=target/put-bench-classpath.txt -DincludeScope=test -DexcludeGroupIds=dev.stillpoint 2>&1 \
     | sed 's/\x1b\[[0-9;]*m//g'
 fi
@@ -99,7 +99,8 @@ fi
 if [ "$postgres" = 1 ]; then
   pg_cp=""
   for jar in domain/target/stillpoint-domain-*-SNAPSHOT.jar item-json/target/stillpoint-item-json-*-SNAPSHOT.jar \
-             ports/target/stillpoint-ports-*-SNAPSHOT.jar sql-catalog/target/stillpoint-sql-catalog-*-SNAPSHOT.jar \
+             ports/target/stillpoint-ports-*-SNAPSHOT.jar core/target/stillpoint-core-*-SNAPSHOT.jar \
+             sql-catalog/target/stillpoint-sql-catalog-*-SNAPSHOT.jar \
              adapters-jooq-postgres/target/stillpoint-adapters-jooq-postgres-*-SNAPSHOT.jar; do
     cp "$jar" "$lib/"
     pg_cp="${pg_cp:+$pg_cp:}$lib/$(basename "$jar")"
