@@ -158,6 +158,23 @@ class ArchitectureTest {
     }
 
     /**
+     * One composition root: the core's {@code StorageCore} assembles the control plane, the permit ledger
+     * and the snapshot engine from an adapter's ports and its {@code CoreSettings}; no adapter builds them
+     * itself. Cassandra has no control plane and no snapshots [C1, C2], so it builds none of them either.
+     */
+    @Test
+    void onlyTheCoreAssemblesTheControlPlaneAndTheSnapshotEngine() {
+        noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
+                .should().callConstructorWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+                        "a constructor of ControlPlane, LeasedSnapshotEngine or PermitLedger",
+                        call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.core.ControlPlane.class)
+                                || call.getTargetOwner().isEquivalentTo(
+                                        dev.stillpoint.core.snapshot.LeasedSnapshotEngine.class)
+                                || call.getTargetOwner().isEquivalentTo(dev.stillpoint.core.snapshot.PermitLedger.class)))
+                .check(PRODUCTION);
+    }
+
+    /**
      * One storage interface: every backend's facade ({@code SqliteStorage}, {@code PostgresStorage},
      * {@code MongoStorage}, {@code CassandraStorage}) implements {@link Storage}, which only hands out
      * the core's services, so the rule above still holds.

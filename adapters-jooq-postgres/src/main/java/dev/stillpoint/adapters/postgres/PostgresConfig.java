@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
@@ -168,5 +169,15 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
     public PostgresConfig withEvents(StorageEvents events) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
                 controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+    }
+
+    /**
+     * The settings the core reads, as one record for {@code StorageCore}.
+     *
+     * @return this config's page budget, poller schedule, observer, clock, idle limits and events
+     */
+    public CoreSettings coreSettings() {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
+                new RestoreIdleLimit(restoreIdleLimit), events);
     }
 }

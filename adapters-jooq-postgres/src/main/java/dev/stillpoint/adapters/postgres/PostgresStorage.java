@@ -11,12 +11,11 @@ import dev.stillpoint.adapters.postgres.engine.PostgresTables;
 import dev.stillpoint.adapters.postgres.engine.Transactions;
 import dev.stillpoint.adapters.postgres.schema.Migrations;
 import dev.stillpoint.domain.poller.PollerState;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.core.ControlPlane;
+import dev.stillpoint.core.CoreSettings;
+import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
@@ -26,9 +25,7 @@ import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.out.TableDropPort;
-import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
-import java.lang.ref.Cleaner;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -52,10 +49,7 @@ public final class PostgresStorage implements Storage {
     private final PostgresCatalog catalog;
     private final LockProbe locks;
     private final OrphanSweep orphans;
-    private final TableOperations tables;
-    private final LeasedSnapshotEngine snapshots;
-    private final PermitLedger permits;
-    private final ControlPlane controlPlane;
+    private final StorageCore core;
 
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
         pools = new Pools(config, readOnly);
@@ -88,23 +82,21 @@ public final class PostgresStorage implements Storage {
             pools.close();
             throw e;
         }
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-pg-control-plane", config.events());
+        CoreSettings settings = config.coreSettings();
+        core = new StorageCore(settings, "stillpoint-pg-control-plane");
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
         Transactions tx = new Transactions(pools);
-        catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), controlPlane);
+        catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), core.wakeSignal());
         locks = new PgLockProbe(tx);
         orphans = new OrphanSweep(pools, deployment.catalogId());
         PostgresTables storage = new PostgresTables(catalog, tx);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
-        tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of(new PassChore("orphan sweep", orphans::run)),
-                new RestoreIdleLimit(config.restoreIdleLimit())));
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
-        permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
-        snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),
-                config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
+        core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
+                List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit()),
+                new PostgresSnapshots(pools), PermitPool.halfOf(pools.dataPoolSize()));
         if (!readOnly) {
-            controlPlane.start();
+            core.start();
         }
     }
 
@@ -148,7 +140,7 @@ public final class PostgresStorage implements Storage {
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
     @Override
     public TableOperations tables() {
-        return tables;
+        return core.tables();
     }
 
     /**
@@ -157,7 +149,7 @@ public final class PostgresStorage implements Storage {
      */
     @Override
     public TableRestores restores() {
-        return controlPlane.restores();
+        return core.restores();
     }
 
     /** Consistent table snapshots [P1-P5, S1-S7]. */
@@ -168,7 +160,7 @@ public final class PostgresStorage implements Storage {
 
     @Override
     public SnapshotEngine snapshots() {
-        return snapshots;
+        return core.snapshots();
     }
 
     /** Who holds what on a table's relations [P10]. */
@@ -178,23 +170,23 @@ public final class PostgresStorage implements Storage {
 
     /** The permits open snapshots hold: half the data pool [D7]. */
     public PermitLedger snapshotPermits() {
-        return permits;
+        return core.permits();
     }
 
     /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
     public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        String tableId = tables.describeTable(accountId, tableName).tableId();
+        String tableId = core.tables().describeTable(accountId, tableName).tableId();
         catalog.writeRestoreRecord(tableId, summary);
     }
 
     /** The poller's state, for diagnostics (IDLE, ACTIVE while a drop is deferred, ...). */
     public PollerState pollerState() {
-        return controlPlane.pollerState();
+        return core.pollerState();
     }
 
     /** Poller passes run so far, for diagnostics. */
     public long pollerPasses() {
-        return controlPlane.pollerPasses();
+        return core.pollerPasses();
     }
 
     /**
@@ -217,8 +209,7 @@ public final class PostgresStorage implements Storage {
 
     @Override
     public void close() {
-        controlPlane.close();
-        snapshots.close();
+        core.close();
         pools.close();
     }
 }

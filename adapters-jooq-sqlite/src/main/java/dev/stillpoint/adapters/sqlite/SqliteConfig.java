@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite;
 
+import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
@@ -128,5 +129,15 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
     public SqliteConfig withEvents(StorageEvents events) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
                 pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+    }
+
+    /**
+     * The settings the core reads, as one record for {@code StorageCore}.
+     *
+     * @return this config's page budget, poller schedule, observer, clock, idle limits and events
+     */
+    public CoreSettings coreSettings() {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
+                new RestoreIdleLimit(restoreIdleLimit), events);
     }
 }

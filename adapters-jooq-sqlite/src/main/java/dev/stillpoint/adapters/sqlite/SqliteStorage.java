@@ -9,11 +9,10 @@ import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.core.ControlPlane;
+import dev.stillpoint.core.CoreSettings;
+import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
@@ -21,9 +20,7 @@ import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
-import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
-import java.lang.ref.Cleaner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,10 +44,7 @@ public final class SqliteStorage implements Storage {
 
     private final Connections connections;
     private final SqliteCatalog catalog;
-    private final TableOperations tables;
-    private final LeasedSnapshotEngine snapshots;
-    private final PermitLedger permits;
-    private final ControlPlane controlPlane;
+    private final StorageCore core;
 
     private final boolean readOnly;
 
@@ -72,15 +66,14 @@ public final class SqliteStorage implements Storage {
             }
         }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
-        controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane", config.events());
+        CoreSettings settings = config.coreSettings();
+        core = new StorageCore(settings, "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
-        tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit())));
-        permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
-        snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
-                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
+        core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
+                List.of(), settings.restoreIdleLimit()), new SqliteSnapshots(connections, config.pageBudget()),
+                PermitPool.withCapacity(config.snapshotPermits()));
         if (!readOnly) {
-            controlPlane.start();
+            core.start();
         }
     }
 
@@ -163,7 +156,7 @@ public final class SqliteStorage implements Storage {
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
     @Override
     public TableOperations tables() {
-        return tables;
+        return core.tables();
     }
 
     /** Consistent table snapshots [Q1-Q4]. */
@@ -174,7 +167,7 @@ public final class SqliteStorage implements Storage {
 
     @Override
     public SnapshotEngine snapshots() {
-        return snapshots;
+        return core.snapshots();
     }
 
     /**
@@ -184,7 +177,7 @@ public final class SqliteStorage implements Storage {
      */
     @Override
     public TableRestores restores() {
-        return controlPlane.restores();
+        return core.restores();
     }
 
     /** Who holds what on a table's relations: always nothing under WAL. */
@@ -194,19 +187,18 @@ public final class SqliteStorage implements Storage {
 
     /** The permits open snapshots hold, shared with backups [Q2]: {@code snapshotPermits} of the config. */
     public PermitLedger snapshotPermits() {
-        return permits;
+        return core.permits();
     }
 
     /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
     public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        String tableId = tables.describeTable(accountId, tableName).tableId();
+        String tableId = core.tables().describeTable(accountId, tableName).tableId();
         catalog.writeRestoreRecord(tableId, summary);
     }
 
     @Override
     public void close() {
-        controlPlane.close();
-        snapshots.close();
+        core.close();
         connections.close();
     }
 }

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.mongo;
 
+import dev.stillpoint.core.CoreSettings;
 import com.mongodb.ConnectionString;
 import com.mongodb.event.CommandListener;
 import dev.stillpoint.domain.error.StorageException;
@@ -129,5 +130,15 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
     public String redactedConnectionString() {
         ConnectionString parsed = new ConnectionString(connectionString);
         return (parsed.isSrvProtocol() ? "mongodb+srv://" : "mongodb://") + String.join(",", parsed.getHosts());
+    }
+
+    /**
+     * The settings the core reads, as one record for {@code StorageCore}.
+     *
+     * @return this config's page budget, poller schedule, observer, clock, idle limits and events
+     */
+    public CoreSettings coreSettings() {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
+                new RestoreIdleLimit(restoreIdleLimit), dev.stillpoint.ports.out.StorageEvents.NONE);
     }
 }

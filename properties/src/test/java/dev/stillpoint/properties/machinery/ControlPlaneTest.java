@@ -12,6 +12,14 @@ import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.core.CoreSettings;
+import dev.stillpoint.core.StorageCore;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
+import dev.stillpoint.domain.snapshot.IdleLimit;
+import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.core.ControlPlane;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
@@ -145,6 +153,38 @@ class ControlPlaneTest {
                                                         UnaryOperator<TableDescription> rules) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
+    }
+
+    // The one composition root: StorageCore assembles the table service, the permit ledger and the
+    // snapshot engine once, over the adapter's ports and the shared settings; a second assembly and a
+    // use before it are refused; the permits come from the pool it was given [D7]; a snapshot opened
+    // through it holds one permit and gives it back when closed; close stops the poller.
+    @Test
+    void d8_theStorageCoreAssemblesOnceFromThePortsAndTheSettings() throws Exception {
+        FakeCatalog catalog = new FakeCatalog();
+        catalog.delay = Duration.ZERO;
+        CoreSettings settings = new CoreSettings(PageBudget.DEFAULT, SCHEDULE, ReadObserver.NONE, TimeSource.SYSTEM,
+                IdleLimit.DEFAULT, RestoreIdleLimit.DEFAULT, StorageEvents.NONE);
+        ControlPlanePorts ports = new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
+                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of());
+        StorageCore core = new StorageCore(settings, "test-storage-core");
+        assertThatThrownBy(core::tables).as("no service before the assembly").isInstanceOf(IllegalStateException.class);
+        core.assemble(ports, new InMemoryReadPort(Descriptions.active("acct", "snap"), 3), PermitPool.withCapacity(2));
+        assertThatThrownBy(() -> core.assemble(ports, new InMemoryReadPort(Descriptions.active("acct", "snap"), 3),
+                PermitPool.withCapacity(2))).as("assembled once").isInstanceOf(IllegalStateException.class);
+        assertThat(core.permits().capacity()).as("the permits of the pool given").isEqualTo(2);
+        core.start();
+        awaitTrue(() -> core.pollerPasses() >= 1, "startup pass");
+        assertThat(core.tables().createTable(Descriptions.request("acct", "fresh")).status()).isEqualTo(TableStatus.CREATING);
+        awaitTrue(() -> catalog.rows.get("fresh").state() instanceof TableState.Active, "activated by the core's poller");
+        try (var snapshot = core.snapshots().openTableSnapshot("acct", "snap")) {
+            assertThat(core.permits().inUse()).as("an open snapshot holds a permit").isEqualTo(1);
+        }
+        assertThat(core.permits().inUse()).as("its permit back when closed").isZero();
+        core.close();
+        long passes = core.pollerPasses();
+        core.tables().createTable(Descriptions.request("acct", "after-close"));
+        assertThat(core.pollerPasses()).as("no pass after close").isEqualTo(passes);
     }
 
     private static final ItemStorage NO_ITEMS = new ItemStorage() {

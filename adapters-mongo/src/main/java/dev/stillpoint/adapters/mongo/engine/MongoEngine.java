@@ -10,16 +10,13 @@ import dev.stillpoint.adapters.mongo.MongoConfig;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.core.ControlPlane;
+import dev.stillpoint.core.CoreSettings;
+import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.domain.snapshot.IdleLimit;
-import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
-import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
@@ -46,10 +43,7 @@ public final class MongoEngine implements AutoCloseable {
     private final Work work;
     private final MongoCatalog catalog;
     private final MongoTables storage;
-    private final TableOperations tables;
-    private final PermitLedger permits;
-    private final LeasedSnapshotEngine snapshots;
-    private final ControlPlane controlPlane;
+    private final StorageCore core;
     private final OrphanSweep sweep;
 
     private MongoEngine(MongoConfig config, MongoClient client) {
@@ -67,17 +61,16 @@ public final class MongoEngine implements AutoCloseable {
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
         this.sweep = new OrphanSweep(work, catalog);
         this.storage = new MongoTables(work, catalog);
-        this.controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-mongo-control-plane");
+        CoreSettings settings = config.coreSettings();
+        this.core = new StorageCore(settings, "stillpoint-mongo-control-plane");
         // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
         // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
         // Every pass, the startup-recovery pass first, sweeps collections left without their table.
-        this.tables = controlPlane.wire(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
+        core.assemble(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
                 storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run)),
-                new RestoreIdleLimit(config.restoreIdleLimit())));
-        this.permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
-        this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, controlPlane,
-                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
-        controlPlane.start();
+                settings.restoreIdleLimit()), new MongoSnapshots(work, catalog),
+                PermitPool.withCapacity(config.snapshotPermits()));
+        core.start();
     }
 
     /** Connects, applies the catalog's schema steps and starts the poller. */
@@ -135,22 +128,22 @@ public final class MongoEngine implements AutoCloseable {
 
     /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
     public TableOperations tables() {
-        return tables;
+        return core.tables();
     }
 
     /** Restores into new tables [E4, E5]; a dead restore's table is removed by the control-plane pass. */
     public dev.stillpoint.ports.in.TableRestores restores() {
-        return controlPlane.restores();
+        return core.restores();
     }
 
     /** Consistent table snapshots in a snapshot session [M1-M4]. */
     public SnapshotEngine snapshots() {
-        return snapshots;
+        return core.snapshots();
     }
 
     /** The snapshot permits [D7]. */
     public PermitLedger snapshotPermits() {
-        return permits;
+        return core.permits();
     }
 
     /** Whether item writes run in transactions (replica set or mongos). */
@@ -180,8 +173,7 @@ public final class MongoEngine implements AutoCloseable {
 
     @Override
     public void close() {
-        controlPlane.close();
-        snapshots.close();
+        core.close();
         client.close();
     }
 

@@ -1,0 +1,150 @@
+package dev.stillpoint.core;
+
+import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
+import dev.stillpoint.core.snapshot.PermitLedger;
+import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
+import dev.stillpoint.ports.out.SnapshotReadPort;
+import dev.stillpoint.ports.out.WakeSignal;
+import java.lang.ref.Cleaner;
+import java.util.Objects;
+
+/**
+ * The one composition root of a backend with a control plane (SQLite, PostgreSQL, MongoDB): from the
+ * adapter's driven ports and the shared {@link CoreSettings} it assembles the table service, the
+ * restores, the permit ledger and the leased snapshot engine, so a facade only opens its database,
+ * builds its ports and asks this for the rest. Three steps, as {@link ControlPlane}'s:
+ * construction (the poller exists and {@link #wakeSignal()} can be handed to a port that wakes it),
+ * {@link #assemble} once, then {@link #start()} (never for a read-only opening).
+ * Cassandra has no control plane [C2] and assembles its table service itself.
+ */
+public final class StorageCore implements AutoCloseable {
+
+    private final CoreSettings settings;
+    private final ControlPlane controlPlane;
+    // Assigned by assemble(), before start().
+    private TableOperations tables;
+    private PermitLedger permits;
+    private LeasedSnapshotEngine snapshots;
+
+    /**
+     * A core whose control-plane poller runs on a daemon thread named {@code pollerThreadName}.
+     *
+     * @param settings         the shared settings
+     * @param pollerThreadName the poller thread's name
+     */
+    public StorageCore(CoreSettings settings, String pollerThreadName) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.controlPlane = new ControlPlane(settings.time(), settings.pollerSchedule(), pollerThreadName,
+                settings.events());
+    }
+
+    /**
+     * What a port that must wake the poller itself is given (a catalog whose drop kept its row DELETING).
+     *
+     * @return the control plane's wake signal
+     */
+    public WakeSignal wakeSignal() {
+        return controlPlane;
+    }
+
+    /**
+     * Wires the table service and restores over {@code ports}, and a snapshot engine over {@code reads}
+     * holding permits from {@code permitPool} [D7]. Called once, before {@link #start()}.
+     *
+     * @param ports      the backend's driven ports
+     * @param reads      the backend's snapshot reads
+     * @param permitPool the permits open snapshots hold
+     * @throws IllegalStateException when already assembled
+     */
+    public synchronized void assemble(ControlPlanePorts ports, SnapshotReadPort reads, PermitPool permitPool) {
+        if (tables != null) {
+            throw new IllegalStateException("this core is already assembled");
+        }
+        tables = controlPlane.wire(ports);
+        permits = new PermitLedger(permitPool);
+        snapshots = new LeasedSnapshotEngine(reads, permits, controlPlane, settings.pageBudget(), settings.observer(),
+                Cleaner.create(), settings.snapshotIdleLimit(), settings.events());
+    }
+
+    /**
+     * Starts the poller; its first pass is startup recovery.
+     *
+     * @throws IllegalStateException when not assembled yet
+     */
+    public void start() {
+        controlPlane.start();
+    }
+
+    /**
+     * The table and item operations, every request rule checked by the core.
+     *
+     * @return the table service
+     */
+    public TableOperations tables() {
+        return assembled(tables);
+    }
+
+    /**
+     * Restores into new tables [E4, E5]; dead restores are removed by the poller's passes.
+     *
+     * @return the restores
+     */
+    public TableRestores restores() {
+        return controlPlane.restores();
+    }
+
+    /**
+     * Consistent table snapshots over the backend's reads.
+     *
+     * @return the snapshot engine
+     */
+    public LeasedSnapshotEngine snapshots() {
+        return assembled(snapshots);
+    }
+
+    /**
+     * The permits open snapshots hold [D7].
+     *
+     * @return the ledger
+     */
+    public PermitLedger permits() {
+        return assembled(permits);
+    }
+
+    /**
+     * The poller's state, for diagnostics.
+     *
+     * @return IDLE, ACTIVE while a drop is deferred, and so on
+     */
+    public PollerState pollerState() {
+        return controlPlane.pollerState();
+    }
+
+    /**
+     * Poller passes run so far, for diagnostics.
+     *
+     * @return the number of passes since start
+     */
+    public long pollerPasses() {
+        return controlPlane.pollerPasses();
+    }
+
+    /** Stops the poller, then ends every open snapshot stream. */
+    @Override
+    public void close() {
+        controlPlane.close();
+        if (snapshots != null) {
+            snapshots.close();
+        }
+    }
+
+    private <T> T assembled(T part) {
+        if (part == null) {
+            throw new IllegalStateException("this core is not assembled yet");
+        }
+        return part;
+    }
+}
