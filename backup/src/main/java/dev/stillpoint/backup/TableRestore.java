@@ -200,7 +200,12 @@ public final class TableRestore {
         long started = System.nanoTime();
         refuseNameInUse(storage, accountId, tableName);
         CreateTableRequest definition = export.definition(accountId, tableName);
-        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), Instant.now()));
+        // RestoreDateTime is "Point in time or source backup time" (DynamoDB API reference, RestoreSummary:
+        // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreSummary.html): the instant the
+        // restored data is of, not when the restore ran. For an export that is its manifest's export time; only
+        // an export that does not say when it was read falls back to the restore's own time.
+        Instant restoredTo = export.exportTime().orElseGet(Instant::now);
+        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), restoredTo));
         try {
             abort.started(load);
             listener.began(load.table(), export.itemCount());

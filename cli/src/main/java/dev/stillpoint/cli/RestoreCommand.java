@@ -164,7 +164,7 @@ final class RestoreCommand extends StorageCommand {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
                         export.collapsedLines());
             }
-            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, at %s%n",
+            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, restored to %s (the export's time)%n",
                     s.sourceTableArn().orElse("(none named)"), s.restoreDateTime()));
             out.flush();
             return ExitCodes.OK;
