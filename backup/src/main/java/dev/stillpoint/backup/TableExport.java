@@ -132,6 +132,7 @@ public final class TableExport {
                     info = snapshot.info();
                     keyOrdered = snapshot.keyOrdered();
                     listener.opened(info);
+                    snapshot.itemCount().ifPresent(listener::counted);
                     lines = new Lines(writer, options.checkItems() ? new ItemCheck(description) : null, listener);
                     handOff = new HandOff(lines);
                     ItemStream items = snapshot.items();
