@@ -67,7 +67,8 @@ public final class MongoEngine implements AutoCloseable {
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
         this.sweep = new OrphanSweep(work, catalog);
         this.storage = new MongoTables(work, catalog);
-        this.controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-mongo-control-plane");
+        this.controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-mongo-control-plane",
+                config.events());
         // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
         // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
         // Every pass, the startup-recovery pass first, sweeps collections left without their table.
@@ -76,7 +77,8 @@ public final class MongoEngine implements AutoCloseable {
                 new RestoreIdleLimit(config.restoreIdleLimit())));
         this.permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         this.snapshots = new LeasedSnapshotEngine(new MongoSnapshots(work, catalog), permits, controlPlane,
-                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()));
+                config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()),
+                config.events());
         controlPlane.start();
     }
 
