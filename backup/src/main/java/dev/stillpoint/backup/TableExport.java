@@ -112,7 +112,7 @@ public final class TableExport {
      * @throws BackupFailure OUTPUT when a file cannot be written, CORRUPT_ITEM for an item that fails the
      *     check, INTERRUPTED when {@code temps} was abandoned
      */
-    public static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
+    static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
                                       ExportOptions options, ExportListener listener, ExportTemps temps) {
         long started = System.nanoTime();
         LayoutWriter writer = null;

@@ -158,7 +158,8 @@ public final class TableRestore {
     }
 
     /**
-     * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}.
+     * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}. Package
+     * private: {@link RestoreRequest} ({@link #from}) is the one public way [issue 29].
      *
      * @param storage   the backend to restore into
      * @param dir       the export directory
@@ -174,14 +175,15 @@ public final class TableRestore {
      * @throws BackupFailure a refusal of the input (nothing created)
      * @throws Abandoned a failure after the table was begun: the table was removed
      */
-    public static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
+    static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         refuseNameInUse(storage, accountId, tableName);
         return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, listener, abort);
     }
 
     /**
-     * Restores an export already checked in full into a new table {@code tableName}.
+     * Restores an export already checked in full into a new table {@code tableName}; the public way is
+     * {@link RestoreRequest#run(Storage, CheckedExport, String, String)}.
      *
      * @param storage   the backend to restore into
      * @param export    the checked export
@@ -195,7 +197,7 @@ public final class TableRestore {
      *     answers begin
      * @throws Abandoned a failure after the table was begun: the table was removed
      */
-    public static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
+    static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         long started = System.nanoTime();
         refuseNameInUse(storage, accountId, tableName);

@@ -145,7 +145,8 @@ final class RestoreCommand extends StorageCommand {
                     bar.finished(items);
                 }
             };
-            TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
+            TableRestore.Result r = TableRestore.from(from).batchSize(batch).listener(both).abort(abort)
+                    .run(storage, export, account, table);
             answer.put("from", from.toString());
             answer.put("table", table);
             answer.put("status", r.table().status().name());

@@ -210,9 +210,8 @@ class ExportBackendsTest {
         // DynamoDB's layout in three data files (two items per file): read back with the key given [E3].
         Path ddb = dir.resolve("ddb");
         try (SqliteStorage ro = SqliteStorage.openReadOnly(SqliteConfig.file(db).withPool(2, 1))) {
-            ExportResult r = TableExport.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "things",
-                    TableExport.prepareOutput(ddb), new ExportOptions(ExportFormat.DYNAMODB, true, 2),
-                    ExportListener.NONE, new ExportTemps());
+            ExportResult r = TableExport.to(ddb).options(new ExportOptions(ExportFormat.DYNAMODB, true, 2))
+                    .run(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "things");
             assertThat(r.dataFiles()).hasSize(3);
         }
         CheckedExport read = ExportReader.check(ddb, Optional.of(ExportReader.parseKey("pk:S,sk:N")));
