@@ -20,6 +20,7 @@ public final class CheckedExport {
     private final long itemCount;
     private final Optional<JsonNode> table;
     private final Optional<String> sourceTableArn;
+    private final Optional<java.time.Instant> exportTime;
     private final ExportKey key;
     private final ExportReader.Scan scan;
     private final List<Path> files;
@@ -27,7 +28,9 @@ public final class CheckedExport {
     private long[] collapsed = new long[0];
 
     CheckedExport(ExportFormat format, Path dir, long itemCount, Optional<JsonNode> table,
-                  Optional<String> sourceTableArn, ExportKey key, ExportReader.Scan scan, List<Path> files) {
+                  Optional<String> sourceTableArn, Optional<java.time.Instant> exportTime, ExportKey key,
+                  ExportReader.Scan scan, List<Path> files) {
+        this.exportTime = exportTime;
         this.files = List.copyOf(files);
         this.format = format;
         this.dir = dir;
@@ -101,6 +104,17 @@ public final class CheckedExport {
     /** @return the ARN of the exported table, when the export names one */
     public Optional<String> sourceTableArn() {
         return sourceTableArn;
+    }
+
+    /**
+     * The instant the exported data was read at, as the manifest says: our layout's
+     * {@code snapshot.openedAt}, DynamoDB's {@code exportTime}. A restore of this export is a restore to
+     * that point in time, so it is the restored table's RestoreDateTime (see {@link TableRestore}).
+     *
+     * @return the export's instant, or empty when the manifest does not give one
+     */
+    public Optional<java.time.Instant> exportTime() {
+        return exportTime;
     }
 
     /** @return the key every item was checked against */

@@ -120,7 +120,8 @@ final class DynamoDbExportCheck {
             }
         };
         Optional<String> arn = s.hasNonNull("tableArn") ? Optional.of(s.get("tableArn").asText()) : Optional.empty();
-        return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn, key, scan,
+        return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn,
+                ManifestJson.optionalInstant(s, "exportTime", summaryFile), key, scan,
                 entries.stream().map(DataFileEntry::file).toList());
     }
 

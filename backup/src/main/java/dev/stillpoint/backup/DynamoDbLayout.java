@@ -25,7 +25,7 @@ import java.util.zip.GZIPOutputStream;
 /**
  * DynamoDB's DYNAMODB_JSON export layout, as its "table export output format" documents it [E2]:
  * {@value #SUMMARY} (version, exportArn, tableArn, tableId, exportTime = the instant read just before
- * the snapshot opened, itemCount, outputFormat ...), {@value #FILES} (one JSON line per data file:
+ * the snapshot opened, itemCount, billedSizeBytes = the exported items' JSON uncompressed, outputFormat ...), {@value #FILES} (one JSON line per data file:
  * itemCount, md5Checksum (base64), etag (hex MD5, as S3 gives a single-part upload), dataFileS3Key), and
  * the gzipped data files under {@value #DATA_DIR}/, each line {@code {"Item": <the stored item>}}.
  * {@code .checksum} files beside both manifests hold their hex MD5. Paths in the manifests are relative
@@ -76,6 +76,8 @@ final class DynamoDbLayout implements LayoutWriter {
     private final String exportId;
     private final List<DataFile> files = new ArrayList<>();
     private DataFile current;
+    /** The exported items' JSON, uncompressed: the manifest's billedSizeBytes (see {@link #commit}). */
+    private long itemBytes;
 
     DynamoDbLayout(Path dir, ExportTemps temps, int itemsPerFile) throws IOException {
         this.dir = dir;
@@ -111,6 +113,7 @@ final class DynamoDbLayout implements LayoutWriter {
         current.out.write(itemJson);
         current.out.write(SUFFIX);
         current.items++;
+        itemBytes += itemJson.length;
     }
 
     @Override
@@ -151,7 +154,12 @@ final class DynamoDbLayout implements LayoutWriter {
         s.putNull("s3SseAlgorithm");
         s.putNull("s3SseKmsKeyId");
         s.put("manifestFilesS3Key", FILES);
-        s.put("billedSizeBytes", bytes);
+        // BilledSizeBytes is "the billable size of the table export" (DynamoDB API reference, ExportDescription:
+        // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExportDescription.html; the field of
+        // manifest-summary.json in https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html):
+        // a size of the table data exported, not of the gzipped objects written, which depends on how well
+        // gzip compressed them. Ours: the exported items' stored JSON, uncompressed (TableSizeBytes's measure).
+        s.put("billedSizeBytes", itemBytes);
         s.put("itemCount", items);
         s.put("outputFormat", OUTPUT_FORMAT);
         s.put("exportType", "FULL_EXPORT");

@@ -19,6 +19,15 @@ public interface ExportListener {
     }
 
     /**
+     * The snapshot's exact item count, when its backend counted it at the snapshot's instant (after
+     * {@link #opened}, before the first item); not told when the backend does not count.
+     *
+     * @param items the items the export will write
+     */
+    default void counted(long items) {
+    }
+
+    /**
      * One more item written.
      *
      * @param items items written so far
@@ -49,6 +58,12 @@ public interface ExportListener {
             public void opened(SnapshotInfo info) {
                 first.opened(info);
                 second.opened(info);
+            }
+
+            @Override
+            public void counted(long items) {
+                first.counted(items);
+                second.counted(items);
             }
 
             @Override

@@ -184,7 +184,8 @@ public final class ExportReader {
             d.requireItems();
         };
         Optional<String> arn = table.hasNonNull("TableArn") ? Optional.of(table.get("TableArn").asText()) : Optional.empty();
-        return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn, key, scan, List.of(data));
+        return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn,
+                ManifestJson.optionalInstant(m.path("snapshot"), "openedAt", manifestFile), key, scan, List.of(data));
     }
 
     /**

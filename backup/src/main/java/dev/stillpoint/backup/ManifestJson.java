@@ -52,6 +52,23 @@ final class ManifestJson {
         return v.asText();
     }
 
+    /**
+     * The instant in {@code field} (ISO-8601, as both layouts write it), or empty when the manifest has no
+     * such field; a value that is not an instant is refused naming the file, the field and the value.
+     */
+    static java.util.Optional<java.time.Instant> optionalInstant(JsonNode n, String field, Path file) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(java.time.Instant.parse(v.asText()));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new BackupFailure(Problem.FORMAT, file, 0, file + ": field " + field + " ('" + v.asText()
+                    + "') is not an ISO-8601 instant", e);
+        }
+    }
+
     static long requiredCount(JsonNode n, String field, Path file) {
         return requiredCount(n, field, file, 0);
     }

@@ -120,4 +120,23 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
         return TableRestore.restore(storage, ExportReader.check(dir, key, duplicates), account, table, batchSize,
                 listener, abort);
     }
+
+    /**
+     * Restores {@code export}, already checked in full by the caller (the command line checks first, to
+     * show the check's progress and how many lines collapsed), into the new table {@code table}; this
+     * request's batch size, listener and abort handle apply, its directory, key and duplicates rule were
+     * the check's.
+     *
+     * @param storage the backend to restore into
+     * @param export  the checked export ({@link ExportReader#check})
+     * @param account the new table's account
+     * @param table   the new table's name
+     * @return what was restored
+     * @throws dev.stillpoint.domain.error.StorageException RESOURCE_IN_USE when the name is taken (nothing
+     *     created), or as the backend answers
+     * @throws TableRestore.Abandoned a failure after the table was begun: the table was removed
+     */
+    public TableRestore.Result run(Storage storage, CheckedExport export, String account, String table) {
+        return TableRestore.restore(storage, export, account, table, batchSize, listener, abort);
+    }
 }

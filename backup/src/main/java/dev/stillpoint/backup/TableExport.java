@@ -112,7 +112,7 @@ public final class TableExport {
      * @throws BackupFailure OUTPUT when a file cannot be written, CORRUPT_ITEM for an item that fails the
      *     check, INTERRUPTED when {@code temps} was abandoned
      */
-    public static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
+    static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
                                       ExportOptions options, ExportListener listener, ExportTemps temps) {
         long started = System.nanoTime();
         LayoutWriter writer = null;
@@ -132,6 +132,7 @@ public final class TableExport {
                     info = snapshot.info();
                     keyOrdered = snapshot.keyOrdered();
                     listener.opened(info);
+                    snapshot.itemCount().ifPresent(listener::counted);
                     lines = new Lines(writer, options.checkItems() ? new ItemCheck(description) : null, listener);
                     handOff = new HandOff(lines);
                     ItemStream items = snapshot.items();

@@ -158,7 +158,8 @@ public final class TableRestore {
     }
 
     /**
-     * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}.
+     * Checks the export in {@code dir} in full, then restores it into a new table {@code tableName}. Package
+     * private: {@link RestoreRequest} ({@link #from}) is the one public way [issue 29].
      *
      * @param storage   the backend to restore into
      * @param dir       the export directory
@@ -174,14 +175,15 @@ public final class TableRestore {
      * @throws BackupFailure a refusal of the input (nothing created)
      * @throws Abandoned a failure after the table was begun: the table was removed
      */
-    public static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
+    static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         refuseNameInUse(storage, accountId, tableName);
         return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, listener, abort);
     }
 
     /**
-     * Restores an export already checked in full into a new table {@code tableName}.
+     * Restores an export already checked in full into a new table {@code tableName}; the public way is
+     * {@link RestoreRequest#run(Storage, CheckedExport, String, String)}.
      *
      * @param storage   the backend to restore into
      * @param export    the checked export
@@ -195,12 +197,17 @@ public final class TableRestore {
      *     answers begin
      * @throws Abandoned a failure after the table was begun: the table was removed
      */
-    public static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
+    static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         long started = System.nanoTime();
         refuseNameInUse(storage, accountId, tableName);
         CreateTableRequest definition = export.definition(accountId, tableName);
-        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), Instant.now()));
+        // RestoreDateTime is "Point in time or source backup time" (DynamoDB API reference, RestoreSummary:
+        // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreSummary.html): the instant the
+        // restored data is of, not when the restore ran. For an export that is its manifest's export time; only
+        // an export that does not say when it was read falls back to the restore's own time.
+        Instant restoredTo = export.exportTime().orElseGet(Instant::now);
+        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), restoredTo));
         try {
             abort.started(load);
             listener.began(load.table(), export.itemCount());

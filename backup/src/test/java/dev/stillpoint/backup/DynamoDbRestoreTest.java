@@ -53,12 +53,36 @@ class DynamoDbRestoreTest {
             assertThat(result.table().restoreSummary()).hasValueSatisfying(s -> {
                 assertThat(s.restoreInProgress()).isFalse();
                 assertThat(s.sourceTableArn()).contains("arn:aws:dynamodb:us-east-1:123456789012:table/ProductCatalog");
+                // RestoreDateTime is "Point in time or source backup time" (DynamoDB API reference, RestoreSummary:
+                // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreSummary.html): the
+                // manifest's exportTime, not when this restore ran (years later).
+                assertThat(s.restoreDateTime()).as("RestoreDateTime: the export's exportTime")
+                        .isEqualTo(java.time.Instant.parse("2020-11-04T07:28:34.028Z"));
             });
             for (String text : ITEMS) {
                 Item expected = ItemJson.decode(text);
                 assertThat(storage.tables().getItem(ACCOUNT, "products", RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
                         .contains(expected);
             }
+        }
+    }
+
+    // The exportTime becomes RestoreDateTime; one that is not an instant is refused by the check, naming it.
+    @Test
+    void e3_anExportTimeThatIsNoInstantIsRefusedNamingItAndCreatesNothing() throws Exception {
+        DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch("ddb-restore-bad-time"));
+        d.dataFile("first.json.gz", ITEMS.get(0));
+        d.manifests();
+        java.nio.file.Path summary = d.exportDir.resolve("manifest-summary.json");
+        java.nio.file.Files.writeString(summary, java.nio.file.Files.readString(summary)
+                .replace("\"exportTime\":\"2020-11-04T07:28:34.028Z\"", "\"exportTime\":\"yesterday\""));
+        try (SqliteStorage storage = open("ddb-restore-bad-time-target")) {
+            assertThatThrownBy(() -> TableRestore.restore(storage, d.root, Optional.of(KEY), ACCOUNT, "products", 2,
+                    TableRestore.Listener.NONE, new TableRestore.Abort()))
+                    .isInstanceOf(BackupFailure.class)
+                    .hasMessageContaining("manifest-summary.json").hasMessageContaining("exportTime")
+                    .hasMessageContaining("'yesterday'");
+            assertThat(storage.tables().listTables(ACCOUNT)).as("nothing created").isEmpty();
         }
     }
 

@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.mongo.MongoStorage;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.Storage;
@@ -126,17 +127,18 @@ final class Backend {
      * {@code readOnly} opens it, or a PostgreSQL catalog, read-only [L4]. A server that cannot be reached
      * ends with exit 4.
      */
-    Storage open(boolean readOnly, boolean createsDatabase, String dataUrl) {
+    Storage open(boolean readOnly, boolean createsDatabase, String dataUrl, StorageEvents events) {
         if (dataUrl != null && kind() != Kind.POSTGRES) {
             throw new CliFailure(ExitCodes.USAGE, "--data-url goes with --postgres only");
         }
         try {
             return switch (kind()) {
-                case SQLITE -> openSqlite(readOnly, createsDatabase);
-                case POSTGRES -> openPostgres(readOnly, dataUrl == null
+                case SQLITE -> openSqlite(readOnly, createsDatabase, events);
+                case POSTGRES -> openPostgres(readOnly, (dataUrl == null
                         ? PostgresConfig.shared(database(postgres))
-                        : PostgresConfig.separate(database(postgres), database(dataUrl)));
-                case MONGODB -> MongoStorage.open(MongoConfig.of(mongodb));
+                        : PostgresConfig.separate(database(postgres), database(dataUrl))).withEvents(events));
+                case MONGODB -> MongoStorage.open(MongoConfig.of(mongodb).withEvents(events));
+                // Cassandra's adapter takes no StorageEvents: --metrics prints its meters at zero.
                 case CASSANDRA -> CassandraStorage.open(CassandraConfig.parse(cassandra));
             };
         } catch (StorageException e) {
@@ -164,11 +166,11 @@ final class Backend {
     }
 
 
-    private SqliteStorage openSqlite(boolean readOnly, boolean createsDatabase) {
+    private SqliteStorage openSqlite(boolean readOnly, boolean createsDatabase, StorageEvents events) {
         if (readOnly) {
             DatabaseFile.requireExisting(sqlite);
             try {
-                return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite).withPool(2, 1));
+                return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite).withPool(2, 1).withEvents(events));
             } catch (StorageException e) {
                 throw new CliFailure(ExitCodes.DATABASE_FILE, CliCommand.message(e), e); // the message names the file
             }
@@ -178,6 +180,6 @@ final class Backend {
         } else {
             DatabaseFile.requireExisting(sqlite);
         }
-        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite), createsDatabase);
+        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite).withEvents(events), createsDatabase);
     }
 }

@@ -33,6 +33,7 @@ abstract class CliCommand implements Callable<Integer> {
     @Override
     public final Integer call() {
         int code = guarded(this::run);
+        atExit();
         if (json.on) {
             ObjectNode whole = JSON.createObjectNode();
             whole.put("command", spec.name());
@@ -58,6 +59,10 @@ abstract class CliCommand implements Callable<Integer> {
             org.slf4j.LoggerFactory.getLogger(CliCommand.class).debug("unexpected failure", e);
             return fail(ExitCodes.STORAGE_ERROR, "INTERNAL", "unexpected internal failure: " + e.getMessage());
         }
+    }
+
+    /** After the work, whatever its outcome, before the JSON answer is written (a storage command's --metrics). */
+    void atExit() {
     }
 
     /** The command's work; returns its exit code. */

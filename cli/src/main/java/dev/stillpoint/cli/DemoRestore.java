@@ -42,8 +42,7 @@ final class DemoRestore {
         KeySchema schema = KeySchema.composite("pk", "sk");
         DemoRestore p = new DemoRestore();
         String restored = table + "-restored";
-        TableRestore.Result r = TableRestore.restore(storage, exportDir, Optional.empty(), DemoCommand.ACCOUNT, restored,
-                TableRestore.DEFAULT_BATCH, TableRestore.Listener.NONE, new TableRestore.Abort());
+        TableRestore.Result r = TableRestore.from(exportDir).run(storage, DemoCommand.ACCOUNT, restored);
         p.lines.add(String.format("Restored the export into table '%s': %,d items in %d ms (%,.0f items/s), %s",
                 restored, r.items(), r.elapsed().toMillis(), r.itemsPerSecond(), r.table().status()));
         if (r.table().status() != TableStatus.ACTIVE) {

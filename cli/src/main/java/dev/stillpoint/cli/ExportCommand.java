@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
                 + " files that a killed export left in DIR.",
             "The files are mode 0600 (owner read and write only) whatever the umask: each is written as a temporary"
                 + " file, which is created private, and renamed into place; chmod them to share an export.",
-            "Progress on stderr: a bar with total (the table's last counted ItemCount, an estimate), percent, rate"
+            "Progress on stderr: a bar with total (on SQLite the snapshot's exact count; elsewhere the table's last"
+                + " counted ItemCount, an estimate), percent, rate"
                 + " and time left on a terminal; otherwise a line every --progress-interval seconds; --quiet for none."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:exported",

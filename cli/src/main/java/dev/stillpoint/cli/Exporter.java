@@ -52,7 +52,7 @@ final class Exporter {
         }, "stillpoint-export-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return TableExport.export(engine, account, table, dir, options, listener, temps);
+            return TableExport.to(dir).options(options).listener(listener).temps(temps).run(engine, account, table);
         } catch (BackupFailure f) {
             throw failure(f);
         } finally {

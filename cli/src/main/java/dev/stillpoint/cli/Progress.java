@@ -13,8 +13,9 @@ import java.util.function.LongSupplier;
  * the percentage, the rate and the time left; otherwise (a pipe, a log) one plain line every
  * {@code interval}, and a closing line when at least one was printed (work shorter than one interval
  * stays silent). {@code --quiet} prints nothing. The total is the manifests' count for a check, the
- * input's for a restore, and for an export the table's last counted ItemCount (DescribeTable's, an
- * estimate: "about"); past an estimate, or without one, no percentage or time left is shown.
+ * input's for a restore, and for an export the snapshot's exact count when its backend counts it
+ * (SQLite, {@link #counted}), else the table's last counted ItemCount (DescribeTable's, an estimate:
+ * "about"); past an estimate, or without one, no percentage or time left is shown.
  *
  * <p>Why not a progress-bar library: the one the issue names (me.tongfei:progressbar) is not among the
  * packages this build may take, and this needs a clock and an interval a test controls anyway.
@@ -63,6 +64,13 @@ final class Progress implements ExportListener, TableRestore.Listener, ExportRea
     /** The mode for this process: a bar when a terminal is attached (stdin and stdout: the JDK's test), else lines. */
     static Mode mode(boolean quiet) {
         return quiet ? Mode.QUIET : System.console() != null ? Mode.BAR : Mode.LINES;
+    }
+
+    /** The snapshot's exact count replaces the estimate the export began with. */
+    @Override
+    public void counted(long items) {
+        total = items;
+        estimate = false;
     }
 
     @Override

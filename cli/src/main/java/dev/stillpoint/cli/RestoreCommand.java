@@ -145,7 +145,8 @@ final class RestoreCommand extends StorageCommand {
                     bar.finished(items);
                 }
             };
-            TableRestore.Result r = TableRestore.restore(storage, export, account, table, batch, both, abort);
+            TableRestore.Result r = TableRestore.from(from).batchSize(batch).listener(both).abort(abort)
+                    .run(storage, export, account, table);
             answer.put("from", from.toString());
             answer.put("table", table);
             answer.put("status", r.table().status().name());
@@ -164,7 +165,7 @@ final class RestoreCommand extends StorageCommand {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
                         export.collapsedLines());
             }
-            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, at %s%n",
+            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, restored to %s (the export's time)%n",
                     s.sourceTableArn().orElse("(none named)"), s.restoreDateTime()));
             out.flush();
             return ExitCodes.OK;

@@ -3,7 +3,13 @@ package dev.stillpoint.cli;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.error.StorageException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.metrics.MeterReadings;
 import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.out.StorageEvents;
+import java.io.PrintWriter;
+import java.util.List;
 import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -30,6 +36,51 @@ abstract class StorageCommand extends CliCommand {
             description = "Account id (default: ${DEFAULT-VALUE}).")
     String account;
 
+    @Option(names = "--metrics",
+            description = "At exit, print the storage's meters [X1] (metrics-micrometer's names, read from a"
+                    + " SimpleMeterRegistry): one line each on stderr, 'stillpoint metrics: NAME{TAGS} STAT=VALUE ...';"
+                    + " under --json a \"metrics\" array in the answer instead. Cassandra reports none.")
+    boolean metrics;
+
+    /** The meters behind --metrics, made when the storage opens (or at exit when it never opened). */
+    private MeterReadings readings;
+
+    /** What the storage tells: the meters under --metrics, else nothing. */
+    private StorageEvents events() {
+        if (!metrics) {
+            return StorageEvents.NONE;
+        }
+        if (readings == null) {
+            readings = new MeterReadings();
+        }
+        return readings.events();
+    }
+
+    @Override
+    void atExit() {
+        if (!metrics) {
+            return;
+        }
+        events();
+        List<MeterReadings.Reading> all = readings.read();
+        if (json.on) {
+            ArrayNode array = answer.putArray("metrics");
+            for (MeterReadings.Reading r : all) {
+                ObjectNode n = array.addObject().put("name", r.name());
+                ObjectNode tags = n.putObject("tags");
+                r.tags().forEach(tags::put);
+                ObjectNode values = n.putObject("values");
+                r.values().forEach(values::put);
+            }
+            return;
+        }
+        PrintWriter err = err();
+        for (MeterReadings.Reading r : all) {
+            err.println("stillpoint metrics: " + r.text());
+        }
+        err.flush();
+    }
+
     /** Whether this command may create a missing SQLite database file (only create-table does). */
     boolean createsDatabase() {
         return false;
@@ -38,7 +89,7 @@ abstract class StorageCommand extends CliCommand {
     /** Opens the backend for reading and writing (a SQLite file is checked first: exit 4 when it is not a database). */
     Storage openStorage() {
         answer.put("backend", shownBackend());
-        return backend.open(false, createsDatabase(), dataUrl);
+        return backend.open(false, createsDatabase(), dataUrl, events());
     }
 
     /**
@@ -49,7 +100,7 @@ abstract class StorageCommand extends CliCommand {
      */
     Storage openReadOnly() {
         answer.put("backend", shownBackend());
-        return backend.open(true, false, dataUrl);
+        return backend.open(true, false, dataUrl, events());
     }
 
     /** The backend as it may be printed (passwords masked). */

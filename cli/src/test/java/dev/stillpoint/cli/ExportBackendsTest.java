@@ -174,6 +174,7 @@ class ExportBackendsTest {
         assertThat(f.path("itemCount").asLong()).isEqualTo(ITEMS.length);
 
         List<Item> items = new ArrayList<>();
+        long itemJsonBytes = 0;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(data)),
                 StandardCharsets.UTF_8))) {
             String line;
@@ -181,9 +182,16 @@ class ExportBackendsTest {
                 JsonNode l = json.readTree(line);
                 assertThat(l.size()).isEqualTo(1);
                 items.add(ItemJson.decode(l.get("Item").toString()));
+                // {"Item":<the item as stored>}: the item's own bytes are the line less 9 bytes of wrapping.
+                itemJsonBytes += line.getBytes(StandardCharsets.UTF_8).length - "{\"Item\":}".length();
             }
         }
         assertThat(items).containsExactlyInAnyOrderElementsOf(Stream.of(ITEMS).map(ItemJson::decode).toList());
+        // "The billable size of the table export" (DynamoDB API reference, ExportDescription:
+        // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExportDescription.html): the table data
+        // exported, uncompressed, not the gzipped file's size.
+        assertThat(summary.path("billedSizeBytes").asLong()).as("billedSizeBytes: the items' JSON, uncompressed")
+                .isEqualTo(itemJsonBytes).isNotEqualTo(Files.size(data));
         assertThat(Files.readString(out.resolve("manifest-summary.checksum")))
                 .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
                         .digest(Files.readAllBytes(out.resolve("manifest-summary.json")))));
@@ -202,9 +210,8 @@ class ExportBackendsTest {
         // DynamoDB's layout in three data files (two items per file): read back with the key given [E3].
         Path ddb = dir.resolve("ddb");
         try (SqliteStorage ro = SqliteStorage.openReadOnly(SqliteConfig.file(db).withPool(2, 1))) {
-            ExportResult r = TableExport.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "things",
-                    TableExport.prepareOutput(ddb), new ExportOptions(ExportFormat.DYNAMODB, true, 2),
-                    ExportListener.NONE, new ExportTemps());
+            ExportResult r = TableExport.to(ddb).options(new ExportOptions(ExportFormat.DYNAMODB, true, 2))
+                    .run(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "things");
             assertThat(r.dataFiles()).hasSize(3);
         }
         CheckedExport read = ExportReader.check(ddb, Optional.of(ExportReader.parseKey("pk:S,sk:N")));

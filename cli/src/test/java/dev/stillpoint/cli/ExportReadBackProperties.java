@@ -72,10 +72,9 @@ class ExportReadBackProperties {
             sqlite().tables().putItem(ACCOUNT, name, item);
         }
         Path dir = Cli.scratch("rb");
-        ExportResult ours = TableExport.export(sqlite().snapshots(), ACCOUNT, name, TableExport.prepareOutput(dir.resolve("ours")),
-                ExportOptions.of(ExportFormat.STILLPOINT), ExportListener.NONE, new ExportTemps());
-        ExportResult ddb = TableExport.export(sqlite().snapshots(), ACCOUNT, name, TableExport.prepareOutput(dir.resolve("ddb")),
-                new ExportOptions(ExportFormat.DYNAMODB, true, 4), ExportListener.NONE, new ExportTemps());
+        ExportResult ours = TableExport.to(dir.resolve("ours")).run(sqlite().snapshots(), ACCOUNT, name);
+        ExportResult ddb = TableExport.to(dir.resolve("ddb")).options(new ExportOptions(ExportFormat.DYNAMODB, true, 4))
+                .run(sqlite().snapshots(), ACCOUNT, name);
         assertThat(ddb.dataFiles()).hasSize(Math.max(1, (stored.size() + 3) / 4));
 
         List<Item> inFile = Files.readAllLines(ours.dataFile()).stream().map(ItemJson::decode).toList();

@@ -131,6 +131,10 @@ class JsonAnswersTest {
         assertThat(restored.path("items").asLong()).isEqualTo(2);
         assertThat(restored.path("status").asText()).isEqualTo("ACTIVE");
         assertThat(restored.path("restoreSummary").path("restoreDateTime").asText()).isNotEmpty();
+        // Issue 29: describe right after the restore counts what it restored (not 0 until a statistics pass).
+        JsonNode described = answer(json(List.of("describe", "--sqlite", db, "--table", "copy")));
+        assertThat(described.toString()).as("describe --json after a restore").contains("\"ItemCount\":2");
+        assertThat(described.findValue("TableSizeBytes").asLong()).as("TableSizeBytes after a restore").isPositive();
 
         JsonNode listed = answer(json(List.of("list-tables", "--sqlite", db)));
         assertThat(listed.path("tables").toString()).isEqualTo("[\"copy\",\"things\"]");

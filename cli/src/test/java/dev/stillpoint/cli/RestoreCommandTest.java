@@ -52,6 +52,8 @@ class RestoreCommandTest {
         Path dir = Cli.scratch("restore");
         Path export = exported(dir);
         String sourceArn = JSON.readTree(export.resolve("manifest.json").toFile()).path("table").path("TableArn").asText();
+        java.time.Instant exportedAt = java.time.Instant.parse(JSON.readTree(export.resolve("manifest.json").toFile())
+                .path("snapshot").path("openedAt").asText());
         byte[] items = Files.readAllBytes(export.resolve("items.jsonl"));
 
         Path target = dir.resolve("target.db"); // a new file: restore creates it
@@ -68,6 +70,14 @@ class RestoreCommandTest {
             assertThat(d.path("TableStatus").asText()).isEqualTo("ACTIVE");
             assertThat(d.path("RestoreSummary").path("SourceTableArn").asText()).isEqualTo(sourceArn);
             assertThat(d.path("RestoreSummary").path("RestoreInProgress").asBoolean()).isFalse();
+            // "Point in time or source backup time" (DynamoDB API reference, RestoreSummary:
+            // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreSummary.html): the export's
+            // instant (the catalog keeps milliseconds), not when the restore ran.
+            assertThat(java.time.Instant.parse(d.path("RestoreSummary").path("RestoreDateTime").asText()))
+                    .as("RestoreDateTime, %s", backend[0]).isEqualTo(exportedAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+            // Issue 29: the restored table's counts at once, not 0 until the next statistics pass.
+            assertThat(d.path("ItemCount").asLong()).as("ItemCount after restoring 5 items, %s", backend[0]).isEqualTo(5);
+            assertThat(d.path("TableSizeBytes").asLong()).as("TableSizeBytes, %s", backend[0]).isPositive();
             assertThat(d.path("GlobalSecondaryIndexes").get(0).path("IndexName").asText()).isEqualTo("by-cat");
 
             Path again = dir.resolve("again-" + backend[0].substring(2));

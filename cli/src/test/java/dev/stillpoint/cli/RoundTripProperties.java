@@ -193,13 +193,11 @@ class RoundTripProperties {
     }
 
     private static ExportResult export(Storage storage, String table, Path out) {
-        return TableExport.export(storage.snapshots(), ACCOUNT, table, TableExport.prepareOutput(out),
-                ExportOptions.of(ExportFormat.STILLPOINT), ExportListener.NONE, new ExportTemps());
+        return TableExport.to(out).format(ExportFormat.STILLPOINT).run(storage, ACCOUNT, table);
     }
 
     private static TableRestore.Result restore(Storage storage, Path from, String name) {
-        return TableRestore.restore(storage, from, Optional.empty(), ACCOUNT, name, 7, TableRestore.Listener.NONE,
-                new TableRestore.Abort());
+        return TableRestore.from(from).batchSize(7).run(storage, ACCOUNT, name);
     }
 
     /** The manifest's description without what a restore changes by design [E6]. */

@@ -1,6 +1,9 @@
 package dev.stillpoint.sqlcatalog;
 
 import static dev.stillpoint.sqlcatalog.CatalogColumns.ACCOUNT_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.ITEM_COUNT;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RELATION_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SIZE_BYTES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_DATE_TIME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_IN_PROGRESS;
@@ -18,6 +21,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -62,11 +66,28 @@ public final class RestoreRecords {
                 .execute() == 1;
     }
 
-    /** Activates the restored table and ends its restore; false when that restore is no longer in progress. */
-    public static boolean complete(DSLContext ctx, String accountId, String tableName, String tableId) {
+    /**
+     * The base relation of the restoring table {@code tableId}, or empty when that restore is no longer in
+     * progress: what {@link #complete} counts before it activates the table.
+     */
+    public static Optional<String> restoringRelation(DSLContext ctx, String accountId, String tableName, String tableId) {
+        return ctx.select(RELATION_NAME).from(TABLES).where(restoring(accountId, tableName, tableId)).fetchOptional(RELATION_NAME);
+    }
+
+    /**
+     * Activates the restored table with its counts and ends its restore; false when that restore is no
+     * longer in progress. The counts are the restored relation's, counted by the caller in the same unit
+     * of work while the table was still restoring (nothing else writes to it then), so DescribeTable's
+     * ItemCount and TableSizeBytes are right from the first description of the ACTIVE table instead of 0
+     * until the next statistics pass [issue 29].
+     */
+    public static boolean complete(DSLContext ctx, String accountId, String tableName, String tableId,
+                                   long itemCount, long sizeBytes) {
         if (ctx.update(TABLES)
                 .set(STATUS, TableStatus.ACTIVE.name())
                 .setNull(STATUS_DUE_AT)
+                .set(ITEM_COUNT, itemCount)
+                .set(SIZE_BYTES, sizeBytes)
                 .where(restoring(accountId, tableName, tableId))
                 .execute() != 1) {
             return false;

@@ -10,11 +10,13 @@ class JooqBannerTest {
 
     private final String logo = System.getProperty(JooqBanner.NO_LOGO);
     private final String tips = System.getProperty(JooqBanner.NO_TIPS);
+    private final String versionLine = System.getProperty(JooqBanner.VERSION_LINE);
 
     @AfterEach
     void restore() {
         put(JooqBanner.NO_LOGO, logo);
         put(JooqBanner.NO_TIPS, tips);
+        put(JooqBanner.VERSION_LINE, versionLine);
     }
 
     private static void put(String key, String value) {
@@ -29,7 +31,9 @@ class JooqBannerTest {
     void unsetPropertiesAreSetTrue() {
         System.clearProperty(JooqBanner.NO_LOGO);
         System.clearProperty(JooqBanner.NO_TIPS);
+        System.clearProperty(JooqBanner.VERSION_LINE);
         JooqBanner.off();
+        assertThat(System.getProperty(JooqBanner.VERSION_LINE)).as("the version line's logger threshold").isEqualTo("WARN");
         assertThat(System.getProperty(JooqBanner.NO_LOGO)).as("org.jooq.no-logo").isEqualTo("true");
         assertThat(System.getProperty(JooqBanner.NO_TIPS)).as("org.jooq.no-tips").isEqualTo("true");
     }

@@ -71,10 +71,20 @@ final class CassandraRestores implements RestoreStore {
         Optional<CatalogRow> row = catalog.find(accountId, tableName)
                 .filter(r -> r.tableId().equals(tableId) && r.status() == TableStatus.CREATING);
         if (row.isEmpty() || catalog.restore(tableId).filter(RestoreRecord::inProgress).isEmpty()
-                || !catalog.activate(row.get())) {
+                || !recordCounts(row.get()) || !catalog.activate(row.get())) {
             return false;
         }
         catalog.endRestore(tableId);
+        return true;
+    }
+
+    /**
+     * Records the restored table's counts before it turns ACTIVE (nothing else writes to it while it
+     * restores), so its first ACTIVE description carries them instead of 0 until the next statistics pass.
+     */
+    private boolean recordCounts(CatalogRow row) {
+        long[] counted = tables.count(row);
+        catalog.recordStatistics(row.tableId(), counted[0], counted[1]);
         return true;
     }
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import dev.stillpoint.ports.out.StorageEvents;
 
 /**
  * How to reach MongoDB and how the adapter behaves.
@@ -36,11 +37,13 @@ import java.util.regex.Pattern;
  *                          default 60 s, from 100 ms to one day
  * @param restoreIdleLimit  how long a restore may give no sign of life before any opening's poller takes it
  *                          for dead and removes its table [E5]; default 60 s, from 1 s to one day
+ * @param events            told what the storage does, for an embedder's metrics [X1] (permits, leases,
+ *                          passes, writes, restored items), as on SQLite and PostgreSQL; none by default
  */
 public record MongoConfig(String connectionString, String catalogDatabase, String dataDatabase, int snapshotPermits,
                           PageBudget pageBudget, Duration controlPlaneDelay, PollerSchedule pollerSchedule,
                           ReadObserver observer, List<CommandListener> commandListeners, TimeSource time,
-                          Duration snapshotIdleLimit, Duration restoreIdleLimit) {
+                          Duration snapshotIdleLimit, Duration restoreIdleLimit, StorageEvents events) {
 
     /** A database name MongoDB accepts on every platform: no {@code /\. "$*<>:|?}, at most 63 bytes. */
     private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_-]{1,63}");
@@ -65,6 +68,7 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
         commandListeners = List.copyOf(commandListeners);
         new IdleLimit(snapshotIdleLimit);
         new RestoreIdleLimit(restoreIdleLimit);
+        events = events == null ? StorageEvents.NONE : events;
     }
 
     private static void requireDatabase(String name, String what) {
@@ -78,52 +82,64 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
     public static MongoConfig of(String connectionString) {
         return new MongoConfig(connectionString, "stillpoint_catalog", "stillpoint_data", 16, PageBudget.DEFAULT,
                 Duration.ofMillis(250), PollerSchedule.DEFAULT, ReadObserver.NONE, List.of(), TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
     }
 
     public MongoConfig withDatabases(String catalog, String data) {
         return new MongoConfig(connectionString, catalog, data, snapshotPermits, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** With {@code max} snapshots open at once, as {@code SqliteConfig.withSnapshotPermits}. */
     public MongoConfig withSnapshotPermits(int max) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, max, pageBudget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public MongoConfig withPageBudget(PageBudget budget) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, budget, controlPlaneDelay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public MongoConfig withControlPlaneDelay(Duration delay) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget, delay,
-                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
+                pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public MongoConfig withObserver(ReadObserver hooks) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, hooks, commandListeners, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     public MongoConfig withCommandListener(CommandListener listener) {
         List<CommandListener> all = new ArrayList<>(commandListeners);
         all.add(listener);
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, all, time, snapshotIdleLimit, restoreIdleLimit, events);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public MongoConfig withSnapshotIdleLimit(Duration limit) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit, restoreIdleLimit);
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, limit, restoreIdleLimit, events);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public MongoConfig withRestoreIdleLimit(Duration limit) {
         return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, limit);
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, limit, events);
+    }
+
+    /**
+     * The same config telling {@code events} what the storage does [X1], as {@code SqliteConfig.withEvents}.
+     *
+     * @param events the embedder's watcher, e.g. {@code metrics-micrometer}'s {@code StillpointMeters}
+     * @return the config with {@code events}
+     */
+    public MongoConfig withEvents(StorageEvents events) {
+        return new MongoConfig(connectionString, catalogDatabase, dataDatabase, snapshotPermits, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, commandListeners, time, snapshotIdleLimit, restoreIdleLimit,
+                events);
     }
 
     /** The URI without credentials or options (scheme and hosts), for messages and logs. */
@@ -139,6 +155,6 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
      */
     public CoreSettings coreSettings() {
         return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
-                new RestoreIdleLimit(restoreIdleLimit), dev.stillpoint.ports.out.StorageEvents.NONE);
+                new RestoreIdleLimit(restoreIdleLimit), events);
     }
 }

@@ -224,13 +224,14 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         lease.own(pinned);
         lease.apply(LeaseEvent.SNAPSHOT_PINNED);
         observer.atPause(PausePoint.BEFORE_ITEMS);
+        java.util.OptionalLong itemCount = pinned.itemCount(); // before pages(): a copy at open ends the read
         PageSource pages = pinned.pages(storedKeys);
         lease.ownPages(pages);
         lease.startIdleClock();
         lease.apply(LeaseEvent.STREAM_STARTED);
         TableDescription atInstant = description.dropDeletingIndexes().snapshotView();
         TableSnapshot snapshot = new TableSnapshot(atInstant, pinned.info(), pinned.keyOrdered(),
-                new LeasedItemStream(lease, budget, readAhead, cleaner));
+                new LeasedItemStream(lease, budget, readAhead, cleaner), itemCount);
         idle.watch(lease);
         return snapshot;
     }

@@ -18,7 +18,8 @@ public record RestoreSummary(
      *
      * @param sourceBackupArn the backup the table was restored from, if any
      * @param sourceTableArn the table the backup was taken of, if known
-     * @param restoreDateTime when the restore happened
+     * @param restoreDateTime the point in time restored to ("Point in time or source backup time", DynamoDB API
+     *     reference, RestoreSummary): for a restore from an export, the export's time
      * @param restoreInProgress whether the restore is still running
      */
     public RestoreSummary {

@@ -24,6 +24,16 @@ public interface PinnedRead extends AutoCloseable {
     boolean keyOrdered();
 
     /**
+     * The number of items at the pinned instant when the backend counts them cheaply in the read itself
+     * (an export's progress shows it as an exact total); empty when it does not.
+     *
+     * @return the items the pages will yield, or empty
+     */
+    default java.util.OptionalLong itemCount() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
      * Hands the read over as a page source, which then holds everything this step held; when it
      * throws, this step still holds it.
      *

@@ -48,7 +48,9 @@ public interface RestoreStore {
 
     /**
      * Sets a restoring row ACTIVE and its restore no longer in progress, in one unit of work; false
-     * when the row of {@code tableId} is no longer restoring.
+     * when the row of {@code tableId} is no longer restoring. The row's ItemCount and TableSizeBytes are
+     * recorded as the statistics pass would count them, counted while the table is still restoring, so the
+     * first description of the ACTIVE table carries them (not 0 until the next pass).
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name

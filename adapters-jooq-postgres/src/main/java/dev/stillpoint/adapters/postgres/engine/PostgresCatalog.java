@@ -121,7 +121,17 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
         return tx.inWork("completing the restore of table '" + tableName + "'",
-                w -> RestoreRecords.complete(w.catalog(), accountId, tableName, tableId));
+                w -> {
+                    // Counted in the completing unit of work, while the table is still restoring (nothing else
+                    // writes to it): the first description of the ACTIVE table carries the restored counts.
+                    java.util.Optional<String> relation = RestoreRecords.restoringRelation(w.catalog(), accountId,
+                            tableName, tableId);
+                    if (relation.isEmpty()) {
+                        return false;
+                    }
+                    long[] counted = PostgresTables.count(w.data(), relation.get());
+                    return RestoreRecords.complete(w.catalog(), accountId, tableName, tableId, counted[0], counted[1]);
+                });
     }
 
     @Override

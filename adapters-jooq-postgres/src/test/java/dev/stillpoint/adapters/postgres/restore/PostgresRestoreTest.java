@@ -81,6 +81,7 @@ class PostgresRestoreTest {
 
             load.write(RestoreFixtures.items(0, 60));
             load.write(RestoreFixtures.items(60, 40));
+            load.write(RestoreFixtures.items(0, 1)); // item 0 again: 101 writes, 100 items
             assertThatThrownBy(() -> storage.tables().putItem(ACCOUNT, name, RestoreFixtures.item(500)))
                     .as("a PutItem from elsewhere on a restoring table").isInstanceOf(StorageException.class)
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
@@ -93,6 +94,11 @@ class PostgresRestoreTest {
             assertThat(completed.timeToLive()).as("the time to live as the catalog keeps it")
                     .contains(RestoreFixtures.TIME_TO_LIVE);
             assertThat(storage.tables().describeTable(ACCOUNT, name)).isEqualTo(completed);
+            // Issue 29: the counts are the table's at once (not 0 until the next statistics pass), the items it
+            // holds rather than the writes, and the bytes in the statistics pass's measure (stored JSON).
+            assertThat(completed.itemCount()).as("ItemCount right after the restore").isEqualTo(100);
+            assertThat(completed.tableSizeBytes()).as("TableSizeBytes right after the restore")
+                    .isEqualTo(storedBytes(layout, completed.tableId()));
             for (int i = 0; i < 100; i++) {
                 Item expected = RestoreFixtures.item(i);
                 assertThat(storage.tables().getItem(ACCOUNT, name, RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))
@@ -210,6 +216,12 @@ class PostgresRestoreTest {
     private static long rows(Layout layout, String tableId, String suffix) throws Exception {
         try (Connection c = databases.dataSession(layout)) {
             return SqlCatalogAccess.count(c, "SELECT count(*) FROM \"d_" + tableId + suffix + "\"", null);
+        }
+    }
+
+    private static long storedBytes(Layout layout, String tableId) throws Exception {
+        try (Connection c = databases.dataSession(layout)) {
+            return SqlCatalogAccess.count(c, "SELECT sum(octet_length(item)) FROM \"d_" + tableId + "\"", null);
         }
     }
 

@@ -159,7 +159,16 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
         return write("completing the restore of table '" + tableName + "'",
-                ctx -> RestoreRecords.complete(ctx, accountId, tableName, tableId));
+                ctx -> {
+                    // Counted inside the completing transaction: the first description of the ACTIVE table
+                    // carries the restored ItemCount and TableSizeBytes, not 0 until the next recount.
+                    java.util.Optional<String> relation = RestoreRecords.restoringRelation(ctx, accountId, tableName, tableId);
+                    if (relation.isEmpty()) {
+                        return false;
+                    }
+                    long[] counted = SqliteTables.count(ctx, DataRelation.fromCatalog(relation.get()));
+                    return RestoreRecords.complete(ctx, accountId, tableName, tableId, counted[0], counted[1]);
+                });
     }
 
     @Override

