@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres;
 
 import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
+import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
@@ -98,7 +99,9 @@ public final class PostgresStorage implements Storage {
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
                 storage, storage, storage, List.of(new PassChore("orphan sweep", orphans::run)),
-                new RestoreIdleLimit(config.restoreIdleLimit())));
+                new RestoreIdleLimit(config.restoreIdleLimit()))
+                // Restores load through COPY [B1].
+                .withBulkLoads(new PgBulkLoads(tx, config.copyHook())));
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         permits = new PermitLedger(PermitPool.halfOf(pools.dataPoolSize()));
         snapshots = new LeasedSnapshotEngine(new PostgresSnapshots(pools), permits, controlPlane, config.pageBudget(),

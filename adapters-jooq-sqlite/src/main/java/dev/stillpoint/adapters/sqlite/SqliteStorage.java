@@ -6,6 +6,7 @@ import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
+import dev.stillpoint.adapters.sqlite.engine.SqliteBulkLoads;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
@@ -75,7 +76,9 @@ public final class SqliteStorage implements Storage {
         controlPlane = new ControlPlane(config.time(), config.pollerSchedule(), "stillpoint-sqlite-control-plane", config.events());
         SqliteTables storage = new SqliteTables(catalog);
         tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit())));
+                storage, storage, storage, List.of(), new RestoreIdleLimit(config.restoreIdleLimit()))
+                // Restores load in large transactions with plain INSERTs [B1].
+                .withBulkLoads(new SqliteBulkLoads(catalog)));
         permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
