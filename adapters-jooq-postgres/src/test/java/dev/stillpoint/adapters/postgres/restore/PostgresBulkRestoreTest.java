@@ -117,6 +117,30 @@ class PostgresBulkRestoreTest {
         }
     }
 
+    // E5 [B1]: closing a load whose COPY was sent (its transaction open, holding the relations' locks) leaves
+    // no table and no relation at once: the load is closed before the drop, which would otherwise wait for it.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void b1_closingALoadThatHoldsItsRelationsLeavesNothing(Layout layout) throws Exception {
+        String name = "holding_" + layout.name().toLowerCase();
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
+            RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(name), ORIGIN);
+            String id = load.table().tableId();
+            List<Item> big = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                Item item = RestoreFixtures.item(i);
+                java.util.Map<String, dev.stillpoint.domain.item.AttributeValue> a = new java.util.LinkedHashMap<>(item.attributes());
+                a.put("big", new dev.stillpoint.domain.item.AttributeValue.S("x".repeat(300_000)));
+                big.add(Item.of(a));
+            }
+            load.write(big);   // 12 MB: past the 8 MiB buffer, so one COPY went out in the open transaction
+            load.close();
+            assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, name)).as("the table right after close")
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertNothingLeft(layout, id);
+        }
+    }
+
     // E5 [B1], issue 30's Done-when: a restore killed with SIGKILL while its COPY runs leaves nothing after a
     // fresh engine starts. The child's copy hook holds the first COPY open (rows sent, not ended); the test sees
     // the COPY active at the server, kills the child, and a fresh engine's poller removes the table.
