@@ -8,7 +8,8 @@
 #      then sha256sum of the file and an fsync of it (sync FILE), timed together;
 #   3. bench/postgres-snapshot.sh ITEMS --only throughput,heap (--all-postgres: every section):
 #      (a), (b), (c), COPY through pgjdbc (d) and psql (e), heap;
-#   4. bench/put.sh, where the tree has it (PutItem against raw JDBC), printed as it comes.
+#   4. bench/put.sh, where the tree has it (PutItem against raw JDBC), printed as it comes;
+#   5. bench/restore-bulk.sh ITEMS --runs N: restore / native bulk load on SQLite and PostgreSQL (issue 30).
 # Then prints every ratio beside its target and whether it was met. All output is also kept in
 # target/bench/run-<UTC time>.log. Nothing here is a test: no threshold fails the script.
 set -euo pipefail
@@ -82,6 +83,10 @@ else
   echo; echo "######## 4. PutItem benchmark: bench/put.sh is not in this tree (not run)"
 fi
 
+restore_log="$work/run-$stamp-restore.log"
+echo; echo "######## 5. Restore beside the native bulk load (bench/restore-bulk.sh, issue 30 B1)"
+bash bench/restore-bulk.sh "$items" --runs "$runs" 2>&1 | tee "$restore_log"
+
 # ratio LOG LABEL: "best-wall median-wall best-cpu" of the ratio line whose label starts with LABEL.
 ratio() { grep -F -- "  $2" "$1" | head -1 | awk '{ n = NF; for (i = 1; i <= NF; i++) if ($i ~ /^target$/) { n = i - 1; break } print $(n-2), $(n-1), $n }'; }
 # verdict VALUE OP TARGET -> MET / MISSED
@@ -131,3 +136,5 @@ else
   echo "PutItem: not measured here (no bench/put.sh in this tree)"
 fi
 echo "all output: $log"
+echo "Restore beside the native bulk load (issue 30 B1; see $restore_log):"
+grep -h "^restore / native bulk load" "$restore_log" | sed 's/^/  /' || echo "  not measured"

@@ -97,7 +97,7 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
         // One write sequence, so one definition cache, for the item operations and the restores.
         ItemWrites writes = new ItemWrites(ports.items());
         restores = new RestoreService(ports.store(), ports.catalog(), writes, deletion, time,
-                ports.restoreIdleLimit(), events);
+                ports.restoreIdleLimit(), events, ports.bulkLoads());
         return new TableService(ports.catalog(), writes, new TableCreation(ports.store(), time, this), deletion,
                 events);
     }

@@ -15,12 +15,14 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.core.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.BulkLoads;
 import dev.stillpoint.ports.out.RestoreStore;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Restores into new tables, once for every backend [E4, E5]: the definition is checked as CreateTable
@@ -37,6 +39,7 @@ public final class RestoreService implements TableRestores {
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
     private final StorageEvents events;
+    private final Optional<BulkLoads> bulkLoads;
 
     /**
      * Restores over one backend's ports.
@@ -66,6 +69,25 @@ public final class RestoreService implements TableRestores {
      */
     public RestoreService(RestoreStore store, TableCatalog catalog, ItemWrites items, TableDeletion deletion,
                           TimeSource time, RestoreIdleLimit idleLimit, StorageEvents events) {
+        this(store, catalog, items, deletion, time, idleLimit, events, Optional.empty());
+    }
+
+    /**
+     * Restores over one backend's ports, loading the items through the backend's bulk path when it has one [B1].
+     *
+     * @param store the restoring rows
+     * @param catalog descriptions, for the completed table
+     * @param items where the restored items are written when there is no bulk path
+     * @param deletion DeleteTable's path, which removes an abandoned restore's table
+     * @param time the clock of the stamps
+     * @param idleLimit how long a restore may give no sign of life before it is taken for dead
+     * @param events told how many items each chunk wrote
+     * @param bulkLoads the backend's bulk loads, or empty
+     */
+    public RestoreService(RestoreStore store, TableCatalog catalog, ItemWrites items, TableDeletion deletion,
+                          TimeSource time, RestoreIdleLimit idleLimit, StorageEvents events,
+                          Optional<BulkLoads> bulkLoads) {
+        this.bulkLoads = Objects.requireNonNull(bulkLoads, "bulkLoads");
         this.events = Objects.requireNonNull(events, "events");
         this.store = Objects.requireNonNull(store, "store");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -100,6 +122,6 @@ public final class RestoreService implements TableRestores {
             }
         }
         return new RunningRestore(created, (TableState.Restoring) t.nextOr(current), store, catalog, items,
-                deletion, time, idleLimit, events);
+                deletion, time, idleLimit, events, bulkLoads);
     }
 }

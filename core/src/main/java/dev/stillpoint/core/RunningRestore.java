@@ -16,6 +16,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.core.lifecycle.TableDeletion;
+import dev.stillpoint.ports.out.BulkLoads;
 import dev.stillpoint.ports.out.RestoreStore;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TableCatalog;
@@ -23,6 +24,7 @@ import dev.stillpoint.ports.out.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -34,6 +36,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * renewed. {@link #close()} without {@link #complete()} removes the table through DeleteTable's drop
  * attempt; it may be called from another thread (a shutdown hook) while a write runs, and the database
  * orders the two.
+ *
+ * <p>Where the backend has a bulk path ({@link BulkLoads}) the items go through it instead [B1]
+ * ({@link BulkRestore}): checked by the same rules, in large chunks, made durable before the table turns
+ * ACTIVE, and the load closed (its locks given back) before an abandoned table is removed.
  */
 final class RunningRestore implements RestoreLoad {
 
@@ -50,6 +56,8 @@ final class RunningRestore implements RestoreLoad {
     private final TimeSource time;
     private final RestoreIdleLimit idleLimit;
     private final StorageEvents events;
+    /** The bulk path, when the backend has one; null otherwise. */
+    private final BulkRestore bulk;
     private final AtomicBoolean completed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     // Touched by the writing thread only (write and complete).
@@ -58,8 +66,9 @@ final class RunningRestore implements RestoreLoad {
 
     RunningRestore(TableDescription created, TableState.Restoring state, RestoreStore store, TableCatalog catalog,
                    ItemWrites items, TableDeletion deletion, TimeSource time, RestoreIdleLimit idleLimit,
-                   StorageEvents events) {
+                   StorageEvents events, Optional<BulkLoads> bulkLoads) {
         this.events = events;
+        this.bulk = bulkLoads.map(loads -> new BulkRestore(loads, created)).orElse(null);
         this.created = created;
         this.state = state;
         this.store = store;
@@ -87,6 +96,13 @@ final class RunningRestore implements RestoreLoad {
                 throw StorageException.validation("item " + (i + 1) + " of " + batch.size()
                         + " to restore into table '" + name() + "' is null");
             }
+        }
+        if (bulk != null) {
+            bulk.write(batch, written -> {
+                events.restored(written);
+                renewIfDue();
+            });
+            return;
         }
         int from = 0;
         while (from < batch.size()) {
@@ -152,6 +168,10 @@ final class RunningRestore implements RestoreLoad {
     @Override
     public TableDescription complete() {
         requireRunning("complete");
+        if (bulk != null) {
+            // Durable first: a crash between the two leaves a CREATING table, which is removed [E5].
+            bulk.finish();
+        }
         Transition<TableState, TableEffect, TableRefusal> t = apply(new TableEvent.RestoreCompleted());
         for (TableEffect effect : t.effects()) {
             if (!(effect instanceof TableEffect.MarkRestored)
@@ -168,6 +188,10 @@ final class RunningRestore implements RestoreLoad {
     public void close() {
         if (completed.get() || !closed.compareAndSet(false, true)) {
             return;
+        }
+        if (bulk != null) {
+            // First: an open load holds the relations' locks, behind which the drop would wait.
+            bulk.close();
         }
         try {
             deletion.abandonRestore(created.accountId(), name(), created.tableId());

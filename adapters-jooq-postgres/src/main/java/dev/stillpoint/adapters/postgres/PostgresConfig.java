@@ -42,15 +42,19 @@ import java.util.Optional;
  *                          it for dead and removes its table [E5]; default 60 s, from 1 s to one day
  * @param events             told what the storage does, for an embedder's metrics [X1];
  *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
+ * @param copyHook           a test hook run while a restore's COPY is open, its rows sent but the COPY not
+ *                           ended (a test kills the process there [E5, B1]); may block; does nothing by default
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
                              Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
                              PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
                              Duration snapshotIdleLimit, Duration restoreIdleLimit,
-                             StorageEvents events) {
+                             StorageEvents events, Runnable copyHook) {
 
     /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
+    private static final Runnable NO_HOOK = () -> { };
 
     /** Where one database is. */
     public record Database(String jdbcUrl, String user, String password) {
@@ -84,6 +88,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
                     + (connectionTimeout == null ? "none" : connectionTimeout.toMillis() + " ms"));
         }
         events = events == null ? StorageEvents.NONE : events;
+        copyHook = copyHook == null ? NO_HOOK : copyHook;
         new IdleLimit(snapshotIdleLimit);
         new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
@@ -97,14 +102,14 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
     public static PostgresConfig shared(Database database) {
         return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
         return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -114,49 +119,49 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
         return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withConnectionTimeout(Duration timeout) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withPageBudget(PageBudget budget) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withControlPlaneDelay(Duration delay) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withObserver(ReadObserver hooks) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     public PostgresConfig withTime(TimeSource clock) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public PostgresConfig withSnapshotIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events, copyHook);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public PostgresConfig withRestoreIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events, copyHook);
     }
 
     /**
@@ -168,7 +173,19 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      */
     public PostgresConfig withEvents(StorageEvents events) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+    }
+
+    /**
+     * The same config running {@code hook} while each COPY of a restore's bulk load is open, after its rows
+     * were sent and before it ends: a test's pause, never a production setting.
+     *
+     * @param hook run on the restoring thread; may block
+     * @return the config with it
+     */
+    public PostgresConfig withCopyHook(Runnable hook) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, hook);
     }
 
     /**

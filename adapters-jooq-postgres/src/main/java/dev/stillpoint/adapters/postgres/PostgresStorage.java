@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres;
 
 import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
+import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
@@ -93,7 +94,9 @@ public final class PostgresStorage implements Storage {
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit()),
+                List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit())
+                // Restores load through COPY [B1].
+                .withBulkLoads(new PgBulkLoads(tx, config.copyHook())),
                 new PostgresSnapshots(pools), PermitPool.halfOf(pools.dataPoolSize()));
         if (!readOnly) {
             core.start();

@@ -6,6 +6,7 @@ import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
+import dev.stillpoint.adapters.sqlite.engine.SqliteBulkLoads;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
@@ -70,7 +71,9 @@ public final class SqliteStorage implements Storage {
         core = new StorageCore(settings, "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(), settings.restoreIdleLimit()), new SqliteSnapshots(connections, config.pageBudget()),
+                List.of(), settings.restoreIdleLimit())
+                // Restores load in large transactions with plain INSERTs [B1].
+                .withBulkLoads(new SqliteBulkLoads(catalog)), new SqliteSnapshots(connections, config.pageBudget()),
                 PermitPool.withCapacity(config.snapshotPermits()));
         if (!readOnly) {
             core.start();

@@ -21,7 +21,10 @@ public interface RestoreLoad extends AutoCloseable {
 
     /**
      * Writes {@code items}, each checked as PutItem checks it [R3, R4] and written with its index
-     * entries; a refused item names its place in {@code items} and leaves the ones before it written.
+     * entries; a refused item names its place in {@code items} and leaves the ones before it written
+     * (on a backend with a bulk path [B1], every item of the call is checked before any is written, so a
+     * refusal leaves the earlier calls' items and none of this call's). Written items may stay unseen in
+     * the table's relations until {@link #complete()}: a bulk load may commit them only then.
      *
      * @param items any number of items (none is fine)
      */

@@ -1,0 +1,210 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.out.BulkLoad;
+import dev.stillpoint.ports.out.BulkLoads;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyManager;
+
+/**
+ * Restore's bulk path on PostgreSQL [B1]: {@code COPY ... FROM STDIN} in text format through pgjdbc's
+ * {@link CopyManager}, into the restoring table's base relation and each of its index relations, both
+ * layouts (the relations live in the data database). A load is ONE data transaction on one borrowed data
+ * connection, committed by {@link BulkLoad#finish()}: rows are kept per relation in a {@link CopyText}
+ * buffer and sent as one COPY per relation whenever a buffer passes {@link #FLUSH_BYTES}, so the number of
+ * statements does not follow the caller's batch size. Until the commit nothing is visible, and a failure,
+ * a close or a killed process leaves the relations as they were created: empty, their table CREATING,
+ * removed by the restore's close or by the poller [E5].
+ *
+ * <p>Each index entry is the item's key in that index as the core computed it with the domain's rule
+ * ({@link ItemWrite#indexKeys()}), written once; the base relation's primary key refuses a key written
+ * twice (unique_violation, answered VALIDATION naming the table).
+ */
+public final class PgBulkLoads implements BulkLoads {
+
+    /** A relation's rows are sent once its buffer holds this many bytes (and at finish). */
+    static final int FLUSH_BYTES = 8 << 20;
+    private static final DSLContext RENDER = DSL.using(SQLDialect.POSTGRES);
+
+    private final Transactions tx;
+    private final Runnable copyHook;
+
+    /**
+     * Loads over {@code tx}'s pools.
+     *
+     * @param tx the adapter's transactions (the catalog read, the data pool)
+     * @param copyHook run while each COPY is open, after its rows were sent: a test's pause, else nothing
+     */
+    public PgBulkLoads(Transactions tx, Runnable copyHook) {
+        this.tx = tx;
+        this.copyHook = copyHook;
+    }
+
+    @Override
+    public BulkLoad open(TableDescription table) {
+        String doing = "opening the bulk load of the restore into table '" + table.tableName() + "'";
+        CatalogRows.Loaded loaded = tx.read(doing, ctx -> CatalogRows.loadForItems(ctx, table.accountId(),
+                        table.tableName(), CatalogRows.RowLock.NONE))
+                .filter(l -> l.row().getTableId().equals(table.tableId())
+                        && TableStatus.CREATING.name().equals(l.row().getStatus()))
+                .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
+                        + ": it is no longer restoring (removed, or another table has its name)"));
+        List<Target> targets = new ArrayList<>();
+        targets.add(new Target(null, loaded.base()));
+        for (SpIndexesRecord index : loaded.indexes()) {
+            targets.add(new Target(index.getIndexName(), loaded.index(index)));
+        }
+        Connection c;
+        try {
+            c = tx.pools().data();
+        } catch (SQLException e) {
+            throw PgFailures.map(doing, e);
+        }
+        try {
+            Tx.begin(c);
+            return new Load(table.tableName(), c, c.unwrap(PGConnection.class).getCopyAPI(), targets);
+        } catch (SQLException | RuntimeException e) {
+            Tx.release(c);
+            throw PgFailures.map(doing, e);
+        }
+    }
+
+    /** One relation of the load: its COPY statement and the rows not yet sent. */
+    private static final class Target {
+        final String indexName;
+        final String copy;
+        final CopyText rows = new CopyText();
+
+        Target(String indexName, RelationLayout layout) {
+            this.indexName = indexName;
+            this.copy = "COPY " + RENDER.render(layout.relation().table()) + " ("
+                    + layout.fields().stream().map(f -> RENDER.render(DSL.name(f.getName()))).collect(Collectors.joining(", "))
+                    + ") FROM STDIN";
+        }
+    }
+
+    private final class Load implements BulkLoad {
+        private final String tableName;
+        private final Connection connection;
+        private final CopyManager copies;
+        private final List<Target> targets;
+        // Guarded by this.
+        private boolean closed;
+        private boolean broken;
+
+        Load(String tableName, Connection connection, CopyManager copies, List<Target> targets) {
+            this.tableName = tableName;
+            this.connection = connection;
+            this.copies = copies;
+            this.targets = targets;
+        }
+
+        @Override
+        public synchronized void write(List<ItemWrite> items) {
+            requireUsable();
+            try {
+                Target base = targets.get(0);
+                for (ItemWrite write : items) {
+                    List<Object> key = ItemKeys.of(write.key()).values();
+                    String json = ItemJson.encode(write.item());
+                    key.forEach(base.rows::keyColumn);
+                    base.rows.lastColumn(json);
+                    for (int i = 1; i < targets.size(); i++) {
+                        Target index = targets.get(i);
+                        Optional<Key> entry = write.indexKey(index.indexName);
+                        if (entry.isPresent()) {
+                            ItemKeys.of(entry.get()).values().forEach(index.rows::keyColumn);
+                            key.forEach(index.rows::keyColumn);
+                            index.rows.lastColumn(json);
+                        }
+                    }
+                }
+                for (Target t : targets) {
+                    if (t.rows.size() >= FLUSH_BYTES) {
+                        send(t);
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                throw fail("writing " + items.size() + " items", e);
+            }
+        }
+
+        @Override
+        public synchronized void finish() {
+            requireUsable();
+            try {
+                for (Target t : targets) {
+                    send(t);
+                }
+                Tx.commit(connection);
+            } catch (SQLException | RuntimeException e) {
+                throw fail("committing the load", e);
+            }
+            closed = true;
+            Tx.release(connection);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!closed) {
+                closed = true;
+                // Rolls back whatever is open (a COPY in progress included) and gives the connection back.
+                Tx.release(connection);
+            }
+        }
+
+        /** Sends {@code target}'s rows as one COPY, in the load's transaction. */
+        private void send(Target target) throws SQLException {
+            if (target.rows.rows() == 0) {
+                return;
+            }
+            CopyIn in = copies.copyIn(target.copy);
+            try {
+                in.writeToCopy(target.rows.bytes(), 0, target.rows.size());
+                in.flushCopy();
+                copyHook.run();
+                in.endCopy();
+            } finally {
+                if (in.isActive()) {
+                    in.cancelCopy();
+                }
+            }
+            target.rows.clear();
+        }
+
+        private void requireUsable() {
+            if (closed || broken) {
+                throw StorageException.validation("the bulk load of the restore into table '" + tableName + "' is "
+                        + (broken ? "broken by an earlier failure" : "closed"));
+            }
+        }
+
+        private StorageException fail(String doing, Exception e) {
+            broken = true;
+            String what = doing + " into table '" + tableName + "'";
+            if ("23505".equals(PgFailures.sqlState(e))) {
+                return new StorageException(ErrorReason.VALIDATION, what + ": two items with one primary key"
+                        + " (unique_violation); a restore writes each key once", e);
+            }
+            return PgFailures.map(what, e);
+        }
+    }
+}
