@@ -158,6 +158,25 @@ class ArchitectureTest {
     }
 
     /**
+     * Which items a new GSI holds is the core's decision: UpdateTable's backfill (page, compute each
+     * entry's key, write, mark ACTIVE) runs once, in {@code core.IndexAddition}, over each backend's
+     * {@code ports.out.IndexBuild} steps, so no adapter calls the entry-key rule. The one exception is
+     * Cassandra's {@code IndexKey}: without transactions, each item write keeps its own entries (rules 2
+     * and 3 of {@code CassandraItems}), deleting the stored earlier version's entry and giving an index
+     * recorded while the write ran its entry, and both need the key of a version the core never read.
+     */
+    @Test
+    void noAdapterDecidesWhichItemsAnIndexHolds() {
+        noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
+                .and().doNotHaveFullyQualifiedName("dev.stillpoint.adapters.cassandra.IndexKey")
+                .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+                        "ItemRules.entryKeyOfStoredItem",
+                        call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.domain.request.ItemRules.class)
+                                && call.getName().equals("entryKeyOfStoredItem")))
+                .check(PRODUCTION);
+    }
+
+    /**
      * One storage interface: every backend's facade ({@code SqliteStorage}, {@code PostgresStorage},
      * {@code MongoStorage}, {@code CassandraStorage}) implements {@link Storage}, which only hands out
      * the core's services, so the rule above still holds.
