@@ -178,6 +178,6 @@ final class Backend {
         } else {
             DatabaseFile.requireExisting(sqlite);
         }
-        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite), createsDatabase);
+        return DatabaseFile.open(sqlite, SqliteConfig.file(sqlite), createsDatabase);
     }
 }

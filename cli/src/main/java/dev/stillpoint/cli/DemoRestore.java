@@ -42,7 +42,7 @@ final class DemoRestore {
         KeySchema schema = KeySchema.composite("pk", "sk");
         DemoRestore p = new DemoRestore();
         String restored = table + "-restored";
-        TableRestore.Result r = TableRestore.restore(storage, exportDir, Optional.empty(), DemoCommand.ACCOUNT, restored,
+        TableRestore.Result r = TableRestore.restore(storage, exportDir, Optional.empty(), DemoData.ACCOUNT, restored,
                 TableRestore.DEFAULT_BATCH, TableRestore.Listener.NONE, new TableRestore.Abort());
         p.lines.add(String.format("Restored the export into table '%s': %,d items in %d ms (%,.0f items/s), %s",
                 restored, r.items(), r.elapsed().toMillis(), r.itemsPerSecond(), r.table().status()));
@@ -57,7 +57,7 @@ final class DemoRestore {
         long count = 0;
         long differing = 0;
         Set<String> seen = new HashSet<>();
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoCommand.ACCOUNT, restored)) {
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoData.ACCOUNT, restored)) {
             while (s.items().hasNext()) {
                 Item item = s.items().next().item();
                 count++;
