@@ -180,6 +180,6 @@ final class Backend {
         } else {
             DatabaseFile.requireExisting(sqlite);
         }
-        return StorageCommand.open(sqlite, SqliteConfig.file(sqlite).withEvents(events), createsDatabase);
+        return DatabaseFile.open(sqlite, SqliteConfig.file(sqlite).withEvents(events), createsDatabase);
     }
 }

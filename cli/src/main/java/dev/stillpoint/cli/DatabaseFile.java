@@ -1,5 +1,8 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.adapters.sqlite.SqliteConfig;
+import dev.stillpoint.adapters.sqlite.SqliteStorage;
+import dev.stillpoint.domain.error.StorageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +11,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Checks on a {@code --sqlite} file made before the engine opens it: opening a SQLite engine
- * creates a missing file, and a command that reads must never do that.
+ * Checks on a {@code --sqlite} file made before the engine opens it (opening a SQLite engine
+ * creates a missing file, and a command that reads must never do that), and the read-write opening
+ * itself, refused with exit 4 naming the file.
  */
 final class DatabaseFile {
     private static final byte[] HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
@@ -56,5 +60,21 @@ final class DatabaseFile {
                     + ": directory " + parent + " does not exist");
         }
         return file;
+    }
+
+    static SqliteStorage open(Path file, SqliteConfig config) {
+        return open(file, config, true);
+    }
+
+    /**
+     * Opens a database file read-write; with {@code mayInitialise} false (a command that writes but
+     * creates no table) only a Stillpoint database is opened, never a new or empty one [O4].
+     */
+    static SqliteStorage open(Path file, SqliteConfig config, boolean mayInitialise) {
+        try {
+            return mayInitialise ? SqliteStorage.open(config) : SqliteStorage.openExisting(config);
+        } catch (StorageException e) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot open database file " + file + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -47,8 +47,8 @@ import picocli.CommandLine.Option;
             "0:every check passed", "1:storage error", "2:usage error", "7:a verification check failed"})
 final class DemoCommand extends CliCommand {
 
-    static final String ACCOUNT = StorageCommand.DEFAULT_ACCOUNT;
-    static final String TABLE = "demo-orders";
+    private static final String ACCOUNT = DemoData.ACCOUNT;
+    private static final String TABLE = DemoData.TABLE;
     static final String GSI = "by-category";
     private static final KeySchema GSI_KEY = KeySchema.composite("category", "rank");
     /** Small pages, so the export is many reads inside one transaction while the writer commits between them. */
@@ -104,7 +104,7 @@ final class DemoCommand extends CliCommand {
         out.flush();
 
         SqliteConfig config = SqliteConfig.file(db).withControlPlaneDelay(Duration.ZERO).withPageBudget(PAGE);
-        try (SqliteStorage storage = StorageCommand.open(db, config)) {
+        try (SqliteStorage storage = DatabaseFile.open(db, config)) {
             TableOperations tables = storage.tables();
             CreateTableRequest request = CreateTableCommand.request(ACCOUNT, TABLE,
                     new KeySpecs.KeyConverter().convert("pk:S,sk:N"), List.of());

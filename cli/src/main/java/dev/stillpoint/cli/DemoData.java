@@ -14,6 +14,10 @@ import java.util.Random;
 /** The demo's data: its table's key, the items it loads, and a key's identity for the model. */
 final class DemoData {
 
+    /** The account the demo's tables belong to. */
+    static final String ACCOUNT = StorageCommand.DEFAULT_ACCOUNT;
+    /** The table the demo loads, exports and verifies. */
+    static final String TABLE = "demo-orders";
     static final KeySchema SCHEMA = KeySchema.composite("pk", "sk");
     private static final int ITEMS_PER_PARTITION = 100;
 

@@ -42,7 +42,7 @@ final class DemoRestore {
         KeySchema schema = KeySchema.composite("pk", "sk");
         DemoRestore p = new DemoRestore();
         String restored = table + "-restored";
-        TableRestore.Result r = TableRestore.from(exportDir).run(storage, DemoCommand.ACCOUNT, restored);
+        TableRestore.Result r = TableRestore.from(exportDir).run(storage, DemoData.ACCOUNT, restored);
         p.lines.add(String.format("Restored the export into table '%s': %,d items in %d ms (%,.0f items/s), %s",
                 restored, r.items(), r.elapsed().toMillis(), r.itemsPerSecond(), r.table().status()));
         if (r.table().status() != TableStatus.ACTIVE) {
@@ -56,7 +56,7 @@ final class DemoRestore {
         long count = 0;
         long differing = 0;
         Set<String> seen = new HashSet<>();
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoCommand.ACCOUNT, restored)) {
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoData.ACCOUNT, restored)) {
             while (s.items().hasNext()) {
                 Item item = s.items().next().item();
                 count++;

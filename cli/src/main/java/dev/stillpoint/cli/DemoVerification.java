@@ -55,7 +55,7 @@ final class DemoVerification {
     void checkAfter(SqliteStorage storage, Map<String, Item> expected) {
         // A second snapshot, after the writer: every write is there, so the first one's silence was isolation.
         Set<String> seen = new HashSet<>();
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoCommand.ACCOUNT, DemoCommand.TABLE)) {
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(DemoData.ACCOUNT, DemoData.TABLE)) {
             while (s.items().hasNext()) {
                 Item item = s.items().next().item();
                 afterCount++;
@@ -193,7 +193,7 @@ final class DemoVerification {
                 || m.path("keyOrdered").asBoolean() != r.keyOrdered()
                 || !r.info().marker().equals(m.path("snapshot").path("marker").asText())
                 || !r.info().kind().equals(m.path("snapshot").path("kind").asText())
-                || !DemoCommand.TABLE.equals(m.path("table").path("TableName").asText())
+                || !DemoData.TABLE.equals(m.path("table").path("TableName").asText())
                 || m.path("table").path("GlobalSecondaryIndexes").size() != 1) {
             v.fail("the manifest does not describe this export: " + DescriptionJson.text(m));
         }

@@ -1,8 +1,5 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.adapters.sqlite.SqliteConfig;
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
-import dev.stillpoint.domain.error.StorageException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.metrics.MeterReadings;
@@ -10,7 +7,6 @@ import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.out.StorageEvents;
 import java.io.PrintWriter;
 import java.util.List;
-import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -113,19 +109,4 @@ abstract class StorageCommand extends CliCommand {
         return backend.scrub(text, dataUrl);
     }
 
-    static SqliteStorage open(Path file, SqliteConfig config) {
-        return open(file, config, true);
-    }
-
-    /**
-     * Opens a database file read-write; with {@code mayInitialise} false (a command that writes but
-     * creates no table) only a Stillpoint database is opened, never a new or empty one [O4].
-     */
-    static SqliteStorage open(Path file, SqliteConfig config, boolean mayInitialise) {
-        try {
-            return mayInitialise ? SqliteStorage.open(config) : SqliteStorage.openExisting(config);
-        } catch (StorageException e) {
-            throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot open database file " + file + ": " + e.getMessage(), e);
-        }
-    }
 }

@@ -42,6 +42,39 @@ class ArchitectureTest {
                 .matching("dev.stillpoint.domain.(*)..").should().beFreeOfCycles().check(PRODUCTION);
     }
 
+    /**
+     * The CLI is one package, so its cycles are between classes: the demo's parts take the demo's table and
+     * account from {@code DemoData}, never back from {@code DemoCommand} which runs them, and a command's
+     * {@code Backend} opens a database file through {@code DatabaseFile}, never back through the
+     * {@code StorageCommand} that holds it (issue 28). Each of these classes (with its nested classes) is
+     * a slice; the other CLI classes are left out of the rule.
+     */
+    @Test
+    void theDemoAndTheBackendOptionsFormNoClassCycle() {
+        com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
+                .assignedFrom(new com.tngtech.archunit.library.dependencies.SliceAssignment() {
+                    @Override
+                    public com.tngtech.archunit.library.dependencies.SliceIdentifier getIdentifierOf(
+                            com.tngtech.archunit.core.domain.JavaClass c) {
+                        String top = c.getName().replaceFirst("\\$.*", "");
+                        if (!top.startsWith("dev.stillpoint.cli.")) {
+                            return com.tngtech.archunit.library.dependencies.SliceIdentifier.ignore();
+                        }
+                        String simple = top.substring("dev.stillpoint.cli.".length());
+                        return simple.startsWith("Demo") || simple.equals("Backend") || simple.equals("StorageCommand")
+                                || simple.equals("DatabaseFile")
+                                ? com.tngtech.archunit.library.dependencies.SliceIdentifier.of(simple)
+                                : com.tngtech.archunit.library.dependencies.SliceIdentifier.ignore();
+                    }
+
+                    @Override
+                    public String getDescription() {
+                        return "the CLI's Demo* classes, Backend, StorageCommand and DatabaseFile, one slice each";
+                    }
+                })
+                .should().beFreeOfCycles().check(PRODUCTION);
+    }
+
     @Test
     void portsDependOnTheDomainOnly() {
         classes().that().resideInAPackage("dev.stillpoint.ports..")
@@ -171,6 +204,25 @@ class ArchitectureTest {
                                 || call.getTargetOwner().isEquivalentTo(
                                         dev.stillpoint.core.snapshot.LeasedSnapshotEngine.class)
                                 || call.getTargetOwner().isEquivalentTo(dev.stillpoint.core.snapshot.PermitLedger.class)))
+                .check(PRODUCTION);
+    }
+
+    /**
+     * Which items a new GSI holds is the core's decision: UpdateTable's backfill (page, compute each
+     * entry's key, write, mark ACTIVE) runs once, in {@code core.IndexAddition}, over each backend's
+     * {@code ports.out.IndexBuild} steps, so no adapter calls the entry-key rule. The one exception is
+     * Cassandra's {@code IndexKey}: without transactions, each item write keeps its own entries (rules 2
+     * and 3 of {@code CassandraItems}), deleting the stored earlier version's entry and giving an index
+     * recorded while the write ran its entry, and both need the key of a version the core never read.
+     */
+    @Test
+    void noAdapterDecidesWhichItemsAnIndexHolds() {
+        noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
+                .and().doNotHaveFullyQualifiedName("dev.stillpoint.adapters.cassandra.IndexKey")
+                .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+                        "ItemRules.entryKeyOfStoredItem",
+                        call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.domain.request.ItemRules.class)
+                                && call.getName().equals("entryKeyOfStoredItem")))
                 .check(PRODUCTION);
     }
 

@@ -36,6 +36,7 @@ public final class TableService implements TableOperations {
 
     private final TableCatalog catalog;
     private final ItemWrites items;
+    private final IndexAddition indexes;
     private final TableCreator creation;
     private final TableDeletion deletion;
     private final StorageEvents events;
@@ -65,6 +66,7 @@ public final class TableService implements TableOperations {
                         StorageEvents events) {
         this.events = Objects.requireNonNull(events, "events");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.indexes = new IndexAddition(catalog);
         this.items = Objects.requireNonNull(items, "items");
         this.creation = Objects.requireNonNull(creation, "creation");
         this.deletion = Objects.requireNonNull(deletion, "deletion");
@@ -90,7 +92,7 @@ public final class TableService implements TableOperations {
     public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
         TableRules.requireAddress(accountId, tableName);
         TableRules.requireCreatable(request);
-        return catalog.addGlobalSecondaryIndex(accountId, tableName, request,
+        return indexes.add(accountId, tableName, request,
                 before -> TableRules.requireItemsAvailable(before).applyCreateGsi(request));
     }
 

@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * How the SQL catalogs store a description's parts in JSON columns, written with the one item codec
  * ({@link ItemJson}) so an operator reads them in the same DynamoDB JSON as the items: definitions
- * are {@code {"<name>":{"S":"<type>"}}}. Shared by the SQLite and PostgreSQL adapters.
+ * are {@code {"<name>":{"S":"<type>"}}}. Shared by the SQLite, PostgreSQL, MongoDB and Cassandra adapters.
  */
 public final class CatalogJson {
 
@@ -103,6 +103,8 @@ public final class CatalogJson {
 
     /**
      * A stream setting as stored; unreadable text is an Internal error saying the catalog entry is damaged.
+     * The view type is read under {@code viewType}, or under {@code view_type} where a Cassandra catalog
+     * row written before the adapter used this codec spells it so (such rows are never rewritten).
      *
      * @param json the stored JSON text, or {@code null}
      * @return the stream setting, or empty when none is stored
@@ -114,7 +116,7 @@ public final class CatalogJson {
         return parsed("stream specification", json, () -> {
             Item item = ItemJson.decode(json);
             return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
-                    item.find("viewType").map(v -> ((AttributeValue.S) v).value())));
+                    item.find("viewType").or(() -> item.find("view_type")).map(v -> ((AttributeValue.S) v).value())));
         });
     }
 

@@ -1,17 +1,15 @@
 package dev.stillpoint.adapters.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableCreator;
 import dev.stillpoint.ports.out.TableStatistics;
@@ -20,12 +18,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Table lifecycle on Cassandra: create, describe, list, add a GSI (with its backfill), recount.
+ * Table lifecycle on Cassandra: create, describe, list, the steps of adding a GSI ({@link CassandraIndexBuild})
+ * and of a recount.
  *
  * <p><b>CreateTable</b> inserts the catalog row CREATING with {@code IF NOT EXISTS}: of concurrent
  * CreateTables of one name exactly one is applied, every other one gets ResourceInUse. The winner
@@ -47,9 +45,6 @@ import org.slf4j.LoggerFactory;
 final class CassandraTables implements TableCatalog, TableCreator, TableStatistics {
 
     private static final Logger LOG = LoggerFactory.getLogger(CassandraTables.class);
-
-    /** Attempts of one conditional write before giving up with Transient. */
-    private static final int MAX_ATTEMPTS = 32;
 
     private final Cql cql;
     private final CatalogStore catalog;
@@ -130,23 +125,36 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
         });
     }
 
-    /**
-     * Counts every ACTIVE table's items and their JSON bytes by reading its items table (paged by the
-     * driver). A full read of every token range: the statistics poller runs it every few minutes, so
-     * its cost is spread, and the counts are approximate as DynamoDB's are.
-     */
+    /** An ACTIVE table's row, with the counts {@code table_statistics} holds. */
+    private record Counted(CatalogRow row, Counts recorded) implements TableStatistics.Counted {
+    }
+
     @Override
-    public void recount() {
+    public List<TableStatistics.Counted> activeTables() {
+        List<TableStatistics.Counted> out = new ArrayList<>();
         for (CatalogRow row : catalog.all()) {
-            if (row.status() != TableStatus.ACTIVE) {
-                continue;
-            }
-            long[] counted = count(row);
-            long[] before = catalog.statistics(row.tableId());
-            if (before[0] != counted[0] || before[1] != counted[1]) {
-                catalog.recordStatistics(row.tableId(), counted[0], counted[1]);
+            if (row.status() == TableStatus.ACTIVE) {
+                long[] recorded = catalog.statistics(row.tableId());
+                out.add(new Counted(row, new Counts(recorded[0], recorded[1])));
             }
         }
+        return out;
+    }
+
+    /**
+     * Counts the table's items and their JSON bytes by reading its items table (paged by the driver). A
+     * full read of every token range: the statistics poller runs it every few minutes, so its cost is
+     * spread, and the counts are approximate as DynamoDB's are.
+     */
+    @Override
+    public Counts count(TableStatistics.Counted table) {
+        long[] counted = count(((Counted) table).row());
+        return new Counts(counted[0], counted[1]);
+    }
+
+    @Override
+    public void record(TableStatistics.Counted table, Counts counts) {
+        catalog.recordStatistics(((Counted) table).row().tableId(), counts.items(), counts.bytes());
     }
 
     /**
@@ -169,86 +177,9 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
         return catalog.names(accountId);
     }
 
+    /** Not one transaction: each step of {@link CassandraIndexBuild} is applied when the core calls it. */
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                    UnaryOperator<TableDescription> rules) {
-        String indexName = request.index().name();
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            CatalogRow row = catalog.require(accountId, tableName);
-            Optional<IndexDef> existing = row.index(indexName);
-            if (existing.isPresent() && resumable(existing.get(), request)) {
-                // An earlier UpdateTable recorded the index and failed in its backfill: finish it.
-                backfill(row, existing.get());
-                return activateIndex(accountId, tableName, existing.get()).description();
-            }
-            TableDescription after = rules.apply(row.description());
-            GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
-            IndexDef index = IndexDef.of(gsi, IndexStatus.CREATING, true, DataNames.newIndexTable(row.tableId(), true));
-            List<IndexDef> indexes = new ArrayList<>(row.indexes());
-            indexes.add(index);
-            CatalogRow updated = row.withIndexes(after.attributeDefinitions(), indexes, row.revision() + 1);
-            // The index table exists before the row names it: a writer that sees the index can write to it.
-            cql.ddl("creating the table of index '" + indexName + "' of '" + tableName + "'",
-                    DataTables.createIndexTable(updated, index));
-            if (!catalog.updateIndexes(updated, row.revision())) {
-                dropQuietly(updated.qualified(index));
-                continue;
-            }
-            backfill(updated, index);
-            return activateIndex(accountId, tableName, index).description();
-        }
-        throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed " + MAX_ATTEMPTS
-                + " times while index '" + indexName + "' was being added; try again");
-    }
-
-    private static boolean resumable(IndexDef existing, CreateGsiRequest request) {
-        return existing.global() && existing.status() == IndexStatus.CREATING
-                && existing.keySchema().equals(request.index().keySchema())
-                && existing.projection().equals(request.index().projection());
-    }
-
-    /** Copies every base item into the index, each entry at its item's revision. */
-    private void backfill(CatalogRow row, IndexDef index) {
-        String doing = "backfilling index '" + index.name() + "' of '" + row.tableName() + "'";
-        TableDescription table = row.description();
-        for (Row r : cql.read(doing, ItemStatements.selectKeyedItems(row))) {
-            Item item = ItemJson.decode(r.getString("item"));
-            Optional<IndexKey> key = IndexKey.of(row, table, index, item);
-            if (key.isEmpty()) {
-                continue;   // not in this index (attribute missing, or of another type than declared)
-            }
-            BaseKey base = new BaseKey(r.getObject("pk"), row.keySchema().sortKey().isPresent() ? r.getObject("sk") : null);
-            cql.execute(doing, entries.insert(row, index, key.get(), base, item, r.getLong("rev")));
-        }
-    }
-
-    private CatalogRow activateIndex(String accountId, String tableName, IndexDef index) {
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            CatalogRow row = catalog.require(accountId, tableName);
-            Optional<IndexDef> current = row.index(index.name()).filter(i -> i.relation().equals(index.relation()));
-            if (current.isEmpty()) {
-                throw StorageException.resourceInUse("index '" + index.name() + "' of table '" + tableName
-                        + "' was replaced while it was being built");
-            }
-            if (current.get().status() == IndexStatus.ACTIVE) {
-                return row;
-            }
-            List<IndexDef> indexes = row.indexes().stream()
-                    .map(i -> i.name().equals(index.name()) ? i.withStatus(IndexStatus.ACTIVE, false) : i).toList();
-            CatalogRow updated = row.withIndexes(row.definitions(), indexes, row.revision() + 1);
-            if (catalog.updateIndexes(updated, row.revision())) {
-                return updated;
-            }
-        }
-        throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed " + MAX_ATTEMPTS
-                + " times while index '" + index.name() + "' was being activated; try again");
-    }
-
-    private void dropQuietly(String table) {
-        try {
-            cql.ddl("dropping the unused index table " + table, "DROP TABLE IF EXISTS " + table);
-        } catch (RuntimeException e) {
-            LOG.warn("could not drop the unused index table {}: {}", table, e.getMessage());
-        }
+    public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
+        return work.run(new CassandraIndexBuild(cql, catalog, entries, doing));
     }
 }

@@ -2,6 +2,8 @@ package dev.stillpoint.adapters.cassandra;
 
 import static dev.stillpoint.itemjson.CatalogJson.ttl;
 
+import dev.stillpoint.itemjson.CatalogJson;
+
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.error.StorageException;
@@ -97,7 +99,7 @@ final class CatalogStore {
                 "INSERT INTO " + tables + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS",
                 row.accountId(), row.tableName(), row.tableId(), row.tableArn(), row.status().name(), row.createdAt(),
                 row.dataKeyspace(), row.keySchema().partitionKey(), row.keySchema().sortKey().orElse(null),
-                CatalogJson.definitions(row.definitions()), CatalogJson.indexes(row.indexes()),
+                CatalogJson.definitions(row.definitions()), IndexColumn.encode(row.indexes()),
                 CatalogJson.stream(row.stream()),
                 ttl(row.timeToLive()), row.revision());
         if (rs.wasApplied()) {
@@ -122,7 +124,7 @@ final class CatalogStore {
         return cql.run("updating the indexes of table '" + updated.tableName() + "'",
                 "UPDATE " + tables + " SET attribute_definitions = ?, indexes = ?, revision = ? "
                         + "WHERE account_id = ? AND table_name = ? IF table_id = ? AND revision = ?",
-                CatalogJson.definitions(updated.definitions()), CatalogJson.indexes(updated.indexes()),
+                CatalogJson.definitions(updated.definitions()), IndexColumn.encode(updated.indexes()),
                 updated.revision(), updated.accountId(), updated.tableName(), updated.tableId(),
                 expectedRevision).wasApplied();
     }
@@ -266,7 +268,7 @@ final class CatalogStore {
                 DataNames.identifier(r.getString("data_keyspace")),
                 new KeySchema(r.getString("partition_key_name"), Optional.ofNullable(r.getString("sort_key_name"))),
                 CatalogJson.definitions(r.getString("attribute_definitions")),
-                CatalogJson.indexes(r.getString("indexes")),
+                IndexColumn.decode(r.getString("indexes")),
                 CatalogJson.stream(r.getString("stream_specification")),
                 ttl(r.getString("time_to_live")), r.getLong("revision"));
     }

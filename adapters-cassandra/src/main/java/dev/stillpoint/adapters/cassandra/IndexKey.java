@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.cassandra;
 
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.table.TableDescription;
@@ -16,10 +17,15 @@ record IndexKey(Object pk, Object sk) {
      * version's entry agree with what a put wrote.
      */
     static Optional<IndexKey> of(CatalogRow row, TableDescription table, IndexDef index, Item item) {
-        KeySchema key = index.keySchema();
-        return ItemRules.entryKeyOfStoredItem(table, index.name(), item).map(k -> new IndexKey(
-                DataTables.cqlValue(DataTables.type(row, key.partitionKey()), k.partition()),
-                k.sort().map(v -> DataTables.cqlValue(DataTables.type(row, key.sortKey().orElseThrow()), v)).orElse(null)));
+        return ItemRules.entryKeyOfStoredItem(table, index.name(), item).map(k -> of(row, index, k));
+    }
+
+    /** The index key {@code key} of {@code index}, as CQL values. */
+    static IndexKey of(CatalogRow row, IndexDef index, Key key) {
+        KeySchema schema = index.keySchema();
+        return new IndexKey(DataTables.cqlValue(DataTables.type(row, schema.partitionKey()), key.partition()),
+                key.sort().map(v -> DataTables.cqlValue(DataTables.type(row, schema.sortKey().orElseThrow()), v))
+                        .orElse(null));
     }
 
     List<Object> values() {

@@ -42,6 +42,19 @@ public final class StatisticsRefresh {
         this.interval = interval;
     }
 
+    /**
+     * Counts every ACTIVE table and records the counts that changed: a table whose counts did not change
+     * is not written, so a recount that finds nothing new commits nothing.
+     */
+    void recount() {
+        for (TableStatistics.Counted table : statistics.activeTables()) {
+            TableStatistics.Counts now = statistics.count(table);
+            if (!now.equals(table.recorded())) {
+                statistics.record(table, now);
+            }
+        }
+    }
+
     /** Recounts when due; called from the poller's thread only. */
     public void runIfDue() {
         Instant now = time.now();
@@ -50,7 +63,7 @@ public final class StatisticsRefresh {
         }
         nextDue = now.plus(interval);
         try {
-            statistics.recount();
+            recount();
         } catch (StorageException e) {
             LOG.warn("recounting ItemCount and TableSizeBytes failed; the next pass retries: {}", e.getMessage());
             nextDue = now;

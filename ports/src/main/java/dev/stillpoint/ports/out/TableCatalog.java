@@ -1,12 +1,13 @@
 package dev.stillpoint.ports.out;
 
-import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
-/** The catalog as the core's table operations read it, and the one catalog change that copies data: a new GSI. */
+/**
+ * The catalog as the core's table operations read it, and the steps of the one catalog change that copies
+ * data: a new GSI, whose algorithm (page, compute each entry, write, mark ACTIVE) is the core's.
+ */
 public interface TableCatalog {
 
     /**
@@ -27,18 +28,15 @@ public interface TableCatalog {
     List<String> tableNames(String accountId);
 
     /**
-     * Adds the GSI {@code request} names: in the backend's unit of work, reads the definition, takes
-     * {@code rules(definition)} as the new definition (the rules refuse a table that is not ACTIVE and
-     * an index that cannot be added), records the index CREATING, copies every base item that carries
-     * the index's key into it (see {@code ItemRules.entryKeyOfStoredItem}) and marks it ACTIVE. Returns
-     * the description after. A backend may finish an earlier attempt of the same index instead.
+     * Runs {@code work}, the core's addition of a GSI, over this backend's {@link IndexBuild}: on a
+     * backend whose build is atomic, in one unit of work, committed when it returns and rolled back when
+     * it throws; elsewhere each step is applied when called. The exception reaches the caller as it is, or
+     * mapped to a {@code StorageException} when the backend's own failed.
      *
-     * @param accountId the account the table belongs to
-     * @param tableName the table's name
-     * @param request the UpdateTable request adding the GSI
-     * @param rules the new definition from the one read, refusing what cannot be added
-     * @return the description with the index ACTIVE
+     * @param doing what the work is, for error messages
+     * @param work the build's work
+     * @param <T> the work's result type
+     * @return the work's result
      */
-    TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                             UnaryOperator<TableDescription> rules);
+    <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work);
 }

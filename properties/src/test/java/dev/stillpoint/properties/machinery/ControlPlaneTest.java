@@ -26,6 +26,7 @@ import dev.stillpoint.core.PassChore;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
+import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
@@ -62,7 +63,7 @@ class ControlPlaneTest {
         AtomicInteger recounts = new AtomicInteger();
         try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
             TableOperations tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                    new RowsCatalog(catalog), NO_ITEMS, recounts::incrementAndGet, List.of(
+                    new RowsCatalog(catalog), NO_ITEMS, new FakeStatistics(recounts::incrementAndGet), List.of(
                             new PassChore("failing chore", () -> {
                                 ran.add("failing");
                                 throw StorageException.internal("the sweep's server went away", null);
@@ -89,7 +90,7 @@ class ControlPlaneTest {
         catalog.rows.put("held", new TableRecord(Descriptions.active("acct", "held"), new TableState.Active()));
         try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
             TableOperations tables = controlPlane.wire(new ControlPlanePorts(catalog, catalog, () -> Duration.ZERO,
-                    new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of()));
+                    new RowsCatalog(catalog), NO_ITEMS, new FakeStatistics(() -> { }), List.of()));
             controlPlane.start();
             awaitTrue(() -> controlPlane.pollerPasses() >= 1, "startup pass");
             assertThat(tables.deleteTable("acct", "held").status()).isEqualTo(TableStatus.DELETING);
@@ -104,7 +105,7 @@ class ControlPlaneTest {
     void wiredOnceAndStartedOnlyOnceWired() {
         FakeCatalog catalog = new FakeCatalog();
         ControlPlanePorts ports = new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of());
+                new RowsCatalog(catalog), NO_ITEMS, new FakeStatistics(() -> { }), List.of());
         try (ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, "test-control-plane")) {
             assertThatThrownBy(controlPlane::start).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("once wired");
@@ -127,7 +128,7 @@ class ControlPlaneTest {
         String name = "test-control-plane-close-" + System.nanoTime();
         ControlPlane controlPlane = new ControlPlane(TimeSource.SYSTEM, SCHEDULE, name);
         controlPlane.wire(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of()));
+                new RowsCatalog(catalog), NO_ITEMS, new FakeStatistics(() -> { }), List.of()));
         controlPlane.start();
         Thread thread = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name))
                 .findFirst().orElseThrow();
@@ -149,8 +150,7 @@ class ControlPlaneTest {
         }
 
         @Override
-        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                        UnaryOperator<TableDescription> rules) {
+        public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
             throw new UnsupportedOperationException("not needed by these tests");
         }
     }
@@ -166,7 +166,7 @@ class ControlPlaneTest {
         CoreSettings settings = new CoreSettings(PageBudget.DEFAULT, SCHEDULE, ReadObserver.NONE, TimeSource.SYSTEM,
                 IdleLimit.DEFAULT, RestoreIdleLimit.DEFAULT, StorageEvents.NONE);
         ControlPlanePorts ports = new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                new RowsCatalog(catalog), NO_ITEMS, () -> { }, List.of());
+                new RowsCatalog(catalog), NO_ITEMS, new FakeStatistics(() -> { }), List.of());
         StorageCore core = new StorageCore(settings, "test-storage-core");
         assertThatThrownBy(core::tables).as("no service before the assembly").isInstanceOf(IllegalStateException.class);
         core.assemble(ports, new InMemoryReadPort(Descriptions.active("acct", "snap"), 3), PermitPool.withCapacity(2));

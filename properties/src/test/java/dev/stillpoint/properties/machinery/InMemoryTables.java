@@ -6,8 +6,12 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
-import dev.stillpoint.domain.table.CreateGsiRequest;
+import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.out.BackfillEntry;
+import dev.stillpoint.ports.out.BaseItem;
+import dev.stillpoint.ports.out.IndexBuild;
+import dev.stillpoint.ports.out.ItemScan;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -21,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * A fake of the table catalog and item store for core tests (no database): descriptions by name (its
@@ -82,12 +85,62 @@ class InMemoryTables implements TableCatalog, ItemStorage {
         return List.copyOf(tables.keySet());
     }
 
+    /** An atomic build over this fake's own map: the definition recorded, then the index marked ACTIVE. */
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                    UnaryOperator<TableDescription> rules) {
-        TableDescription after = rules.apply(read(tableName));
-        tables.put(tableName, after);
-        return after;
+    public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
+        return work.run(new IndexBuild() {
+            @Override
+            public boolean atomic() {
+                return true;
+            }
+
+            @Override
+            public Optional<StorageTable> load(String accountId, String tableName) {
+                return Optional.of(new DescribedTable(read(tableName)));
+            }
+
+            @Override
+            public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
+                tables.put(after.tableName(), after);
+                return Optional.of(new DescribedTable(after));
+            }
+
+            @Override
+            public ItemScan scan(StorageTable table) {
+                String prefix = table.description().tableName() + "/";
+                List<BaseItem> all = new ArrayList<>();
+                items.forEach((id, write) -> {
+                    if (id.startsWith(prefix)) {
+                        all.add(write::item);
+                    }
+                });
+                return new ItemScan() {
+                    private int at;
+
+                    @Override
+                    public List<BaseItem> next(int max) {
+                        List<BaseItem> page = all.subList(at, Math.min(all.size(), at + max));
+                        at += page.size();
+                        return page;
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                };
+            }
+
+            @Override
+            public void write(StorageTable table, String indexName, List<BackfillEntry> entries) {
+                calls.add("backfill " + indexName + " " + entries.size());
+            }
+
+            @Override
+            public void activate(StorageTable table, String indexName) {
+                String name = table.description().tableName();
+                tables.put(name, tables.get(name).withIndexStatus(indexName, IndexStatus.ACTIVE));
+            }
+        });
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.core.lifecycle.StatisticsRefresh;
+import dev.stillpoint.ports.out.TableStatistics;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ class StatisticsRefreshTest {
     @Example
     void theFirstPassRecountsAndLaterOnesOnlyOnceTheIntervalHasPassed() {
         AtomicInteger recounts = new AtomicInteger();
-        StatisticsRefresh refresh = new StatisticsRefresh(recounts::incrementAndGet, clock, Duration.ofMinutes(5));
+        StatisticsRefresh refresh = new StatisticsRefresh(new FakeStatistics(recounts::incrementAndGet), clock, Duration.ofMinutes(5));
         refresh.runIfDue();
         assertThat(recounts).as("the first pass recounts").hasValue(1);
         now.set(now.get().plus(Duration.ofMinutes(4)));
@@ -50,11 +51,11 @@ class StatisticsRefreshTest {
     @Example
     void aFailedRecountIsRetriedOnTheNextPass() {
         AtomicInteger attempts = new AtomicInteger();
-        StatisticsRefresh refresh = new StatisticsRefresh(() -> {
+        StatisticsRefresh refresh = new StatisticsRefresh(new FakeStatistics(() -> {
             if (attempts.incrementAndGet() == 1) {
                 throw new StorageException(ErrorReason.TRANSIENT, "database unreachable");
             }
-        }, clock, Duration.ofMinutes(5));
+        }), clock, Duration.ofMinutes(5));
         refresh.runIfDue();
         refresh.runIfDue();
         assertThat(attempts).as("the failed first recount is retried on the next pass").hasValue(2);
@@ -64,7 +65,20 @@ class StatisticsRefreshTest {
 
     @Example
     void theIntervalMustBePositive() {
-        assertThatThrownBy(() -> new StatisticsRefresh(() -> { }, clock, Duration.ZERO))
+        assertThatThrownBy(() -> new StatisticsRefresh(new FakeStatistics(() -> { }), clock, Duration.ZERO))
                 .isInstanceOf(StorageException.class).hasMessageContaining("PT0S");
+    }
+
+    // The recount is the core's: every ACTIVE table counted, only a table whose counts changed recorded
+    // (a recount that finds nothing new writes nothing).
+    @Example
+    void aRecountRecordsExactlyTheTablesWhoseCountsChanged() {
+        FakeStatistics statistics = new FakeStatistics(() -> { });
+        statistics.tables.add(new FakeStatistics.Table("same", new TableStatistics.Counts(3, 30), new TableStatistics.Counts(3, 30)));
+        statistics.tables.add(new FakeStatistics.Table("grown", new TableStatistics.Counts(3, 30), new TableStatistics.Counts(4, 41)));
+        statistics.tables.add(new FakeStatistics.Table("resized", new TableStatistics.Counts(3, 30), new TableStatistics.Counts(3, 29)));
+        new StatisticsRefresh(statistics, clock, Duration.ofMinutes(5)).runIfDue();
+        assertThat(statistics.records).as("only the changed tables' counts are written")
+                .containsExactly("grown 4 items 41 bytes", "resized 3 items 29 bytes");
     }
 }

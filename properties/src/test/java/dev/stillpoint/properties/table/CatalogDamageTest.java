@@ -97,4 +97,17 @@ class CatalogDamageTest {
             assertThat(reading(failure)).as("[R6] %s passes through", failure.getMessage()).isSameAs(failure);
         }
     }
+
+    // Issue 28: one catalog codec. The stream view type is written as "viewType" by every catalog; a
+    // Cassandra row written by the adapter's former copy spells it "view_type" and still reads.
+    @Test
+    void aStreamSettingIsWrittenAsViewTypeAndReadInEitherSpelling() {
+        java.util.Optional<dev.stillpoint.domain.table.StreamSpecification> newImage = java.util.Optional.of(
+                new dev.stillpoint.domain.table.StreamSpecification(true, java.util.Optional.of("NEW_IMAGE")));
+        assertThat(CatalogJson.stream(newImage)).isEqualTo("{\"enabled\":{\"BOOL\":true},\"viewType\":{\"S\":\"NEW_IMAGE\"}}");
+        assertThat(CatalogJson.stream("{\"enabled\":{\"BOOL\":true},\"viewType\":{\"S\":\"NEW_IMAGE\"}}"))
+                .as("the shared spelling").isEqualTo(newImage);
+        assertThat(CatalogJson.stream("{\"enabled\":{\"BOOL\":true},\"view_type\":{\"S\":\"NEW_IMAGE\"}}"))
+                .as("an old Cassandra row's spelling").isEqualTo(newImage);
+    }
 }

@@ -1,20 +1,14 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.table.CreateGsiRequest;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
@@ -25,7 +19,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -62,32 +55,10 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
                 .fetch(SP_TABLES.TABLE_NAME));
     }
 
+    /** One unit of work ({@link PgIndexBuild}): the index and every entry commit together. */
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                    UnaryOperator<TableDescription> rules) {
-        return tx.inWork("adding an index to table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = table(CatalogRows.load(w.catalog(), accountId, tableName,
-                    CatalogRows.RowLock.UPDATE), tableName);
-            TableDescription before = loaded.description();
-            TableDescription after = rules.apply(before);
-            GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
-            int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
-            w.catalog().update(SP_TABLES)
-                    .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
-                    .where(SP_TABLES.TABLE_ID.eq(before.tableId()))
-                    .execute();
-            RelationLayout index = CatalogRows.insertIndex(w.catalog(), w.data(), loaded.id(), "GSI", ordinal, gsi.name(),
-                    gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true, after,
-                    loaded.pkType(), loaded.skType());
-            IndexBackfill.run(w.dataConnection(), loaded, index, after, gsi.name());
-            // The backfill ran inside this unit: the index is complete when it becomes visible.
-            w.catalog().update(SP_INDEXES)
-                    .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
-                    .set(SP_INDEXES.BACKFILLING, false)
-                    .where(SP_INDEXES.TABLE_ID.eq(before.tableId()), SP_INDEXES.INDEX_NAME.eq(gsi.name()))
-                    .execute();
-            return CatalogRows.load(w.catalog(), accountId, tableName, CatalogRows.RowLock.NONE).orElseThrow().description();
-        });
+    public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
+        return tx.inWork(doing, w -> work.run(new PgIndexBuild(w, doing)));
     }
 
     @Override
@@ -155,27 +126,36 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
         }
     }
 
+    /** An ACTIVE table's id and base relation name, with the counts its row holds. */
+    private record Counted(String tableId, String relation, Counts recorded) implements TableStatistics.Counted {
+    }
+
     @Override
-    public void recount() {
-        var tables = tx.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
+    public List<TableStatistics.Counted> activeTables() {
+        return tx.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
                         SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
-                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name())).fetch());
-        for (var t : tables) {
-            String doing = "counting the items of " + t.value2();
-            long[] counted;
-            try (Connection c = tx.pools().data()) {
-                counted = count(Work.dsl(c), t.value2());
-            } catch (SQLException | RuntimeException e) {
-                throw PgFailures.map(doing, e);
-            }
-            long items = counted[0];
-            long bytes = counted[1];
-            if (items != t.value3() || bytes != t.value4()) {
-                tx.inWork("recording the counts of " + t.value2(), w -> w.catalog().update(SP_TABLES)
-                        .set(SP_TABLES.ITEM_COUNT, items).set(SP_TABLES.SIZE_BYTES, bytes)
-                        .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
-            }
+                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name()))
+                .fetch(t -> new Counted(t.value1(), t.value2(), new Counts(t.value3(), t.value4()))));
+    }
+
+    /** Counted on the data database (the catalog's own on the shared layout). */
+    @Override
+    public Counts count(TableStatistics.Counted table) {
+        String relation = ((Counted) table).relation();
+        try (Connection c = tx.pools().data()) {
+            long[] counted = count(Work.dsl(c), relation);
+            return new Counts(counted[0], counted[1]);
+        } catch (SQLException | RuntimeException e) {
+            throw PgFailures.map("counting the items of " + relation, e);
         }
+    }
+
+    @Override
+    public void record(TableStatistics.Counted table, Counts counts) {
+        Counted t = (Counted) table;
+        tx.inWork("recording the counts of " + t.relation(), w -> w.catalog().update(SP_TABLES)
+                .set(SP_TABLES.ITEM_COUNT, counts.items()).set(SP_TABLES.SIZE_BYTES, counts.bytes())
+                .where(SP_TABLES.TABLE_ID.eq(t.tableId())).execute());
     }
 
     /**
@@ -187,9 +167,5 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
                         DSL.octetLength(DSL.field(DSL.name("item"), String.class))), java.math.BigDecimal.ZERO))
                 .from(DSL.table(DSL.name(relation))).fetchOne();
         return new long[] {counted.value1(), counted.value2().longValue()};
-    }
-
-    private static CatalogRows.Loaded table(Optional<CatalogRows.Loaded> found, String tableName) {
-        return found.orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 }

@@ -1,34 +1,22 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import dev.stillpoint.itemjson.CatalogJson;
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
-import dev.stillpoint.adapters.sqlite.storage.TableId;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.table.CreateGsiRequest;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.domain.request.ItemRules;
+import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
-import org.jooq.Condition;
 import org.jooq.Record2;
-import org.jooq.Record3;
-import org.jooq.Result;
 import org.jooq.impl.DSL;
 
 /**
@@ -39,8 +27,6 @@ import org.jooq.impl.DSL;
  * as every change to its definition, whoever makes it (this engine, another process, a hand edit).
  */
 public final class SqliteTables implements TableCatalog, ItemStorage, TableStatistics {
-
-    private static final int BACKFILL_PAGE = 1000;
 
     private final SqliteCatalog catalog;
 
@@ -61,59 +47,10 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
                 .fetch(SP_TABLES.TABLE_NAME));
     }
 
+    /** One IMMEDIATE transaction: the index and every entry become visible together when it commits. */
     @Override
-    public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                    UnaryOperator<TableDescription> rules) {
-        return catalog.write("adding index to table '" + tableName + "'", ctx -> {
-            CatalogRows.Loaded loaded = table(ctx, accountId, tableName);
-            TableDescription before = loaded.record().description();
-            TableDescription after = rules.apply(before);
-            GlobalSecondaryIndex gsi = after.gsi(request.index().name()).orElseThrow();
-            int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
-            ctx.update(SP_TABLES)
-                    .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
-                    .where(SP_TABLES.TABLE_ID.eq(before.tableId()))
-                    .execute();
-            DataRelation relation = CatalogRows.insertIndex(ctx, new TableId(before.tableId()), "GSI", ordinal,
-                    gsi.name(), gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING,
-                    true, after);
-            backfill(ctx, loaded.base(), relation, after, gsi.name());
-            // The backfill ran inside this transaction: the index is complete when it becomes visible.
-            ctx.update(SP_INDEXES)
-                    .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
-                    .set(SP_INDEXES.BACKFILLING, false)
-                    .where(SP_INDEXES.TABLE_ID.eq(before.tableId()), SP_INDEXES.INDEX_NAME.eq(gsi.name()))
-                    .execute();
-            return CatalogRows.load(ctx, accountId, tableName).orElseThrow().record().description();
-        });
-    }
-
-    /** Copies every base item that carries the index's key into the index relation, page by page. */
-    private static void backfill(DSLContext ctx, DataRelation base, DataRelation index, TableDescription table,
-                                 String indexName) {
-        byte[] lastPk = null;
-        byte[] lastSk = null;
-        while (true) {
-            Condition after = lastPk == null ? DSL.noCondition() : DSL.row(base.pk(), base.sk()).gt(lastPk, lastSk);
-            Result<Record3<byte[], byte[], String>> page = ctx.select(base.pk(), base.sk(), base.item())
-                    .from(base.table()).where(after).orderBy(base.pk(), base.sk()).limit(BACKFILL_PAGE).fetch();
-            for (Record3<byte[], byte[], String> row : page) {
-                Optional<Key> entry = ItemRules.entryKeyOfStoredItem(table, indexName, ItemJson.decode(row.value3()));
-                if (entry.isPresent()) {
-                    ItemKeys k = ItemKeys.of(entry.get());
-                    ctx.insertInto(index.table())
-                            .columns(index.pk(), index.sk(), index.basePk().orElseThrow(), index.baseSk().orElseThrow(),
-                                    index.item())
-                            .values(k.pk(), k.sk(), row.value1(), row.value2(), row.value3())
-                            .execute();
-                }
-                lastPk = row.value1();
-                lastSk = row.value2();
-            }
-            if (page.size() < BACKFILL_PAGE) {
-                return;
-            }
-        }
+    public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
+        return catalog.write(doing, ctx -> work.run(new SqliteIndexBuild(ctx)));
     }
 
     @Override
@@ -143,23 +80,32 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
                         .map(ItemJson::decode));
     }
 
+    /** An ACTIVE table's id and base relation, with the counts its row holds. */
+    private record Counted(String tableId, DataRelation base, Counts recorded) implements TableStatistics.Counted {
+    }
+
     @Override
-    public void recount() {
-        List<org.jooq.Record4<String, String, Long, Long>> tables = catalog.read("listing tables to recount",
-                ctx -> ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
-                        .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name())).fetch());
-        for (org.jooq.Record4<String, String, Long, Long> t : tables) {
-            DataRelation base = DataRelation.fromCatalog(t.value2());
-            long[] counted = catalog.read("counting the items of " + base.name(), ctx -> count(ctx, base));
-            long items = counted[0];
-            long bytes = counted[1];
-            if (items != t.value3() || bytes != t.value4()) {
-                // Written only when changed: a recount that found nothing new commits nothing.
-                catalog.write("recording the counts of " + base.name(), ctx -> ctx.update(SP_TABLES)
-                        .set(SP_TABLES.ITEM_COUNT, items).set(SP_TABLES.SIZE_BYTES, bytes)
-                        .where(SP_TABLES.TABLE_ID.eq(t.value1())).execute());
-            }
-        }
+    public List<TableStatistics.Counted> activeTables() {
+        return catalog.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
+                        SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
+                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name()))
+                .fetch(t -> new Counted(t.value1(), DataRelation.fromCatalog(t.value2()),
+                        new Counts(t.value3(), t.value4()))));
+    }
+
+    @Override
+    public Counts count(TableStatistics.Counted table) {
+        DataRelation base = ((Counted) table).base();
+        long[] counted = catalog.read("counting the items of " + base.name(), ctx -> count(ctx, base));
+        return new Counts(counted[0], counted[1]);
+    }
+
+    @Override
+    public void record(TableStatistics.Counted table, Counts counts) {
+        Counted t = (Counted) table;
+        catalog.write("recording the counts of " + t.base().name(), ctx -> ctx.update(SP_TABLES)
+                .set(SP_TABLES.ITEM_COUNT, counts.items()).set(SP_TABLES.SIZE_BYTES, counts.bytes())
+                .where(SP_TABLES.TABLE_ID.eq(t.tableId())).execute());
     }
 
     /**
@@ -171,9 +117,5 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
                         DSL.coalesce(DSL.sum(DSL.octetLength(base.item())), java.math.BigDecimal.ZERO))
                 .from(base.table()).fetchOne();
         return new long[] {counted.value1(), counted.value2().longValue()};
-    }
-
-    private static CatalogRows.Loaded table(DSLContext ctx, String accountId, String tableName) {
-        return CatalogRows.load(ctx, accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 }

@@ -11,6 +11,7 @@ import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.TableOperations;
@@ -37,6 +38,10 @@ import dev.stillpoint.core.snapshot.PermitLedger;
 import dev.stillpoint.properties.kit.KitEngine;
 import dev.stillpoint.properties.kit.KitSettings;
 import dev.stillpoint.properties.machinery.DescribedTable;
+import dev.stillpoint.ports.out.BackfillEntry;
+import dev.stillpoint.ports.out.BaseItem;
+import dev.stillpoint.ports.out.IndexBuild;
+import dev.stillpoint.ports.out.ItemScan;
 import dev.stillpoint.properties.machinery.RecordedUnit;
 import dev.stillpoint.properties.machinery.NoRestores;
 import java.lang.ref.Cleaner;
@@ -145,9 +150,9 @@ public final class ReferenceEngine implements KitEngine {
             return db.tableNames(accountId);
         }
 
+        /** One atomic build: the database takes the definition, with the index ACTIVE, when it is activated. */
         @Override
-        public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request,
-                                                        UnaryOperator<TableDescription> rules) {
+        public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
             if (flaw == Flaw.SLOW_UPDATE_TABLE) {
                 try {
                     new CountDownLatch(1).await(SLOW_UPDATE.toMillis(), TimeUnit.MILLISECONDS);
@@ -155,7 +160,50 @@ public final class ReferenceEngine implements KitEngine {
                     Thread.currentThread().interrupt();
                 }
             }
-            return db.addGsi(accountId, tableName, request, rules);
+            return work.run(new IndexBuild() {
+                private TableDescription recorded;
+
+                @Override
+                public boolean atomic() {
+                    return true;
+                }
+
+                @Override
+                public Optional<StorageTable> load(String accountId, String tableName) {
+                    return db.find(accountId, tableName).map(r -> new DescribedTable(r.description()));
+                }
+
+                @Override
+                public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
+                    recorded = after;
+                    return Optional.of(new DescribedTable(after));
+                }
+
+                @Override
+                public ItemScan scan(StorageTable table) {
+                    // The reference derives index entries from its items on every read: nothing to copy.
+                    return new ItemScan() {
+                        @Override
+                        public List<BaseItem> next(int max) {
+                            return List.of();
+                        }
+
+                        @Override
+                        public void close() {
+                        }
+                    };
+                }
+
+                @Override
+                public void write(StorageTable table, String indexName, List<BackfillEntry> entries) {
+                }
+
+                @Override
+                public void activate(StorageTable table, String indexName) {
+                    TableDescription d = table.description();
+                    db.addGsi(d.accountId(), d.tableName(), recorded.withIndexStatus(indexName, IndexStatus.ACTIVE));
+                }
+            });
         }
 
         @Override

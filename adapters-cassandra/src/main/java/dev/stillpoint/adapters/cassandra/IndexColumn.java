@@ -3,14 +3,11 @@ package dev.stillpoint.adapters.cassandra;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
-import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.ProjectionType;
-import dev.stillpoint.domain.table.StreamSpecification;
+import dev.stillpoint.itemjson.ItemJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,36 +15,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The catalog row's JSON columns, written with the one item codec ({@link ItemJson}) so an operator
- * reads them in the same DynamoDB JSON as the items:
- * <ul>
- *   <li>{@code attribute_definitions}: {@code {"pk":{"S":"S"},"sk":{"S":"N"}}} (name to type);</li>
- *   <li>{@code indexes}: {@code {"indexes":{"L":[{"M":{"name":..,"kind":{"S":"GSI"},"relation":..,
- *       "partition_key":..,"sort_key":..,"projection":{"M":{"type":..,"non_key_attributes":{"L":[..]}}},
- *       "status":..,"backfilling":{"BOOL":..}}}]}}}, in index order;</li>
- *   <li>{@code stream_specification}: {@code {"enabled":{"BOOL":true},"view_type":{"S":"NEW_IMAGE"}}}, or null.</li>
- *   <li>{@code time_to_live}: the shared catalog text of {@code dev.stillpoint.itemjson.CatalogJson}, or null.</li>
- * </ul>
+ * The catalog row's {@code indexes} column, the one JSON column only Cassandra has (the SQL catalogs and
+ * MongoDB keep an index per row or document): {@code {"indexes":{"L":[{"M":{"name":..,"kind":{"S":"GSI"},
+ * "relation":..,"partition_key":..,"sort_key":..,"projection":{"M":{"type":..,"non_key_attributes":{"L":[..]}}},
+ * "status":..,"backfilling":{"BOOL":..}}}]}}}, in index order, written with the one item codec
+ * ({@link ItemJson}) so an operator reads it in the same DynamoDB JSON as the items. The other JSON
+ * columns ({@code attribute_definitions}, {@code stream_specification}, {@code time_to_live}) are the
+ * shared catalog text of {@code dev.stillpoint.itemjson.CatalogJson}.
  */
-final class CatalogJson {
+final class IndexColumn {
 
-    private CatalogJson() {
+    private IndexColumn() {
     }
 
-    static String definitions(List<AttributeDefinition> definitions) {
-        Map<String, AttributeValue> m = new LinkedHashMap<>();
-        definitions.forEach(d -> m.put(d.name(), AttributeValue.s(d.type().name())));
-        return ItemJson.encode(Item.of(m));
-    }
-
-    static List<AttributeDefinition> definitions(String json) {
-        List<AttributeDefinition> out = new ArrayList<>();
-        ItemJson.decode(json).attributes().forEach((name, type) ->
-                out.add(new AttributeDefinition(name, ScalarType.valueOf(text(type, "attribute definition " + name)))));
-        return out;
-    }
-
-    static String indexes(List<IndexDef> indexes) {
+    static String encode(List<IndexDef> indexes) {
         List<AttributeValue> list = new ArrayList<>();
         for (IndexDef index : indexes) {
             Map<String, AttributeValue> m = new LinkedHashMap<>();
@@ -68,7 +49,7 @@ final class CatalogJson {
         return ItemJson.encode(Item.of(Map.of("indexes", new AttributeValue.L(list))));
     }
 
-    static List<IndexDef> indexes(String json) {
+    static List<IndexDef> decode(String json) {
         if (json == null) {
             return List.of();
         }
@@ -100,25 +81,6 @@ final class CatalogJson {
                     DataNames.identifier(text(f.get("relation"), "index relation"))));
         }
         return out;
-    }
-
-    static String stream(Optional<StreamSpecification> spec) {
-        return spec.map(s -> {
-            Map<String, AttributeValue> m = new LinkedHashMap<>();
-            m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
-            s.viewType().ifPresent(v -> m.put("view_type", AttributeValue.s(v)));
-            return ItemJson.encode(Item.of(m));
-        }).orElse(null);
-    }
-
-    static Optional<StreamSpecification> stream(String json) {
-        if (json == null) {
-            return Optional.empty();
-        }
-        Item item = ItemJson.decode(json);
-        boolean enabled = item.get("enabled") instanceof AttributeValue.Bool b && b.value();
-        return Optional.of(new StreamSpecification(enabled,
-                item.find("view_type").map(v -> text(v, "stream view type"))));
     }
 
     private static String text(AttributeValue value, String what) {

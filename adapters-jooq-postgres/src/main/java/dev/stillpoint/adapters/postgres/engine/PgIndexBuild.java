@@ -1,0 +1,159 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
+import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
+
+import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.itemjson.CatalogJson;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.out.BackfillEntry;
+import dev.stillpoint.ports.out.BaseItem;
+import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.ports.out.IndexBuild;
+import dev.stillpoint.ports.out.ItemScan;
+import dev.stillpoint.ports.out.StorageTable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.ParamType;
+import org.jooq.impl.DSL;
+
+/**
+ * The steps of adding a GSI on PostgreSQL, all in one {@link Work} (the core runs them,
+ * {@link PostgresTables#inIndexBuild} opens it): the catalog row FOR UPDATE, so no item write (FOR KEY
+ * SHARE) or other change commits in between; the index relation, its entries (read from the base
+ * relation through one server cursor) and its ACTIVE row commit together, the data first on the
+ * separate layout, so the index is complete when its row becomes visible.
+ */
+final class PgIndexBuild implements IndexBuild {
+
+    private static final String CURSOR = "sp_backfill";
+
+    private final Work work;
+    private final String doing;
+
+    PgIndexBuild(Work work, String doing) {
+        this.work = work;
+        this.doing = doing;
+    }
+
+    /** The table with its new index's relation, as recorded in this unit. */
+    private record Recorded(CatalogRows.Loaded loaded, RelationLayout index, TableDescription description)
+            implements StorageTable {
+
+        @Override
+        public Optional<CatalogStamp> stamp() {
+            return loaded.stamp();
+        }
+    }
+
+    /** A base row: its stored text and the item decoded from it. */
+    private record Row(String json, Item item) implements BaseItem {
+    }
+
+    @Override
+    public boolean atomic() {
+        return true;
+    }
+
+    @Override
+    public Optional<StorageTable> load(String accountId, String tableName) {
+        return CatalogRows.load(work.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE)
+                .map(StorageTable.class::cast);
+    }
+
+    @Override
+    public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
+        CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
+        GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
+        int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
+        work.catalog().update(SP_TABLES)
+                .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
+                .where(SP_TABLES.TABLE_ID.eq(after.tableId()))
+                .execute();
+        try {
+            RelationLayout index = CatalogRows.insertIndex(work.catalog(), work.data(), loaded.id(), "GSI", ordinal,
+                    gsi.name(), gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
+                    after, loaded.pkType(), loaded.skType());
+            return Optional.of(new Recorded(loaded, index, after));
+        } catch (SQLException e) {
+            throw PgFailures.map(doing, e);
+        }
+    }
+
+    /** One NO SCROLL cursor over the base relation in the data transaction, fetched a page at a time. */
+    @Override
+    public ItemScan scan(StorageTable table) {
+        RelationLayout base = ((Recorded) table).loaded().base();
+        String select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table())
+                .getSQL(ParamType.INLINED);
+        Statement statement;
+        try {
+            statement = work.dataConnection().createStatement();
+            statement.execute("DECLARE " + CURSOR + " NO SCROLL CURSOR FOR " + select);
+        } catch (SQLException e) {
+            throw PgFailures.map(doing, e);
+        }
+        return new ItemScan() {
+            @Override
+            public List<BaseItem> next(int max) {
+                List<BaseItem> page = new ArrayList<>(max);
+                try (ResultSet rs = statement.executeQuery("FETCH FORWARD " + max + " FROM " + CURSOR)) {
+                    while (rs.next()) {
+                        String json = rs.getString(1);
+                        page.add(new Row(json, ItemJson.decode(json)));
+                    }
+                } catch (SQLException e) {
+                    throw PgFailures.map(doing, e);
+                }
+                return page;
+            }
+
+            @Override
+            public void close() {
+                // The cursor ends with the transaction at the latest; closing it frees it sooner.
+                try (statement) {
+                    statement.execute("CLOSE " + CURSOR);
+                } catch (SQLException e) {
+                    throw PgFailures.map(doing, e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public void write(StorageTable table, String indexName, List<BackfillEntry> entries) {
+        Recorded recorded = (Recorded) table;
+        try {
+            DSLContext data = work.data();
+            for (BackfillEntry entry : entries) {
+                Row row = (Row) entry.item();
+                recorded.index().insertEntry(data, ItemKeys.of(entry.indexKey()).values(),
+                        ItemKeys.of(Key.of(row.item(), recorded.loaded().keySchema())).values(), row.json()).execute();
+            }
+        } catch (SQLException e) {
+            throw PgFailures.map(doing, e);
+        }
+    }
+
+    @Override
+    public void activate(StorageTable table, String indexName) {
+        work.catalog().update(SP_INDEXES)
+                .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
+                .set(SP_INDEXES.BACKFILLING, false)
+                .where(SP_INDEXES.TABLE_ID.eq(table.description().tableId()), SP_INDEXES.INDEX_NAME.eq(indexName))
+                .execute();
+    }
+}
