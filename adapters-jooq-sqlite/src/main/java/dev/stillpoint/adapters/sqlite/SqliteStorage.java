@@ -5,6 +5,7 @@ import dev.stillpoint.adapters.sqlite.engine.Connections;
 import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
+import dev.stillpoint.adapters.sqlite.engine.SqliteChangeLog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
 import dev.stillpoint.adapters.sqlite.schema.Migrations;
@@ -16,6 +17,7 @@ import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.core.ControlPlane;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
@@ -51,6 +53,7 @@ public final class SqliteStorage implements Storage {
     private final LeasedSnapshotEngine snapshots;
     private final PermitLedger permits;
     private final ControlPlane controlPlane;
+    private final ChangeLogReads changeLog;
 
     private final boolean readOnly;
 
@@ -79,6 +82,7 @@ public final class SqliteStorage implements Storage {
         permits = new PermitLedger(PermitPool.withCapacity(config.snapshotPermits()));
         snapshots = new LeasedSnapshotEngine(new SqliteSnapshots(connections, config.pageBudget()), permits, controlPlane,
                 config.pageBudget(), config.observer(), Cleaner.create(), new IdleLimit(config.snapshotIdleLimit()), config.events());
+        changeLog = new SqliteChangeLog(connections);
         if (!readOnly) {
             controlPlane.start();
         }
@@ -175,6 +179,12 @@ public final class SqliteStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return snapshots;
+    }
+
+    /** A table's changes between two snapshot markers [I2], read in one WAL snapshot as a snapshot is [Q1]. */
+    @Override
+    public ChangeLogReads changeLog() {
+        return changeLog;
     }
 
     /**
