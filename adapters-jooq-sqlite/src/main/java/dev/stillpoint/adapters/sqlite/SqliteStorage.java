@@ -40,7 +40,7 @@ import org.sqlite.SQLiteConfig;
 public final class SqliteStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: SQLite: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite");
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite").withChangeLog();
 
     static {
         // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.

@@ -39,6 +39,7 @@ public interface Storage extends AutoCloseable {
      */
     default ChangeLogReads changeLog() {
         return (accountId, tableName, sinceMarker) -> {
+            capabilities().requireChangeLog();
             throw dev.stillpoint.domain.error.StorageException.unsupported(capabilities().backend(),
                     "table '" + tableName + "': this backend keeps no change log, so it has no changes since '"
                             + sinceMarker + "' to give [I1]");
