@@ -3,6 +3,7 @@ package dev.stillpoint.cli;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.AttributeDefinition;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -38,6 +39,11 @@ final class CreateTableCommand extends StorageCommand {
             description = "A global secondary index projecting ALL; repeatable.")
     List<KeySpecs.GsiSpec> gsis = new ArrayList<>();
 
+    @Option(names = "--change-log", paramLabel = "VIEW", defaultValue = "OFF",
+            description = "Keep a change log for incremental exports (export --since) [I1]: NEW_IMAGE,"
+                    + " NEW_AND_OLD_IMAGES, or OFF (default). SQLite only so far; other backends refuse it.")
+    ChangeLog changeLog;
+
     @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long to wait for ACTIVE (default: ${DEFAULT-VALUE}).")
     long waitSeconds;
@@ -53,7 +59,7 @@ final class CreateTableCommand extends StorageCommand {
         if (waitSeconds < 0) {
             throw new CliFailure(ExitCodes.USAGE, "--wait must be 0 or more seconds, got " + waitSeconds);
         }
-        CreateTableRequest request = request(account, table, key, gsis);
+        CreateTableRequest request = withChangeLog(request(account, table, key, gsis), changeLog);
         try (Storage storage = openStorage()) {
             TableDescription d = createAndWait(storage.tables(), request, Duration.ofSeconds(waitSeconds));
             answer.put("table", d.tableName());
@@ -77,6 +83,11 @@ final class CreateTableCommand extends StorageCommand {
         }
         return new CreateTableRequest(account, table, key.schema(), List.copyOf(definitions.values()), indexes,
                 List.of(), Optional.empty());
+    }
+
+    private static CreateTableRequest withChangeLog(CreateTableRequest r, ChangeLog setting) {
+        return new CreateTableRequest(r.accountId(), r.tableName(), r.keySchema(), r.attributeDefinitions(), r.gsis(),
+                r.lsis(), r.stream(), r.timeToLive(), setting);
     }
 
     private static void define(Map<String, AttributeDefinition> definitions, AttributeDefinition d) {

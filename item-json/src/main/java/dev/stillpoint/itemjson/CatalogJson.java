@@ -3,6 +3,7 @@ package dev.stillpoint.itemjson;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.CatalogDamage;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.StreamSpecification;
@@ -93,12 +94,32 @@ public final class CatalogJson {
      * @return the stored JSON text, or {@code null}
      */
     public static String stream(Optional<StreamSpecification> spec) {
-        return spec.map(s -> {
-            Map<String, AttributeValue> m = new LinkedHashMap<>();
+        return stream(spec, ChangeLog.OFF);
+    }
+
+    /**
+     * The stream setting and the change log setting [I1], as the catalog stores them in one text (the
+     * stream's column): {@code {"enabled":..,"viewType":..}} for the stream as before, plus
+     * {@code "changeLog":{"S":"NEW_IMAGE"}} only when the table keeps a log. So no catalog needs a new
+     * column, and every text stored before the log existed reads back as {@link ChangeLog#OFF}.
+     *
+     * @param spec the stream setting, if any
+     * @param changeLog the change log setting
+     * @return the stored JSON text, or {@code null} when there is no stream and no log
+     */
+    public static String stream(Optional<StreamSpecification> spec, ChangeLog changeLog) {
+        if (spec.isEmpty() && !changeLog.enabled()) {
+            return null;
+        }
+        Map<String, AttributeValue> m = new LinkedHashMap<>();
+        spec.ifPresent(s -> {
             m.put("enabled", s.enabled() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE);
             s.viewType().ifPresent(v -> m.put("viewType", new AttributeValue.S(v)));
-            return ItemJson.encode(Item.of(m));
-        }).orElse(null);
+        });
+        if (changeLog.enabled()) {
+            m.put("changeLog", new AttributeValue.S(changeLog.name()));
+        }
+        return ItemJson.encode(Item.of(m));
     }
 
     /**
@@ -107,7 +128,7 @@ public final class CatalogJson {
      * row written before the adapter used this codec spells it so (such rows are never rewritten).
      *
      * @param json the stored JSON text, or {@code null}
-     * @return the stream setting, or empty when none is stored
+     * @return the stream setting, or empty when none is stored (the text may hold only a change log)
      */
     public static Optional<StreamSpecification> stream(String json) {
         if (json == null) {
@@ -115,9 +136,29 @@ public final class CatalogJson {
         }
         return parsed("stream specification", json, () -> {
             Item item = ItemJson.decode(json);
+            if (item.find("enabled").isEmpty() && item.find("changeLog").isPresent()) {
+                return Optional.empty();
+            }
             return Optional.of(new StreamSpecification(((AttributeValue.Bool) item.get("enabled")).value(),
                     item.find("viewType").or(() -> item.find("view_type")).map(v -> ((AttributeValue.S) v).value())));
         });
+    }
+
+    /**
+     * The change log setting [I1] stored beside the stream setting; {@link ChangeLog#OFF} when the text is
+     * absent or names none (every text stored before the log existed). Unreadable text, or a setting that
+     * is not one of {@link ChangeLog}'s, is an Internal error saying the catalog entry is damaged.
+     *
+     * @param json the stored JSON text of the stream column, or {@code null}
+     * @return the change log setting
+     */
+    public static ChangeLog changeLog(String json) {
+        if (json == null) {
+            return ChangeLog.OFF;
+        }
+        return parsed("change log", json, () -> ItemJson.decode(json).find("changeLog")
+                .map(v -> ChangeLog.named(((AttributeValue.S) v).value()))
+                .orElse(ChangeLog.OFF));
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
  *   d_&lt;tableId&gt;__gsi__&lt;ordinal&gt;   global secondary index
  *   d_&lt;tableId&gt;__lsi__&lt;ordinal&gt;   local secondary index
  *   d_&lt;tableId&gt;__vec__&lt;ordinal&gt;   vector index
+ *   d_&lt;tableId&gt;__chg__0          change log [I1] (one per table that keeps one)
  * </pre>
  * So no user-supplied name ever becomes an SQL identifier; each adapter quotes the name with
  * {@code DSL.name} and gives the relation its own columns.
@@ -20,7 +21,7 @@ public record RelationName(String name, Kind kind) {
 
     /** Which kind of relation this is. */
     public enum Kind {
-        BASE(""), GSI("__gsi__"), LSI("__lsi__"), VECTOR("__vec__");
+        BASE(""), GSI("__gsi__"), LSI("__lsi__"), VECTOR("__vec__"), CHANGES("__chg__");
 
         private final String infix;
 
@@ -30,7 +31,7 @@ public record RelationName(String name, Kind kind) {
     }
 
     private static final Pattern NAME =
-            Pattern.compile("d_([a-z0-9]{1,64})(?:(__gsi__|__lsi__|__vec__)(0|[1-9][0-9]{0,8}))?");
+            Pattern.compile("d_([a-z0-9]{1,64})(?:(__gsi__|__lsi__|__vec__|__chg__)(0|[1-9][0-9]{0,8}))?");
 
     /** The base relation of table {@code tableId} (an id of [a-z0-9], checked by the adapter's table id). */
     public static RelationName base(String tableId) {
@@ -46,6 +47,11 @@ public record RelationName(String name, Kind kind) {
             throw new IllegalArgumentException("index ordinal must not be negative: " + ordinal);
         }
         return new RelationName("d_" + tableId + kind.infix + ordinal, kind);
+    }
+
+    /** The change log relation of table {@code tableId} [I1]: one per table, so its ordinal is always 0. */
+    public static RelationName changes(String tableId) {
+        return new RelationName("d_" + tableId + Kind.CHANGES.infix + 0, Kind.CHANGES);
     }
 
     /**

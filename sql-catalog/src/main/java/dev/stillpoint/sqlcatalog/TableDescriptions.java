@@ -81,7 +81,8 @@ public final class TableDescriptions {
                     new KeySchema(row.get(PARTITION_KEY_NAME), Optional.ofNullable(row.get(SORT_KEY_NAME))),
                     CatalogJson.definitions(row.get(ATTRIBUTE_DEFINITIONS_JSON)), gsis, lsis, vectors,
                     CatalogJson.stream(row.get(STREAM_SPEC_JSON)), CatalogJson.ttl(row.get(TTL_JSON)), restore,
-                    Optional.empty(), row.get(ITEM_COUNT), row.get(SIZE_BYTES));
+                    Optional.empty(), row.get(ITEM_COUNT), row.get(SIZE_BYTES),
+                    CatalogJson.changeLog(row.get(STREAM_SPEC_JSON)));
         });
     }
 

@@ -79,7 +79,7 @@ public final class TableRows {
                 .set(SORT_KEY_NAME, request.keySchema().sortKey().orElse(null))
                 .set(SORT_KEY_TYPE, skType)
                 .set(ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(request.attributeDefinitions()))
-                .set(STREAM_SPEC_JSON, CatalogJson.stream(request.stream()))
+                .set(STREAM_SPEC_JSON, CatalogJson.stream(request.stream(), request.changeLog()))
                 .set(TTL_JSON, CatalogJson.ttl(request.timeToLive()))
                 .execute();
     }

@@ -72,6 +72,8 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
      * starting with {@code refusal}) and creates its data tables; a failure drops what it created.
      */
     CatalogRow insertCreating(CreateTableRequest request, String tableId, String refusal) {
+        // No read fixes an instant here [C1], so no window between two of them either [I1].
+        request.changeLog().requireOffOn("Cassandra", request.tableName());
         String tableName = request.tableName();
         String keyspace = catalog.dataKeyspace(request.accountId());
         List<IndexDef> indexes = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.stillpoint.adapters.sqlite.engine.Connections;
 import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
+import dev.stillpoint.adapters.sqlite.engine.SqliteChangeLog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteBulkLoads;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
@@ -16,6 +17,7 @@ import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
@@ -36,7 +38,7 @@ import org.sqlite.SQLiteConfig;
 public final class SqliteStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: SQLite: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite");
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite").withChangeLog();
 
     static {
         // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
@@ -46,6 +48,7 @@ public final class SqliteStorage implements Storage {
     private final Connections connections;
     private final SqliteCatalog catalog;
     private final StorageCore core;
+    private final ChangeLogReads changeLog;
 
     private final boolean readOnly;
 
@@ -75,6 +78,7 @@ public final class SqliteStorage implements Storage {
                 // Restores load in large transactions with plain INSERTs [B1].
                 .withBulkLoads(new SqliteBulkLoads(catalog)), new SqliteSnapshots(connections, config.pageBudget()),
                 PermitPool.withCapacity(config.snapshotPermits()));
+        changeLog = new SqliteChangeLog(connections);
         if (!readOnly) {
             core.start();
         }
@@ -171,6 +175,12 @@ public final class SqliteStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return core.snapshots();
+    }
+
+    /** A table's changes between two snapshot markers [I2], read in one WAL snapshot as a snapshot is [Q1]. */
+    @Override
+    public ChangeLogReads changeLog() {
+        return changeLog;
     }
 
     /**

@@ -32,6 +32,7 @@ public final class CreateTableBuilder {
     private final List<LocalSecondaryIndex> lsis = new ArrayList<>();
     private Optional<StreamSpecification> stream = Optional.empty();
     private Optional<TimeToLive> timeToLive = Optional.empty();
+    private ChangeLog changeLog = ChangeLog.OFF;
 
     CreateTableBuilder(String accountId, String tableName) {
         this.accountId = accountId;
@@ -137,6 +138,17 @@ public final class CreateTableBuilder {
     }
 
     /**
+     * A change log kept from creation [I1]: every put, overwrite and delete recorded with the write.
+     *
+     * @param setting {@link ChangeLog#NEW_IMAGE} or {@link ChangeLog#NEW_AND_OLD_IMAGES} ({@link ChangeLog#OFF}, the default, keeps none)
+     * @return this builder
+     */
+    public CreateTableBuilder changeLog(ChangeLog setting) {
+        this.changeLog = setting;
+        return this;
+    }
+
+    /**
      * The request, checked in full (a validation error names what is wrong).
      *
      * @return the CreateTable request
@@ -146,6 +158,6 @@ public final class CreateTableBuilder {
                 : sortKey.map(s -> KeySchema.composite(partitionKey, s)).orElse(KeySchema.hashOnly(partitionKey));
         List<AttributeDefinition> defined = new ArrayList<>();
         definitions.forEach((name, type) -> defined.add(new AttributeDefinition(name, type)));
-        return new CreateTableRequest(accountId, tableName, schema, defined, gsis, lsis, stream, timeToLive);
+        return new CreateTableRequest(accountId, tableName, schema, defined, gsis, lsis, stream, timeToLive, changeLog);
     }
 }

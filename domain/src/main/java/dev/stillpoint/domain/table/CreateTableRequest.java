@@ -28,7 +28,8 @@ public record CreateTableRequest(
         List<GlobalSecondaryIndex> gsis,
         List<LocalSecondaryIndex> lsis,
         Optional<StreamSpecification> stream,
-        Optional<TimeToLive> timeToLive) {
+        Optional<TimeToLive> timeToLive,
+        ChangeLog changeLog) {
 
     /**
      * Checks the request in full; a validation error names the first thing wrong. Copies the lists.
@@ -41,6 +42,7 @@ public record CreateTableRequest(
      * @param lsis the local secondary indexes to create with the table
      * @param stream the change stream's setting, if given
      * @param timeToLive the time-to-live setting, if given
+     * @param changeLog whether the table keeps a change log [I1]; null is {@link ChangeLog#OFF}
      */
     public CreateTableRequest {
         TableChecks.requiredText(accountId, "account id");
@@ -51,6 +53,7 @@ public record CreateTableRequest(
         lsis = TableChecks.copy(lsis, "local secondary index");
         stream = TableChecks.orEmpty(stream);
         timeToLive = TableChecks.orEmpty(timeToLive);
+        changeLog = changeLog == null ? ChangeLog.OFF : changeLog;
 
         Map<String, ScalarType> defined = TableChecks.definitionsByName(attributeDefinitions);
         TableChecks.requireDistinctIndexNames(tableName, Stream.concat(
@@ -99,6 +102,25 @@ public record CreateTableRequest(
     }
 
     /**
+     * A request without a change log [I1], as every request was before the log existed.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param keySchema the table's key
+     * @param attributeDefinitions the types of the key attributes of the table and its indexes
+     * @param gsis the global secondary indexes to create with the table
+     * @param lsis the local secondary indexes to create with the table
+     * @param stream the change stream's setting, if given
+     * @param timeToLive the time-to-live setting, if given
+     */
+    public CreateTableRequest(String accountId, String tableName, KeySchema keySchema,
+                              List<AttributeDefinition> attributeDefinitions, List<GlobalSecondaryIndex> gsis,
+                              List<LocalSecondaryIndex> lsis, Optional<StreamSpecification> stream,
+                              Optional<TimeToLive> timeToLive) {
+        this(accountId, tableName, keySchema, attributeDefinitions, gsis, lsis, stream, timeToLive, ChangeLog.OFF);
+    }
+
+    /**
      * A builder for a request on {@code tableName} of {@code accountId}: keys and indexes by name.
      *
      * @param accountId the account the table belongs to
@@ -111,7 +133,7 @@ public record CreateTableRequest(
 
     /**
      * The description of the new table this request creates: CREATING, empty, with the indexes as
-     * requested, the requested time-to-live setting, and no vector index, restore or throughput summary yet.
+     * requested, the requested time-to-live and change log settings, and no vector index, restore or throughput summary yet.
      *
      * @param tableId the new table's unique id
      * @param tableArn the new table's ARN
@@ -121,6 +143,6 @@ public record CreateTableRequest(
     public TableDescription describe(String tableId, String tableArn, Instant creationTime) {
         return new TableDescription(accountId, tableName, tableId, tableArn, TableStatus.CREATING, creationTime,
                 keySchema, attributeDefinitions, gsis, lsis, List.of(), stream, timeToLive, Optional.empty(),
-                Optional.empty(), 0, 0);
+                Optional.empty(), 0, 0, changeLog);
     }
 }

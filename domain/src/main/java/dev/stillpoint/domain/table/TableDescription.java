@@ -42,7 +42,8 @@ public record TableDescription(
         Optional<RestoreSummary> restoreSummary,
         Optional<ThroughputModeSummary> throughputModeSummary,
         long itemCount,
-        long tableSizeBytes) {
+        long tableSizeBytes,
+        ChangeLog changeLog) {
 
     /** DynamoDB's default per-table quota of global secondary indexes. */
     public static final int MAX_GLOBAL_SECONDARY_INDEXES = 20;
@@ -70,6 +71,7 @@ public record TableDescription(
      * @param throughputModeSummary the throughput mode, when the API layer set it
      * @param itemCount the item count of the last statistics pass
      * @param tableSizeBytes the table's size in bytes of the last statistics pass
+     * @param changeLog whether the table keeps a change log, and with which images [I1]; null is {@link ChangeLog#OFF}
      */
     public TableDescription {
         TableChecks.requiredText(accountId, "account id");
@@ -89,9 +91,56 @@ public record TableDescription(
         throughputModeSummary = TableChecks.orEmpty(throughputModeSummary);
         TableChecks.nonNegative(itemCount, "item count of table '" + tableName + "'");
         TableChecks.nonNegative(tableSizeBytes, "size of table '" + tableName + "'");
+        changeLog = changeLog == null ? ChangeLog.OFF : changeLog;
         TableChecks.definitionsByName(attributeDefinitions);
         TableChecks.requireDistinctIndexNames(tableName, indexNames(
                 globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes).toList());
+    }
+
+    /**
+     * A description of a table that keeps no change log [I1], as every description was before the log existed.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param tableId the table's unique id
+     * @param tableArn the table's ARN
+     * @param status the table's reported status [D4]
+     * @param creationTime when the table was created
+     * @param keySchema the table's key
+     * @param attributeDefinitions the types of the key attributes of the table and its indexes
+     * @param globalSecondaryIndexes the table's global secondary indexes
+     * @param localSecondaryIndexes the table's local secondary indexes
+     * @param vectorIndexes the table's vector indexes
+     * @param streamSpecification the change stream's setting, if any
+     * @param timeToLive the time-to-live setting, if any
+     * @param restoreSummary where a restored table came from, if it was restored
+     * @param throughputModeSummary the throughput mode, when the API layer set it
+     * @param itemCount the item count of the last statistics pass
+     * @param tableSizeBytes the table's size in bytes of the last statistics pass
+     */
+    public TableDescription(String accountId, String tableName, String tableId, String tableArn, TableStatus status,
+                            Instant creationTime, KeySchema keySchema, List<AttributeDefinition> attributeDefinitions,
+                            List<GlobalSecondaryIndex> globalSecondaryIndexes,
+                            List<LocalSecondaryIndex> localSecondaryIndexes, List<VectorIndex> vectorIndexes,
+                            Optional<StreamSpecification> streamSpecification, Optional<TimeToLive> timeToLive,
+                            Optional<RestoreSummary> restoreSummary, Optional<ThroughputModeSummary> throughputModeSummary,
+                            long itemCount, long tableSizeBytes) {
+        this(accountId, tableName, tableId, tableArn, status, creationTime, keySchema, attributeDefinitions,
+                globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes, streamSpecification, timeToLive,
+                restoreSummary, throughputModeSummary, itemCount, tableSizeBytes, ChangeLog.OFF);
+    }
+
+    /**
+     * This description with the change log set to {@code newChangeLog} [I1].
+     *
+     * @param newChangeLog the table's change log setting
+     * @return the new description
+     */
+    public TableDescription withChangeLog(ChangeLog newChangeLog) {
+        return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,
+                attributeDefinitions, globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes,
+                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, itemCount, tableSizeBytes,
+                newChangeLog);
     }
 
     /**
@@ -148,7 +197,8 @@ public record TableDescription(
     public TableDescription withStatus(TableStatus newStatus) {
         return new TableDescription(accountId, tableName, tableId, tableArn, newStatus, creationTime, keySchema,
                 attributeDefinitions, globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes,
-                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, itemCount, tableSizeBytes);
+                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, itemCount, tableSizeBytes,
+                changeLog);
     }
 
     /**
@@ -161,7 +211,8 @@ public record TableDescription(
     public TableDescription withCounts(long newItemCount, long newTableSizeBytes) {
         return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,
                 attributeDefinitions, globalSecondaryIndexes, localSecondaryIndexes, vectorIndexes,
-                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, newItemCount, newTableSizeBytes);
+                streamSpecification, timeToLive, restoreSummary, throughputModeSummary, newItemCount, newTableSizeBytes,
+                changeLog);
     }
 
     /**
@@ -297,7 +348,7 @@ public record TableDescription(
                 attributeDefinitions,
                 globalSecondaryIndexes.stream().map(GlobalSecondaryIndex::withoutCounts).toList(),
                 localSecondaryIndexes.stream().map(LocalSecondaryIndex::withoutCounts).toList(),
-                vectorIndexes, streamSpecification, timeToLive, restoreSummary, Optional.empty(), 0, 0);
+                vectorIndexes, streamSpecification, timeToLive, restoreSummary, Optional.empty(), 0, 0, changeLog);
     }
 
     private TableDescription withoutGsis(Predicate<GlobalSecondaryIndex> dropped, List<VectorIndex> vectors) {
@@ -331,7 +382,7 @@ public record TableDescription(
             List<AttributeDefinition> definitions, List<GlobalSecondaryIndex> gsis, List<VectorIndex> vectors) {
         return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,
                 definitions, gsis, localSecondaryIndexes, vectors, streamSpecification, timeToLive, restoreSummary,
-                throughputModeSummary, itemCount, tableSizeBytes);
+                throughputModeSummary, itemCount, tableSizeBytes, changeLog);
     }
 
     private static Stream<String> indexNames(

@@ -32,6 +32,21 @@ public interface Storage extends AutoCloseable {
     StorageCapabilities capabilities();
 
     /**
+     * A table's changes between two snapshot markers [I1, I2]; a backend that keeps no change log answers
+     * every read UNSUPPORTED, naming itself [C1].
+     *
+     * @return this backend's change log reads
+     */
+    default ChangeLogReads changeLog() {
+        return (accountId, tableName, sinceMarker) -> {
+            capabilities().requireChangeLog();
+            throw dev.stillpoint.domain.error.StorageException.unsupported(capabilities().backend(),
+                    "table '" + tableName + "': this backend keeps no change log, so it has no changes since '"
+                            + sinceMarker + "' to give [I1]");
+        };
+    }
+
+    /**
      * Restoring a backup into a new table [E4, E5].
      *
      * @return the core's restores over this backend

@@ -11,22 +11,70 @@ import java.util.Optional;
  *
  * @param backend the backend's name, as errors name it
  * @param snapshotRefusal why consistent table snapshots are refused [C1]; empty where they are offered
+ * @param changeLogRefusal why a change log and incremental exports are refused [I1]; empty where offered
  */
-public record StorageCapabilities(String backend, Optional<String> snapshotRefusal) {
+public record StorageCapabilities(String backend, Optional<String> snapshotRefusal, Optional<String> changeLogRefusal) {
+
+    /** What a backend that has not written the change log yet says [I1]. */
+    public static final String NO_CHANGE_LOG_YET = "this backend keeps no change log yet, so it has no incremental"
+            + " export [I1]";
 
     /**
-     * Checks both parts are present.
+     * Checks every part is present.
      *
      * @param backend the backend's name
      * @param snapshotRefusal why snapshots are refused, or empty
+     * @param changeLogRefusal why a change log is refused, or empty
      */
     public StorageCapabilities {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(snapshotRefusal, "snapshotRefusal");
+        Objects.requireNonNull(changeLogRefusal, "changeLogRefusal");
     }
 
     /**
-     * A backend that offers everything.
+     * Capabilities without a change log [I1], as every backend's were before the log existed.
+     *
+     * @param backend the backend's name
+     * @param snapshotRefusal why snapshots are refused, or empty
+     */
+    public StorageCapabilities(String backend, Optional<String> snapshotRefusal) {
+        this(backend, snapshotRefusal, Optional.of(snapshotRefusal.map(why -> "no read fixes an instant here, so no"
+                + " window between two of them either [I1]: " + why).orElse(NO_CHANGE_LOG_YET)));
+    }
+
+    /**
+     * These capabilities with the change log offered [I1].
+     *
+     * @return the capabilities of a backend that keeps change logs
+     */
+    public StorageCapabilities withChangeLog() {
+        return new StorageCapabilities(backend, snapshotRefusal, Optional.empty());
+    }
+
+    /**
+     * Whether a table on this backend can keep a change log, and its changes be exported between two
+     * snapshot markers [I1, I2].
+     *
+     * @return whether the change log is offered
+     */
+    public boolean changeLog() {
+        return changeLogRefusal.isEmpty();
+    }
+
+    /**
+     * Throws the backend's own Unsupported refusal when it keeps no change log.
+     *
+     * @throws StorageException UNSUPPORTED, naming the backend and why
+     */
+    public void requireChangeLog() {
+        changeLogRefusal.ifPresent(why -> {
+            throw StorageException.unsupported(backend, why);
+        });
+    }
+
+    /**
+     * A backend that offers snapshots (the change log only where {@link #withChangeLog()} adds it).
      *
      * @param backend the backend's name
      * @return its capabilities

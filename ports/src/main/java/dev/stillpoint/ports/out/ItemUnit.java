@@ -10,6 +10,17 @@ import java.util.Optional;
  * load it), then upsert and delete. The core decides what is written; an implementation only stores it.
  * A backend with transactions commits the unit's writes together when the unit ends normally and
  * rolls them all back when it ends with an exception.
+ *
+ * <p>The change log [I1]: when the table's description says it keeps one
+ * ({@code description().changeLog().enabled()}), {@link #upsert} and {@link #delete} also record the
+ * write in the table's log, in the same transaction as the write, so the record commits exactly when
+ * the write does and a snapshot sees both or neither: a put or overwrite with its new image, a delete
+ * that removed an item as a tombstone with its keys; each with the image it replaced or removed when the
+ * setting is {@code NEW_AND_OLD_IMAGES}. Each record carries what orders it against the snapshot markers
+ * of the backend [L5], so the changes between two markers are exactly the records a snapshot at the
+ * second sees and one at the first does not. The core runs the write sequence the same way whether or
+ * not the table keeps a log; recording it is the unit's. A backend that keeps no log refuses, at
+ * CreateTable, a table that asks for one.
  */
 public interface ItemUnit {
 

@@ -43,11 +43,17 @@ public final class PutRounds {
 
     /** Creates the bench table {@code name} and waits until it is ACTIVE. */
     public static String createTable(TableOperations tables, String account, String name) {
+        return createTable(tables, account, name, dev.stillpoint.domain.table.ChangeLog.OFF);
+    }
+
+    /** Creates the bench table {@code name} keeping {@code changeLog} [I1] and waits until it is ACTIVE. */
+    public static String createTable(TableOperations tables, String account, String name,
+                                     dev.stillpoint.domain.table.ChangeLog changeLog) {
         tables.createTable(new CreateTableRequest(account, name, KeySchema.composite("pk", "sk"),
                 List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
                         new AttributeDefinition("email", ScalarType.S)),
                 List.of(GlobalSecondaryIndex.creating("by_email", KeySchema.hashOnly("email"), Projection.all())),
-                List.of(), Optional.empty()));
+                List.of(), Optional.empty(), Optional.empty(), changeLog));
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (tables.describeTable(account, name).status() != TableStatus.ACTIVE) {
             if (System.nanoTime() > deadline) {

@@ -160,6 +160,8 @@ final class CatalogRows {
      */
     static TableDescription insertCreating(DSLContext catalog, DSLContext data, CreateTableRequest request,
                                            Instant now, Instant activateAt) {
+        // The change log [I1] is kept on SQLite only so far: refused here, before anything is created.
+        request.changeLog().requireOffOn("PostgreSQL", request.tableName());
         TableId id = TableId.random();
         DataRelation baseRelation = DataRelation.of(RelationName.base(id.value()));
         TableDescription description = request.describe(id.value(), TableRows.arn(request), now);

@@ -6,7 +6,9 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_VECTOR_INDEXES;
 
 import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.sqlite.generated.tables.records.SpTablesRecord;
+import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.adapters.sqlite.storage.TableId;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.CreateTableRequest;
@@ -57,12 +59,22 @@ final class CatalogRows {
             return DataRelation.fromCatalog(row.getRelationName());
         }
 
-        /** Every data relation of the table, base first: the one list for probe and drop. */
-        List<DataRelation> relations() {
-            List<DataRelation> all = new ArrayList<>();
+        /**
+         * Every relation of the table, base first, then its indexes, then its change log relation [I1]:
+         * the one list for probe and drop. The change relation is listed whatever the description says
+         * (dropped if it exists), so a catalog whose setting was edited never leaves a log behind.
+         */
+        List<NamedRelation> relations() {
+            List<NamedRelation> all = new ArrayList<>();
             all.add(base());
             indexes.forEach(i -> all.add(DataRelation.fromCatalog(i.getRelationName())));
+            all.add(changes());
             return all;
+        }
+
+        /** The table's change log relation [I1]; it exists only when the table keeps a log. */
+        ChangeRelation changes() {
+            return ChangeRelation.ofTableId(row.getTableId());
         }
     }
 
@@ -91,6 +103,9 @@ final class CatalogRows {
                 typeOf(description, request.keySchema().partitionKey()),
                 request.keySchema().sortKey().map(s -> typeOf(description, s)).orElse(null));
         base.createAll(ctx).forEach(q -> q.execute());
+        if (request.changeLog().enabled()) {
+            SqliteChangeLog.start(ctx, ChangeRelation.of(id));
+        }
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
             // Built with the table: it is empty, so there is nothing to backfill.

@@ -245,7 +245,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         public DropResult dropRelations(Duration budget) {
             try {
                 Tx.savepoint(c, "drops");
-                for (DataRelation relation : loaded.relations()) {
+                for (dev.stillpoint.sqlcatalog.NamedRelation relation : loaded.relations()) {
                     relation.dropIfExists(dsl(c)).execute();
                 }
                 return DropResult.DROPPED;

@@ -1,7 +1,14 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.ChangeLog;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.CatalogStamp;
@@ -52,15 +59,23 @@ final class SqliteItemUnit implements ItemUnit {
         return CatalogRows.load(ctx, accountId, tableName).map(StorageTable.class::cast);
     }
 
-    /** Writes the item and exactly its index entries, the earlier version's entries removed. */
+    /**
+     * Writes the item and exactly its index entries, the earlier version's entries removed; where the table
+     * keeps a change log, one PUT change in this transaction [I1] (the old image read first when kept).
+     */
     @Override
     public void upsert(StorageTable table, ItemWrite write) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         ItemKeys key = ItemKeys.of(write.key());
+        ChangeLog log = loaded.description().changeLog();
         try {
+            String old = log.keepsOldImage() ? kept.readItem(loaded.row().getRelationName(), key) : null;
             removeIndexEntries(loaded, key);
             String json = ItemJson.encode(write.item());
             kept.upsertItem(loaded.row().getRelationName(), key, json);
+            if (log.enabled()) {
+                kept.logChange(loaded.changes(), ChangeRelation.PUT, key, keyJson(loaded, write.key()), json, old);
+            }
             for (SpIndexesRecord index : loaded.indexes()) {
                 Optional<Key> entry = write.indexKey(index.getIndexName());
                 if (entry.isPresent()) {
@@ -72,16 +87,35 @@ final class SqliteItemUnit implements ItemUnit {
         }
     }
 
+    /**
+     * Removes the item and its index entries; where the table keeps a change log and an item was there, one
+     * DELETE change (a tombstone: the keys, and the old image where kept) in this transaction [I1]. A delete
+     * of a key with no item changed nothing, so it records nothing.
+     */
     @Override
     public void delete(StorageTable table, Key key) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         ItemKeys k = ItemKeys.of(key);
+        ChangeLog log = loaded.description().changeLog();
         try {
+            String old = log.keepsOldImage() ? kept.readItem(loaded.row().getRelationName(), k) : null;
             removeIndexEntries(loaded, k);
-            kept.delete(loaded.row().getRelationName(), k);
+            int removed = kept.delete(loaded.row().getRelationName(), k);
+            if (log.enabled() && removed > 0) {
+                kept.logChange(loaded.changes(), ChangeRelation.DELETE, k, keyJson(loaded, key), null, old);
+            }
         } catch (SQLException e) {
             throw SqlFailures.map(doing, e);
         }
+    }
+
+    /** The key's attributes under the table's key names, as DynamoDB JSON: a change's {@code Keys}. */
+    private static String keyJson(CatalogRows.Loaded loaded, Key key) {
+        KeySchema schema = loaded.description().keySchema();
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put(schema.partitionKey(), key.partition());
+        schema.sortKey().ifPresent(s -> attributes.put(s, key.sort().orElseThrow()));
+        return ItemJson.encode(Item.of(attributes));
     }
 
     private void removeIndexEntries(CatalogRows.Loaded loaded, ItemKeys key) throws SQLException {

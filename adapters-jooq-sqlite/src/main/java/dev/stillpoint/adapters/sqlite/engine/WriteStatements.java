@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
+import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
 import dev.stillpoint.ports.out.CatalogStamp;
@@ -21,7 +22,8 @@ import org.jooq.impl.DSL;
 /**
  * The write statements of the writer connection, rendered by jOOQ once and kept prepared: BEGIN, COMMIT
  * and the commit sequence's advance for every write transaction, the stamp read and two statements per
- * data relation for item writes. A put otherwise paid jOOQ's rendering and SQLite's prepare for each of
+ * data relation for item writes (three for a base relation: the old image's read [I1]), and a change
+ * relation's insert. A put otherwise paid jOOQ's rendering and SQLite's prepare for each of
  * its statements, the largest cost after the database's own work in the put profile (BENCHMARKS.md,
  * issue 13).
  *
@@ -109,22 +111,64 @@ final class WriteStatements {
     /**
      * Deletes what belongs to the base item under {@code base} from the relation named {@code relation}:
      * from a base relation the item itself, from an index relation every entry of the item.
+     *
+     * @return how many rows went (a base relation: 1 when an item was there, else 0)
      */
-    void delete(String relation, ItemKeys base) throws SQLException {
+    int delete(String relation, ItemKeys base) throws SQLException {
         PreparedStatement s = of(relation).delete();
         s.setBytes(1, base.pk());
         s.setBytes(2, base.sk());
+        return s.executeUpdate();
+    }
+
+    /**
+     * The item under {@code key} in the base relation named {@code base}, as stored, or null: the old image
+     * a change log of NEW_AND_OLD_IMAGES records [I1], read in the write's own transaction.
+     */
+    String readItem(String base, ItemKeys key) throws SQLException {
+        PreparedStatement s = of(base).read();
+        s.setBytes(1, key.pk());
+        s.setBytes(2, key.sk());
+        try (ResultSet rs = s.executeQuery()) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    /**
+     * Appends one change to {@code changes} [I1], under the commit sequence this transaction commits as: the
+     * sequence read now plus one, which the one advance before COMMIT makes true (one writer at a time).
+     */
+    void logChange(ChangeRelation changes, String kind, ItemKeys key, String keyJson, String newImage,
+                   String oldImage) throws SQLException {
+        RelationStatements kept = relations.get(changes.name());
+        if (kept == null) {
+            Query insert = RENDER.insertInto(changes.table()).columns(changes.fields())
+                    .select(RENDER.select(SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L)), DSL.val((String) null),
+                            DSL.val((byte[]) null), DSL.val((byte[]) null), DSL.val((String) null),
+                            DSL.val((String) null), DSL.val((String) null)).from(SP_COMMIT_SEQUENCE));
+            kept = new RelationStatements(connection.prepareStatement(RENDER.render(insert)), null, null);
+            relations.put(changes.name(), kept);
+        }
+        PreparedStatement s = kept.upsert();
+        s.setString(1, kind);
+        s.setBytes(2, key.pk());
+        s.setBytes(3, key.sk());
+        s.setString(4, keyJson);
+        s.setString(5, newImage);
+        s.setString(6, oldImage);
         s.executeUpdate();
     }
 
     /**
-     * The two statements of one relation: for a base relation the item's upsert and delete by key, for an
-     * index relation the entry's insert and the delete of a base item's entries.
+     * The statements of one relation: for a base relation the item's upsert, delete and read by key, for an
+     * index relation the entry's insert and the delete of a base item's entries, for a change relation the
+     * insert of one change.
      */
-    private record RelationStatements(PreparedStatement upsert, PreparedStatement delete) {
+    private record RelationStatements(PreparedStatement upsert, PreparedStatement delete, PreparedStatement read) {
         void close() {
             closeQuietly(upsert);
             closeQuietly(delete);
+            closeQuietly(read);
         }
     }
 
@@ -140,7 +184,9 @@ final class WriteStatements {
             DataRelation r = DataRelation.fromCatalog(relationName);
             Query upsert;
             Query delete;
+            Query read = null;
             if (r.kind() == RelationName.Kind.BASE) {
+                read = RENDER.select(r.item()).from(r.table()).where(r.pk().eq((byte[]) null), r.sk().eq((byte[]) null));
                 upsert = RENDER.insertInto(r.table()).columns(r.pk(), r.sk(), r.item()).values((byte[]) null, null, null)
                         .onConflict(r.pk(), r.sk()).doUpdate().set(r.item(), DSL.excluded(r.item()));
                 delete = RENDER.deleteFrom(r.table()).where(r.pk().eq((byte[]) null), r.sk().eq((byte[]) null));
@@ -152,10 +198,14 @@ final class WriteStatements {
                         .where(r.basePk().orElseThrow().eq((byte[]) null), r.baseSk().orElseThrow().eq((byte[]) null));
             }
             PreparedStatement first = connection.prepareStatement(RENDER.render(upsert));
+            PreparedStatement second = null;
             try {
-                kept = new RelationStatements(first, connection.prepareStatement(RENDER.render(delete)));
+                second = connection.prepareStatement(RENDER.render(delete));
+                kept = new RelationStatements(first, second,
+                        read == null ? null : connection.prepareStatement(RENDER.render(read)));
             } catch (SQLException e) {
                 closeQuietly(first);
+                closeQuietly(second);
                 throw e;
             }
             relations.put(relationName, kept);
@@ -173,6 +223,9 @@ final class WriteStatements {
     }
 
     private static void closeQuietly(PreparedStatement s) {
+        if (s == null) {
+            return;
+        }
         try {
             s.close();
         } catch (SQLException ignored) {

@@ -62,7 +62,7 @@ public final class DataRelation extends NamedRelation {
      */
     public static DataRelation fromCatalog(String relationName) {
         RelationName relation = RelationName.fromCatalog(relationName, TableId.MAX_LENGTH);
-        if (relation.kind() == RelationName.Kind.VECTOR) {
+        if (relation.kind() == RelationName.Kind.VECTOR || relation.kind() == RelationName.Kind.CHANGES) {
             throw new IllegalArgumentException("not a data relation name of this adapter: " + relationName);
         }
         return new DataRelation(relation);

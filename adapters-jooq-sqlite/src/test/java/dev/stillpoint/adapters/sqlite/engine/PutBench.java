@@ -94,12 +94,43 @@ public final class PutBench {
                             () -> PutRounds.rate(items, () -> batchNext[0] = stillpointBatches(tables, batch, batchNext[0], items)),
                             () -> rawPuts(rawBatched, rawFrom, items, 25)));
                 }
+                changeLogRounds(tables, rounds, n, warm);
                 PutRounds.verdict("PutItem SQLite", 0.7, worstPut);
                 PutRounds.verdict("BatchWriteItem of 25 SQLite", 0.6, worstBatch);
                 check(c, tables, put, next[0]);
                 check(c, tables, batch, batchNext[0]);
             }
         }
+    }
+
+    /**
+     * PutItem on a table keeping a change log (NEW_AND_OLD_IMAGES, the dearer setting: one more read and one
+     * more insert per put) against the same puts on a table without one, in the same JVM and rounds, the
+     * side that goes first alternating [I1, issue 31's target >= 0.65x]. Half the puts of each round
+     * overwrite an item the round before wrote, so old images are real.
+     */
+    private static void changeLogRounds(TableOperations tables, int rounds, int n, int warm) throws Exception {
+        String on = PutRounds.createTable(tables, ACCOUNT, "bench_log_on", dev.stillpoint.domain.table.ChangeLog.NEW_AND_OLD_IMAGES);
+        String off = PutRounds.createTable(tables, ACCOUNT, "bench_log_off");
+        PutRounds.puts(tables, ACCOUNT, on, 0, warm);
+        PutRounds.puts(tables, ACCOUNT, off, 0, warm);
+        double worst = Double.MAX_VALUE;
+        for (int r = 1; r <= rounds; r++) {
+            int from = Math.max(0, warm + (r - 1) * (n / 2) - n / 2);
+            double offRate = 0;
+            if (r % 2 == 0) {
+                offRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, off, from, n));
+            }
+            double onRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, on, from, n));
+            if (r % 2 == 1) {
+                offRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, off, from, n));
+            }
+            double ratio = onRate / offRate;
+            worst = Math.min(worst, ratio);
+            System.out.printf(Locale.ROOT, "round %d PutItem log on %,8.0f items/s  log off %,8.0f items/s  ratio %.3f%n",
+                    r, onRate, offRate, ratio);
+        }
+        PutRounds.verdict("PutItem SQLite change log on / off", 0.65, worst);
     }
 
     private static int stillpointBatches(TableOperations tables, String table, int from, int n) {

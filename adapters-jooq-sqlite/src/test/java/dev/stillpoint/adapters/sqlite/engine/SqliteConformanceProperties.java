@@ -48,9 +48,16 @@ import java.util.Optional;
  * The slot mutants (kept after the short page, after an error, by the in-memory copy) are
  * SqliteSnapshotTest's.
  */
-class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
+class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRulesKit,
+        dev.stillpoint.properties.kit.ChangeLogConformanceKit {
 
     private static final Path DATABASE = TestDatabases.newFile("conformance");
+
+    /** The change log kit's storage [I1, I2, I4]: the same file, activation at once. */
+    @Override
+    public dev.stillpoint.ports.in.Storage openChangeLogStorage() {
+        return SqliteStorage.open(SqliteConfig.file(DATABASE).withControlPlaneDelay(java.time.Duration.ZERO));
+    }
 
     @Override
     public ConformanceFixture fixture() {

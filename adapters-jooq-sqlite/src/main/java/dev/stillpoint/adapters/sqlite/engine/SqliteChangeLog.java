@@ -1,0 +1,184 @@
+package dev.stillpoint.adapters.sqlite.engine;
+
+import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE;
+
+import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.TableChanges;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/**
+ * A table's changes between two markers on SQLite [I2]. One deferred read transaction, pinned by its first
+ * read (the catalog row), as a snapshot's is [Q1]: the sequence it reads is the new marker B, and the
+ * change rows it sees are exactly those committed at or before B. A row's seq is the sequence its writing
+ * transaction committed as (one writer at a time), so the window (A, B] is "seq greater than A's", read in
+ * this snapshot. Rows are folded per key in key order: the last change wins, the old image is the first
+ * change's (the item at A).
+ *
+ * <p>The window's changes are held in memory (one per key changed), not streamed: a bound on what an
+ * incremental export of a large window costs in memory is not yet kept.
+ */
+public final class SqliteChangeLog implements ChangeLogReads {
+
+    /** {@code <table_id>@<seq>}, the marker a SQLite snapshot reports [L5]. */
+    private static final Pattern MARKER = Pattern.compile("([a-z0-9]{1,64})@(0|[1-9][0-9]{0,18})");
+
+    private final Connections connections;
+
+    public SqliteChangeLog(Connections connections) {
+        this.connections = connections;
+    }
+
+    @Override
+    public TableChanges changesSince(String accountId, String tableName, String sinceMarker) {
+        String doing = "reading the changes of table '" + tableName + "' since marker '" + sinceMarker + "'";
+        try (Connections.Borrowed borrowed = connections.read()) {
+            try {
+                Tx.beginRead(borrowed.connection());
+                DSLContext ctx = SqliteCatalog.dsl(borrowed.connection());
+                // The first read pins the WAL snapshot: definition, sequence and change rows are one instant.
+                CatalogRows.Loaded loaded = CatalogRows.load(ctx, accountId, tableName)
+                        .orElseThrow(() -> StorageException.tableNotFound(tableName));
+                TableDescription description = loaded.description();
+                if (description.status() != TableStatus.ACTIVE) {
+                    throw StorageException.resourceInUse("table '" + tableName + "' is " + description.status()
+                            + "; its changes are read only when it is ACTIVE");
+                }
+                if (!description.changeLog().enabled()) {
+                    throw StorageException.validation("table '" + tableName + "' keeps no change log, so marker '"
+                            + sinceMarker + "' starts no window of it [I1]");
+                }
+                long until = CommitSequence.read(ctx);
+                String tableId = loaded.row().getTableId();
+                ChangeRelation changes = loaded.changes();
+                long since = sinceOf(sinceMarker, tableName, tableId, until, start(ctx, changes, tableName));
+                List<LoggedChange> window = fold(ctx, changes, since, until, description.changeLog().keepsOldImage());
+                return new TableChanges(description.snapshotView(), new SnapshotInfo("sqlite-wal", sinceMarker),
+                        new SnapshotInfo("sqlite-wal", tableId + "@" + until), window);
+            } catch (SQLException e) {
+                throw SqlFailures.map(doing, e);
+            } catch (RuntimeException e) {
+                throw SqlFailures.map(doing, e);
+            } finally {
+                Tx.rollbackQuietly(borrowed.connection());
+            }
+        }
+    }
+
+    /**
+     * The start's sequence, after every refusal [I4]: the marker must be of this backend's form, of this
+     * table (its id: a table deleted and created again, or another database's, has another), no older
+     * than the log's first instant, and no later than the new snapshot.
+     */
+    static long sinceOf(String marker, String tableName, String tableId, long until, long logStart) {
+        Matcher m = MARKER.matcher(marker == null ? "" : marker);
+        if (!m.matches()) {
+            throw StorageException.validation("marker '" + marker + "' is not a SQLite snapshot marker"
+                    + " (<table id>@<commit sequence>), so it names no instant of table '" + tableName + "' [I4]");
+        }
+        if (!m.group(1).equals(tableId)) {
+            throw StorageException.validation("marker '" + marker + "' is of another table (id " + m.group(1)
+                    + "), not of table '" + tableName + "' (id " + tableId + "): from another table, database or"
+                    + " deployment, or of a table of this name deleted since [I4]");
+        }
+        long since;
+        try {
+            since = Long.parseLong(m.group(2));
+        } catch (NumberFormatException e) {
+            throw StorageException.validation("marker '" + marker + "' has a commit sequence out of range [I4]");
+        }
+        if (since > until) {
+            throw StorageException.validation("marker '" + marker + "' is later than the newest snapshot of table '"
+                    + tableName + "' (" + tableId + "@" + until + "): it names no instant this database has seen [I4]");
+        }
+        if (since < logStart) {
+            throw StorageException.validation("marker '" + marker + "' is older than the change log of table '"
+                    + tableName + "', which begins at " + tableId + "@" + logStart + " (switched on or trimmed"
+                    + " since): the changes before it are not kept, so no exact window starts there [I4]");
+        }
+        return since;
+    }
+
+    /** Writes the log's START row, in the transaction that creates the log: its seq is that transaction's. */
+    static void start(DSLContext ctx, ChangeRelation changes) {
+        changes.createAll(ctx).forEach(q -> q.execute());
+        byte[] none = new byte[0];
+        ctx.insertInto(changes.table()).columns(changes.fields())
+                .select(DSL.select(SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L)), DSL.val(ChangeRelation.START),
+                        DSL.val(none), DSL.val(none), DSL.val("{}"), DSL.val((String) null), DSL.val((String) null))
+                        .from(SP_COMMIT_SEQUENCE))
+                .execute();
+    }
+
+    /** The log's first instant: the newest START row's seq (a trim moves it forward). */
+    private static long start(DSLContext ctx, ChangeRelation changes, String tableName) {
+        Long start = ctx.select(DSL.max(changes.seq())).from(changes.table())
+                .where(changes.changeKind().eq(ChangeRelation.START)).fetchOne(0, Long.class);
+        if (start == null) {
+            throw StorageException.internal("table '" + tableName + "' says it keeps a change log, but "
+                    + changes.name() + " has no START row: the log is damaged", null);
+        }
+        return start;
+    }
+
+    /** The window's rows, per key: the last change's kind and new image, the first change's old image. */
+    private static List<LoggedChange> fold(DSLContext ctx, ChangeRelation changes, long since, long until,
+                                           boolean oldImages) {
+        List<LoggedChange> out = new ArrayList<>();
+        Record first = null;
+        Record last = null;
+        for (Record r : ctx.select(changes.pk(), changes.sk(), changes.changeKind(), changes.keyJson(), changes.newImage(),
+                        changes.oldImage())
+                .from(changes.table())
+                .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().ne(ChangeRelation.START))
+                .orderBy(changes.pk(), changes.sk(), changes.seq(), DSL.field(DSL.name("rowid")))
+                .fetch()) {
+            if (last != null && !(Arrays.equals(last.get(changes.pk()), r.get(changes.pk()))
+                    && Arrays.equals(last.get(changes.sk()), r.get(changes.sk())))) {
+                add(out, changes, first, last, oldImages);
+                first = null;
+            }
+            if (first == null) {
+                first = r;
+            }
+            last = r;
+        }
+        if (last != null) {
+            add(out, changes, first, last, oldImages);
+        }
+        return out;
+    }
+
+    private static void add(List<LoggedChange> out, ChangeRelation changes, Record first, Record last,
+                            boolean oldImages) {
+        Optional<Item> old = image(first.get(changes.oldImage()));
+        boolean absentAtStart = oldImages && first.get(changes.changeKind()).equals(ChangeRelation.PUT) && old.isEmpty();
+        boolean deleted = last.get(changes.changeKind()).equals(ChangeRelation.DELETE);
+        if (deleted && absentAtStart) {
+            // Written and deleted inside the window, absent at both ends: no change at all.
+            return;
+        }
+        out.add(new LoggedChange(ItemJson.decode(last.get(changes.keyJson())),
+                deleted ? Optional.empty() : image(last.get(changes.newImage())), old));
+    }
+
+    private static Optional<Item> image(String json) {
+        return json == null ? Optional.empty() : Optional.of(ItemJson.decode(json));
+    }
+}

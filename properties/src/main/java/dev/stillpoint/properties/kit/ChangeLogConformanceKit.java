@@ -1,0 +1,182 @@
+package dev.stillpoint.properties.kit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.request.RequestKey;
+import dev.stillpoint.domain.table.ChangeLog;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.TableChanges;
+import dev.stillpoint.ports.in.TableSnapshot;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * The change log's rules [I1, I2, I4] as a kit every backend runs on its live database. A backend that
+ * claims the capability ({@code StorageCapabilities.changeLog()}) must keep the guarantee: for random
+ * interleavings of puts, overwrites and deletes before and inside a window (one key many times), the full
+ * snapshot at A plus the changes of (A, B] is the full snapshot at B, item for item; an empty window is
+ * empty; a marker older than the log is refused naming it. A backend that does not claim it must refuse a
+ * table asking for a log at CreateTable, UNSUPPORTED, naming itself [C1]. The writes come through the
+ * public table operations, as an outside writer's would.
+ *
+ * <pre>{@code
+ * class SqliteConformanceProperties implements ChangeLogConformanceKit {
+ *     public Storage openChangeLogStorage() { return SqliteStorage.open(...); }
+ * }
+ * }</pre>
+ */
+public interface ChangeLogConformanceKit {
+
+    /** The account of the kit's tables. */
+    String KIT_ACCOUNT = "000000000031";
+
+    /**
+     * A storage opened on the live database, read-write, its control-plane delay short enough that a new
+     * table is ACTIVE within seconds. The kit closes it.
+     *
+     * @return a new storage
+     */
+    Storage openChangeLogStorage();
+
+    // [I2] full(A) + changes(A, B) == full(B) item for item. Writes are numbers: n >= 0 puts key n % 8
+    // with value "v<n>", n < 0 deletes key -n; so keys repeat, within and across the two phases.
+    @Property(tries = 25)
+    default void i2_kit_fullAtAPlusTheWindowIsFullAtB(
+            @ForAll @Size(max = 30) List<@IntRange(min = -7, max = 30) Integer> before,
+            @ForAll @Size(max = 30) List<@IntRange(min = -7, max = 30) Integer> inside,
+            @ForAll boolean oldImages) {
+        try (Storage storage = openChangeLogStorage()) {
+            if (!storage.capabilities().changeLog()) {
+                return; // the refusal is i1_kit_aBackendWithoutTheLogRefusesIt's to check
+            }
+            String table = kitTable(storage, oldImages ? ChangeLog.NEW_AND_OLD_IMAGES : ChangeLog.NEW_IMAGE);
+            kitWrite(storage, table, before);
+            Map<String, Item> a = new HashMap<>();
+            String markerA = kitSnapshot(storage, table, a);
+            kitWrite(storage, table, inside);
+            TableChanges changes = storage.changeLog().changesSince(KIT_ACCOUNT, table, markerA);
+            Map<String, Item> b = new HashMap<>();
+            String markerB = kitSnapshot(storage, table, b);
+            assertThat(changes.until().marker()).as("[I2] the window ends at the next snapshot's marker")
+                    .isEqualTo(markerB);
+            Map<String, Item> replayed = new HashMap<>(a);
+            for (LoggedChange c : changes.changes()) {
+                String key = kitKey(c.keys());
+                if (oldImages) {
+                    assertThat(c.oldImage()).as("[I1] the old image of %s is its item at A", key)
+                            .isEqualTo(Optional.ofNullable(a.get(key)));
+                }
+                if (c.tombstone()) {
+                    replayed.remove(key);
+                } else {
+                    replayed.put(key, c.newImage().orElseThrow());
+                }
+            }
+            assertThat(replayed).as("[I2] full(A) + changes(A, B) == full(B)").isEqualTo(b);
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
+        }
+    }
+
+    // [I2] a window with no writes is empty; [I4] a marker older than the log is refused naming it.
+    @Example
+    default void i4_kit_anEmptyWindowIsEmptyAndAStaleMarkerIsRefused() {
+        try (Storage storage = openChangeLogStorage()) {
+            if (!storage.capabilities().changeLog()) {
+                return;
+            }
+            String table = kitTable(storage, ChangeLog.NEW_IMAGE);
+            kitWrite(storage, table, List.of(1, 2, -1));
+            String marker = kitSnapshot(storage, table, new HashMap<>());
+            TableChanges empty = storage.changeLog().changesSince(KIT_ACCOUNT, table, marker);
+            assertThat(empty.changes()).as("[I2] no writes, no changes").isEmpty();
+            assertThat(empty.until().marker()).isEqualTo(marker);
+            String other = kitTable(storage, ChangeLog.NEW_IMAGE);
+            String foreign = kitSnapshot(storage, other, new HashMap<>());
+            assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, table, foreign))
+                    .as("[I4] another table's marker")
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("'" + foreign + "'")
+                    .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION));
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
+            storage.tables().deleteTable(KIT_ACCOUNT, other);
+        }
+    }
+
+    // [I1, C1] a backend that does not claim the log refuses a table asking for one, UNSUPPORTED, and
+    // creates nothing; its change log reads are refused the same way.
+    @Example
+    default void i1_kit_aBackendWithoutTheLogRefusesIt() {
+        try (Storage storage = openChangeLogStorage()) {
+            if (storage.capabilities().changeLog()) {
+                return;
+            }
+            String name = "kit_log_" + UUID.randomUUID().toString().substring(0, 8);
+            assertThatThrownBy(() -> storage.tables().createTable(kitRequest(name, ChangeLog.NEW_IMAGE)))
+                    .isInstanceOf(StorageException.class)
+                    .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.UNSUPPORTED));
+            assertThat(storage.tables().listTables(KIT_ACCOUNT)).doesNotContain(name);
+            assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, name, "x@1"))
+                    .isInstanceOf(StorageException.class)
+                    .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.UNSUPPORTED));
+        }
+    }
+
+    private static CreateTableRequest kitRequest(String name, ChangeLog setting) {
+        return CreateTableRequest.builder(KIT_ACCOUNT, name).partitionKey("pk", ScalarType.S)
+                .sortKey("sk", ScalarType.N).changeLog(setting).build();
+    }
+
+    private static String kitTable(Storage storage, ChangeLog setting) {
+        String name = "kit_log_" + UUID.randomUUID().toString().substring(0, 8);
+        storage.tables().createTable(kitRequest(name, setting));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (storage.tables().describeTable(KIT_ACCOUNT, name).status() != TableStatus.ACTIVE) {
+            assertThat(System.nanoTime()).as("table %s ACTIVE within 30 s", name).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        assertThat(storage.tables().describeTable(KIT_ACCOUNT, name).changeLog()).as("[I1] described").isEqualTo(setting);
+        return name;
+    }
+
+    private static void kitWrite(Storage storage, String table, List<Integer> writes) {
+        for (int w : writes) {
+            if (w < 0) {
+                storage.tables().deleteItem(KIT_ACCOUNT, table,
+                        RequestKey.of("pk", AttributeValue.s("k" + -w), "sk", AttributeValue.n("1")));
+            } else {
+                storage.tables().putItem(KIT_ACCOUNT, table, Item.of(Map.of("pk", AttributeValue.s("k" + w % 8),
+                        "sk", AttributeValue.n("1"), "v", AttributeValue.s("v" + w))));
+            }
+        }
+    }
+
+    /** Reads a full snapshot into {@code into}; answers its marker. */
+    private static String kitSnapshot(Storage storage, String table, Map<String, Item> into) {
+        try (TableSnapshot s = storage.snapshots().openTableSnapshot(KIT_ACCOUNT, table)) {
+            s.items().forEachRemaining(i -> into.put(kitKey(i.item()), i.item()));
+            return s.info().marker();
+        }
+    }
+
+    private static String kitKey(Item item) {
+        return ((AttributeValue.S) item.get("pk")).value();
+    }
+}
