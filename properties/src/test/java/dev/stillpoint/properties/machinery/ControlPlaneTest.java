@@ -129,7 +129,7 @@ class ControlPlaneTest {
     }
 
     /** Descriptions straight from the fake catalog's rows; UpdateTable is not needed here. */
-    private record RowsCatalog(FakeCatalog rows) implements TableCatalog {
+    record RowsCatalog(FakeCatalog rows) implements TableCatalog {
         @Override
         public Optional<TableDescription> describe(String accountId, String tableName) {
             return Optional.ofNullable(rows.rows.get(tableName)).map(TableRecord::description);
@@ -147,7 +147,7 @@ class ControlPlaneTest {
         }
     }
 
-    private static final ItemStorage NO_ITEMS = new ItemStorage() {
+    static final ItemStorage NO_ITEMS = new ItemStorage() {
         @Override
         public <T> T inUnit(String doing, UnitWork<T> work) {
             throw new UnsupportedOperationException("not needed by these tests");
