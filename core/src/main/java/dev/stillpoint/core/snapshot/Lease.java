@@ -15,6 +15,7 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
+import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.time.Duration;
 import java.util.Optional;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>While streaming it keeps an idle clock [L1]: the time since its last page fetch ended (or since
  * it was handed out). The engine's {@link IdleWatch} asks {@link #expireIfIdle()} when the limit may
  * have passed; the answer is the pure {@link IdleLimit#check}, and an expiry is the machine's
- * IDLE_EXPIRED event, released like every other path. A fetch in flight is never idle.
+ * IDLE_EXPIRED event, released like every other path. A fetch in flight is never idle. The clock is
+ * the engine's {@link TimeSource}, so a test can move it and look at the exact limit.
  */
 final class Lease {
 
@@ -42,15 +44,18 @@ final class Lease {
     private final IdleLimit idleLimit;
     private final ReadObserver observer;
     private final StorageEvents events;
+    private final TimeSource time;
     private volatile LeaseState state = SnapshotLease.requested();
-    private volatile long lastActivityNanos = System.nanoTime();
+    private volatile long lastActivityNanos;
     private volatile boolean fetching;
     private AutoCloseable resource;
     private PageSource pages;
 
     Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer,
-          StorageEvents events) {
+          StorageEvents events, TimeSource time) {
         this.permits = permits;
+        this.time = time;
+        this.lastActivityNanos = time.monotonicNanos();
         this.events = events;
         this.wake = wake;
         this.table = table;
@@ -64,7 +69,7 @@ final class Lease {
 
     /** Starts the idle clock: the stream is about to be handed out. */
     void startIdleClock() {
-        lastActivityNanos = System.nanoTime();
+        lastActivityNanos = time.monotonicNanos();
     }
 
     /**
@@ -76,7 +81,11 @@ final class Lease {
         if (state.kind() != LeaseState.Kind.STREAMING) {
             return Optional.empty();
         }
-        IdleLimit.Check first = idleLimit.check(System.nanoTime() - lastActivityNanos, fetching);
+        // What a fetch sets is read before the clock: a fetch that starts or ends after these reads is
+        // met by the second look, under the monitor, where no fetch is in flight.
+        boolean inFlight = fetching;
+        long last = lastActivityNanos;
+        IdleLimit.Check first = idleLimit.check(time.monotonicNanos() - last, inFlight);
         if (first instanceof IdleLimit.Check.LookAgain again) {
             return Optional.of(again.delay());
         }
@@ -85,7 +94,7 @@ final class Lease {
                 return Optional.empty();
             }
             // Under the monitor no fetch is in flight; one may have ended since the first look.
-            IdleLimit.Check check = idleLimit.check(System.nanoTime() - lastActivityNanos, false);
+            IdleLimit.Check check = idleLimit.check(time.monotonicNanos() - lastActivityNanos, false);
             if (check instanceof IdleLimit.Check.LookAgain again) {
                 return Optional.of(again.delay());
             }
@@ -160,7 +169,7 @@ final class Lease {
             apply(LeaseEvent.FAILED);
             throw e;
         } finally {
-            lastActivityNanos = System.nanoTime();
+            lastActivityNanos = time.monotonicNanos();
             fetching = false;
         }
         observer.pageRead(page);

@@ -20,6 +20,7 @@ import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import dev.stillpoint.ports.out.StorageEvents;
+import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.lang.ref.Cleaner;
 
@@ -48,6 +49,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     private final IdleWatch idle;
     private final PageReadAhead readAhead;
     private final StorageEvents events;
+    private final TimeSource time;
 
     /**
      * An engine whose streams have the default idle limit (60 s) [L1].
@@ -130,6 +132,27 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
                                 ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, ReadAhead readAhead,
                                 StorageEvents events) {
+        this(reads, permits, wake, budget, observer, cleaner, idleLimit, readAhead, events, TimeSource.SYSTEM);
+    }
+
+    /**
+     * An engine over the adapter's read port whose streams' idle clocks read {@code time} [L1].
+     *
+     * @param reads     the adapter's snapshot reads
+     * @param permits   the engine's permit pool [D7]
+     * @param wake      woken by every release [P8]
+     * @param budget    rows and bytes per page [S7]
+     * @param observer  test hooks; {@link ReadObserver#NONE} in production
+     * @param cleaner   reclaims a stream dropped without close [S5]
+     * @param idleLimit how long a stream may go without a page fetch before it is reclaimed [L1]
+     * @param readAhead whether a stream fetches its next page while its reader works through the current one
+     * @param events    told of refusals, releases and pages; offered the permit ledger's figures now
+     * @param time      the monotonic clock a stream's idle time is measured on ({@link TimeSource#SYSTEM} in production)
+     */
+    public LeasedSnapshotEngine(SnapshotReadPort reads, PermitLedger permits, WakeSignal wake, PageBudget budget,
+                                ReadObserver observer, Cleaner cleaner, IdleLimit idleLimit, ReadAhead readAhead,
+                                StorageEvents events, TimeSource time) {
+        this.time = java.util.Objects.requireNonNull(time, "time");
         this.reads = reads;
         this.permits = permits;
         this.wake = wake;
@@ -185,7 +208,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         if (storedKeys == null) {
             throw StorageException.validation("storedKeys must not be null (OMITTED or INCLUDED)");
         }
-        Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer, events);
+        Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer, events, time);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
         } catch (StorageException refused) {

@@ -138,7 +138,7 @@ class ControlPlaneTest {
     }
 
     /** Descriptions straight from the fake catalog's rows; UpdateTable is not needed here. */
-    private record RowsCatalog(FakeCatalog rows) implements TableCatalog {
+    record RowsCatalog(FakeCatalog rows) implements TableCatalog {
         @Override
         public Optional<TableDescription> describe(String accountId, String tableName) {
             return Optional.ofNullable(rows.rows.get(tableName)).map(TableRecord::description);
@@ -187,7 +187,7 @@ class ControlPlaneTest {
         assertThat(core.pollerPasses()).as("no pass after close").isEqualTo(passes);
     }
 
-    private static final ItemStorage NO_ITEMS = new ItemStorage() {
+    static final ItemStorage NO_ITEMS = new ItemStorage() {
         @Override
         public <T> T inUnit(String doing, UnitWork<T> work) {
             throw new UnsupportedOperationException("not needed by these tests");

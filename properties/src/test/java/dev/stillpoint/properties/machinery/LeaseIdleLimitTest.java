@@ -9,13 +9,19 @@ import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
+import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
+import dev.stillpoint.core.snapshot.ReadAhead;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -117,6 +123,35 @@ class LeaseIdleLimitTest {
         }
     }
 
+    // [L1] the idle clock starts when the stream is handed out, not when the open began: an open slower
+    // than the limit (the engine's clock moves ten limits while the open is held before its items)
+    // hands out a stream that the timer looks at again and again without expiring it.
+    @Test
+    void l1_theIdleClockStartsAtTheHandOutNotAtTheOpensStart() throws Exception {
+        Duration limit = Duration.ofMillis(200);
+        TimerReadings clock = new TimerReadings();
+        ReadObserver slowOpen = new ReadObserver() {
+            @Override
+            public void atPause(PausePoint point) {
+                if (point == PausePoint.BEFORE_ITEMS) {
+                    clock.advance(limit.multipliedBy(10));
+                }
+            }
+        };
+        try (LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet,
+                new PageBudget(4, 1 << 20), slowOpen, Cleaner.create(), new IdleLimit(limit), ReadAhead.NONE,
+                StorageEvents.NONE, clock)) {
+            TableSnapshot snapshot = engine.openTableSnapshot(ACCOUNT, TABLE);
+            assertThat(clock.timerReadings.tryAcquire(3, 10, TimeUnit.SECONDS))
+                    .as("[L1] the timer looked three times (a released lease is not looked at again)").isTrue();
+            assertThat(snapshot.items().isReleased()).as("[L1] not expired: no time passed on the clock since the hand-out")
+                    .isFalse();
+            assertThat(snapshot.items().next()).isNotNull();
+            snapshot.close();
+            assertThat(ledger.inUse()).isZero();
+        }
+    }
+
     // R1: an invalid table name is a validation error before a permit is taken or the port is asked.
     @Test
     void r1_anInvalidNameIsRefusedBeforeThePort() {
@@ -171,6 +206,29 @@ class LeaseIdleLimitTest {
             await(() -> !timer.isAlive(), Duration.ofSeconds(20), "[L1] the timer thread ends once nothing is watched");
             engine.openTableSnapshot(ACCOUNT, TABLE).close();
             assertThat(ledger.inUse()).as("the engine still opens snapshots").isZero();
+        }
+    }
+
+    /** A monotonic clock the test moves (from a far origin, as System.nanoTime's may be); counts the idle timer's readings. */
+    private static final class TimerReadings implements TimeSource {
+        final Semaphore timerReadings = new Semaphore(0);
+        private volatile long nanos = 7_000_000_000_000L;
+
+        synchronized void advance(Duration by) {
+            nanos += by.toNanos();
+        }
+
+        @Override
+        public long monotonicNanos() {
+            if (Thread.currentThread().getName().startsWith("stillpoint-snapshot-idle-")) {
+                timerReadings.release();
+            }
+            return nanos;
+        }
+
+        @Override
+        public Instant now() {
+            return Instant.EPOCH.plusNanos(nanos);
         }
     }
 
