@@ -164,7 +164,7 @@ class CoreEventsTest {
                 dev.stillpoint.ports.out.TimeSource.SYSTEM, new PollerSchedule(IDLE, Duration.ofMillis(100)), "test-control-plane", events)) {
             assertThat(events.drops.get()).as("nothing before the wiring").isNull();
             controlPlane.wire(new dev.stillpoint.core.ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay,
-                    new ControlPlaneTest.RowsCatalog(catalog), ControlPlaneTest.NO_ITEMS, () -> { }, List.of()));
+                    new ControlPlaneTest.RowsCatalog(catalog), ControlPlaneTest.NO_ITEMS, new FakeStatistics(() -> { }), List.of()));
             assertThat(events.drops.get()).as("[X1] offered when wired").isNotNull();
             assertThat(events.drops.get().pending()).isZero();
         }
