@@ -24,7 +24,10 @@ public interface RestoreLoad extends AutoCloseable {
      * entries; a refused item names its place in {@code items} and leaves the ones before it written
      * (on a backend with a bulk path [B1], every item of the call is checked before any is written, so a
      * refusal leaves the earlier calls' items and none of this call's). Written items may stay unseen in
-     * the table's relations until {@link #complete()}: a bulk load may commit them only then.
+     * the table's relations until {@link #complete()}: a bulk load may commit them only then. A restore
+     * writes each key once: on a backend with a bulk path a repeated key fails the load VALIDATION,
+     * elsewhere the later item replaces the earlier, so a caller whose input may repeat a key decides
+     * first, as the backup module's check does (refuse both lines, or load only the last [V4]).
      *
      * @param items any number of items (none is fine)
      */
