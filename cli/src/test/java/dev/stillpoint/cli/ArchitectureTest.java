@@ -192,18 +192,23 @@ class ArchitectureTest {
 
     /**
      * One composition root: the core's {@code StorageCore} assembles the control plane, the permit ledger
-     * and the snapshot engine from an adapter's ports and its {@code CoreSettings}; no adapter builds them
-     * itself. Cassandra has no control plane and no snapshots [C1, C2], so it builds none of them either.
+     * and the snapshot engine from an adapter's ports and its {@code CoreSettings}, and
+     * {@code InlineStorageCore} the services of a backend without a control plane (Cassandra) [C2]; no
+     * adapter builds any of the core's services itself.
      */
+    private static final java.util.List<Class<?>> CORE_SERVICES = java.util.List.of(
+            dev.stillpoint.core.ControlPlane.class, dev.stillpoint.core.TableService.class,
+            dev.stillpoint.core.RestoreService.class, dev.stillpoint.core.ItemWrites.class,
+            dev.stillpoint.core.lifecycle.TableDeletion.class, dev.stillpoint.core.lifecycle.ControlPlanePoller.class,
+            dev.stillpoint.core.lifecycle.StatisticsRefresh.class, dev.stillpoint.core.lifecycle.RestoreSweep.class,
+            dev.stillpoint.core.snapshot.LeasedSnapshotEngine.class, dev.stillpoint.core.snapshot.PermitLedger.class);
+
     @Test
     void onlyTheCoreAssemblesTheControlPlaneAndTheSnapshotEngine() {
         noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
                 .should().callConstructorWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
-                        "a constructor of ControlPlane, LeasedSnapshotEngine or PermitLedger",
-                        call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.core.ControlPlane.class)
-                                || call.getTargetOwner().isEquivalentTo(
-                                        dev.stillpoint.core.snapshot.LeasedSnapshotEngine.class)
-                                || call.getTargetOwner().isEquivalentTo(dev.stillpoint.core.snapshot.PermitLedger.class)))
+                        "a constructor of one of the core's services (ControlPlane, TableService, LeasedSnapshotEngine, ...)",
+                        call -> CORE_SERVICES.stream().anyMatch(call.getTargetOwner()::isEquivalentTo)))
                 .check(PRODUCTION);
     }
 

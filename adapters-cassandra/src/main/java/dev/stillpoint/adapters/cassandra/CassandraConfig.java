@@ -1,7 +1,13 @@
 package dev.stillpoint.adapters.cassandra;
 
+import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.snapshot.IdleLimit;
+import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -143,5 +149,17 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
     public CassandraConfig withRestoreIdleLimit(Duration limit) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
                 schemaTimeout, staleCreatingAfter, time, limit);
+    }
+
+    /**
+     * The settings the core reads, as one record for {@code InlineStorageCore}: this config's clock and
+     * restore idle limit; no snapshots [C1], so the page budget, observer and snapshot idle limit are
+     * the defaults and unused.
+     *
+     * @return the core's settings
+     */
+    public CoreSettings coreSettings() {
+        return new CoreSettings(PageBudget.DEFAULT, PollerSchedule.DEFAULT, ReadObserver.NONE, time, IdleLimit.DEFAULT,
+                new RestoreIdleLimit(restoreIdleLimit), StorageEvents.NONE);
     }
 }

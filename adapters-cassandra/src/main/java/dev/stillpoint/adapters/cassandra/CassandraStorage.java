@@ -4,32 +4,19 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
-import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.core.RestoreService;
-import dev.stillpoint.core.ItemWrites;
-import dev.stillpoint.core.TableService;
+import dev.stillpoint.core.InlineCorePorts;
+import dev.stillpoint.core.InlineStorageCore;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
-import dev.stillpoint.domain.poller.PollerEvent;
-import dev.stillpoint.domain.poller.PollerSchedule;
-import dev.stillpoint.core.lifecycle.ControlPlanePoller;
-import dev.stillpoint.core.lifecycle.RestoreSweep;
-import dev.stillpoint.core.lifecycle.StatisticsRefresh;
-import dev.stillpoint.core.lifecycle.TableDeletion;
-import dev.stillpoint.ports.out.WakeSignal;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Stillpoint on Cassandra: one object that connects (DataStax java-driver-core), applies the
@@ -43,17 +30,13 @@ public final class CassandraStorage implements Storage {
     /** What this backend offers, known before anything is opened: Cassandra: no consistent table snapshots [C1] ({@link CassandraSnapshots#WHY}). */
     public static final StorageCapabilities CAPABILITIES = CassandraSnapshots.CAPABILITIES;
 
-    private static final Logger LOG = LoggerFactory.getLogger(CassandraStorage.class);
-
     private final CassandraConfig config;
     private final CqlSession session;
     private final Cql cql;
     private final CatalogStore catalog;
     private final CassandraTables lifecycle;
     private final CassandraItems items;
-    private final TableOperations tables;
-    private final ControlPlanePoller statisticsPoller;
-    private final TableRestores restores;
+    private final InlineStorageCore core;
     private final SnapshotEngine snapshots = CassandraSnapshots.engine();
 
     private CassandraStorage(CassandraConfig config, CqlSession session) {
@@ -65,33 +48,12 @@ public final class CassandraStorage implements Storage {
         IndexEntries entries = new IndexEntries(cql, catalog);
         this.lifecycle = new CassandraTables(cql, catalog, entries, config);
         this.items = new CassandraItems(cql, catalog, entries, config);
-        // No ControlPlane: nothing is ever due later (no ControlPlaneStore). CreateTable is
-        // the adapter's own LWT (ACTIVE at once); DeleteTable has a zero delay and an inline drop port,
-        // so it is always synchronous and needs no wake [C2].
-        TableDeletion deletion = new TableDeletion(new InlineDrops(cql, catalog, config), config.time(),
-                WakeSignal.NONE, () -> Duration.ZERO);
-        ItemWrites writes = new ItemWrites(items);
-        this.tables = new TableService(lifecycle, writes, lifecycle, deletion);
-        // Restores have their own creation path (a restore's table stays CREATING until it completes) [E4].
-        CassandraRestores restoreRows = new CassandraRestores(catalog, lifecycle, config);
-        this.restores = new RestoreService(restoreRows, lifecycle, writes, deletion, config.time(),
-                new RestoreIdleLimit(config.restoreIdleLimit()));
-        // A poller for the statistics, and for dead restores: ItemCount and TableSizeBytes recounted on its
-        // first pass and every few minutes after, as on the other backends; every pass, the startup pass
-        // first, removes a restore whose stamp has passed and comes back when the next stamp is due [E5].
-        StatisticsRefresh statistics = new StatisticsRefresh(lifecycle, config.time(), StatisticsRefresh.DEFAULT_INTERVAL);
-        RestoreSweep sweep = new RestoreSweep(deletion, config.time());
-        this.statisticsPoller = new ControlPlanePoller(PollerSchedule.DEFAULT, () -> {
-            statistics.runIfDue();
-            RestoreSweep.Outcome restored = new RestoreSweep.Outcome(false, Optional.empty());
-            try {
-                restored = sweep.run(restoreRows.restoringTables());
-            } catch (StorageException e) {
-                LOG.warn("restore sweep: {}", e.getMessage());
-            }
-            return new PollerEvent.PassFinished(config.time().now(), restored.deferred() ? 1 : 0, restored.nextDue());
-        }, config.time(), "stillpoint-cassandra-statistics");
-        statisticsPoller.start();
+        // No ControlPlane: CreateTable is the adapter's own LWT (ACTIVE at once) and DeleteTable drops
+        // inline [C2]; the core wires the rest, with a poller for the recount and dead restores.
+        this.core = new InlineStorageCore(new InlineCorePorts(lifecycle, lifecycle, items,
+                new InlineDrops(cql, catalog, config), new CassandraRestores(catalog, lifecycle, config), lifecycle),
+                config.coreSettings(), "stillpoint-cassandra-statistics");
+        core.start();
     }
 
     /**
@@ -140,7 +102,7 @@ public final class CassandraStorage implements Storage {
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
     @Override
     public TableOperations tables() {
-        return tables;
+        return core.tables();
     }
 
     /**
@@ -150,7 +112,7 @@ public final class CassandraStorage implements Storage {
      */
     @Override
     public TableRestores restores() {
-        return restores;
+        return core.restores();
     }
 
     /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */
@@ -176,7 +138,7 @@ public final class CassandraStorage implements Storage {
 
     @Override
     public void close() {
-        statisticsPoller.close();
+        core.close();
         session.close();
     }
 

@@ -1,0 +1,93 @@
+package dev.stillpoint.core;
+
+import dev.stillpoint.core.lifecycle.ControlPlanePoller;
+import dev.stillpoint.core.lifecycle.RestoreSweep;
+import dev.stillpoint.core.lifecycle.StatisticsRefresh;
+import dev.stillpoint.core.lifecycle.TableDeletion;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerEvent;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
+import dev.stillpoint.ports.out.WakeSignal;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root of a backend without a control plane (Cassandra) [C2]: a table is ACTIVE when
+ * CreateTable returns and gone when DeleteTable returns, so the core wires an inline
+ * {@link TableDeletion} (zero delay, no wake) and no {@link ControlPlane}. What is still due later runs
+ * on a small poller of its own: ItemCount and TableSizeBytes recounted on its first pass and every few
+ * minutes after, and, on every pass, the removal of a restore whose stamp has passed [E5]. The
+ * counterpart of {@link StorageCore}, so that no adapter assembles the core's services itself.
+ */
+public final class InlineStorageCore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InlineStorageCore.class);
+
+    private final TableOperations tables;
+    private final TableRestores restores;
+    private final ControlPlanePoller poller;
+
+    /**
+     * Wires the table service and the restores over {@code ports}; the poller starts with {@link #start()}.
+     *
+     * @param ports            the backend's driven ports
+     * @param settings         the shared settings (the clock, the poller's cadence, the restore idle limit, events)
+     * @param pollerThreadName the poller thread's name
+     */
+    public InlineStorageCore(InlineCorePorts ports, CoreSettings settings, String pollerThreadName) {
+        Objects.requireNonNull(ports, "ports");
+        Objects.requireNonNull(settings, "settings");
+        TableDeletion deletion = new TableDeletion(ports.drops(), settings.time(), WakeSignal.NONE, () -> Duration.ZERO);
+        ItemWrites writes = new ItemWrites(ports.items());
+        this.tables = new TableService(ports.catalog(), writes, ports.creator(), deletion, settings.events());
+        this.restores = new RestoreService(ports.restores(), ports.catalog(), writes, deletion, settings.time(),
+                settings.restoreIdleLimit(), settings.events());
+        StatisticsRefresh statistics = new StatisticsRefresh(ports.statistics(), settings.time(),
+                StatisticsRefresh.DEFAULT_INTERVAL);
+        RestoreSweep sweep = new RestoreSweep(deletion, settings.time());
+        this.poller = new ControlPlanePoller(settings.pollerSchedule(), () -> {
+            statistics.runIfDue();
+            RestoreSweep.Outcome swept = new RestoreSweep.Outcome(false, Optional.empty());
+            try {
+                swept = sweep.run(ports.restores().restoringTables());
+            } catch (StorageException e) {
+                // The next pass tries again; a sweep that fails must not stop the recount.
+                LOG.warn("restore sweep: {}", e.getMessage());
+            }
+            return new PollerEvent.PassFinished(settings.time().now(), swept.deferred() ? 1 : 0, swept.nextDue());
+        }, settings.time(), pollerThreadName, settings.events());
+    }
+
+    /** Starts the poller; its first pass recounts and sweeps dead restores. */
+    public void start() {
+        poller.start();
+    }
+
+    /**
+     * The table and item operations, every request rule checked by the core.
+     *
+     * @return the table service
+     */
+    public TableOperations tables() {
+        return tables;
+    }
+
+    /**
+     * Restores into new tables [E4, E5].
+     *
+     * @return the restores
+     */
+    public TableRestores restores() {
+        return restores;
+    }
+
+    /** Stops the poller. */
+    @Override
+    public void close() {
+        poller.close();
+    }
+}
