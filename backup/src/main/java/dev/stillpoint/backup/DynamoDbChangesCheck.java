@@ -46,7 +46,7 @@ final class DynamoDbChangesCheck {
                 s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES), summaryFile, 0);
         DynamoDbExportCheck.verifyChecksumFile(filesManifest, exportDir.resolve("manifest-files.checksum"));
         List<String> entries = ManifestJson.readAllLines(filesManifest);
-        CheckedChanges.Lines lines = new CheckedChanges.Lines(target, view, true);
+        ChangeLines lines = new ChangeLines(target, view, true);
         List<Path> read = new ArrayList<>();
         long seen = 0;
         for (int i = 0; i < entries.size(); i++) {

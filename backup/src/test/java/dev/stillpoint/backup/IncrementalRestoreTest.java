@@ -113,11 +113,11 @@ class IncrementalRestoreTest {
 
             ChangesApply.Result applied = TableRestore.from(dir.resolve("ab")).apply(storage, ACCOUNT, "copy");
 
+            assertThat(items(full(storage, "copy", "copy-b", ExportFormat.STILLPOINT).dataFile()))
+                    .as("full(A) + changes(A, B), applied through restore").isEqualTo(items(b.dataFile()));
             assertThat(applied.puts()).as("10, 1, 3 put").isEqualTo(3);
             assertThat(applied.tombstones()).as("2 deleted; 11 came and went").isEqualTo(1);
             assertThat(applied.absentTombstones()).isZero();
-            assertThat(items(full(storage, "copy", "copy-b", ExportFormat.STILLPOINT).dataFile()))
-                    .as("full(A) + changes(A, B), applied through restore").isEqualTo(items(b.dataFile()));
             assertThat(RestoredMarker.of(applied.table())).as("the table now stands at B").contains(b.info().marker());
             assertThat(applied.until()).isEqualTo(changes.changes().until().marker());
 
@@ -186,6 +186,7 @@ class IncrementalRestoreTest {
             Files.writeString(ours.dataFile(), text);
             BackupFailure sha = catchThrowableOfType(
                     () -> TableRestore.from(dir.resolve("ours")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            assertThat(sha).as("a changed changes.jsonl").isNotNull();
             assertThat(sha.problem()).isEqualTo(BackupFailure.Problem.INTEGRITY);
             assertThat(sha.getMessage()).contains(ours.dataFile().toString()).contains("is not the manifest's");
 
@@ -208,6 +209,7 @@ class IncrementalRestoreTest {
             Files.write(ddb.dataFile(), gz);
             BackupFailure md5 = catchThrowableOfType(
                     () -> TableRestore.from(dir.resolve("ddb")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            assertThat(md5).as("a changed gzip data file").isNotNull();
             assertThat(md5.problem()).isEqualTo(BackupFailure.Problem.INTEGRITY);
 
             assertThat(items(full(storage, "copy", "copy-after", ExportFormat.STILLPOINT).dataFile()))

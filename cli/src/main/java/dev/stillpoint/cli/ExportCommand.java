@@ -104,6 +104,9 @@ final class ExportCommand extends StorageCommand {
 
     @Override
     int run() {
+        if (view != null && since == null) {
+            throw new CliFailure(ExitCodes.USAGE, "--view chooses the images of an incremental export: give it with --since");
+        }
         try {
             // A backend without snapshots (Cassandra [C1]) is refused before anything is opened or written [E2].
             backend.capabilities().requireSnapshots();

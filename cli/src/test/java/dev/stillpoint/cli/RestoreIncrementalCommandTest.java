@@ -72,6 +72,28 @@ class RestoreIncrementalCommandTest {
         assertThat(again.err()).contains("table 'copy' stands at marker '").contains("starts at marker '" + markerA + "'");
     }
 
+    // [I3] --view is the images of an incremental export: without --since a usage error; NEW_AND_OLD_IMAGES of
+    // a log that keeps no old images refused naming both, nothing written.
+    @org.junit.jupiter.api.Test
+    void i3_theViewIsAnIncrementalExportsAndOnlyOneTheLogCanGive() throws Exception {
+        Path dir = Cli.scratch("export-view");
+        String sqlite = dir.resolve("t.db").toString();
+        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
+        put(dir.resolve("t.db"), "a", "1");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
+        String marker = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
+
+        Cli.Run noSince = Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("x").toString(),
+                "--view", "NEW_IMAGE");
+        assertThat(noSince.code()).as(noSince.err()).isEqualTo(ExitCodes.USAGE);
+
+        Cli.Run both = Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("y").toString(),
+                "--since", marker, "--view", "NEW_AND_OLD_IMAGES");
+        assertThat(both.code()).as(both.err()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(both.err()).contains("export view NEW_AND_OLD_IMAGES of table 'things'").contains("(NEW_IMAGE)");
+        assertThat(Files.exists(dir.resolve("y/manifest.json"))).isFalse();
+    }
+
     private static Map<String, JsonNode> items(Path jsonl) throws Exception {
         Map<String, JsonNode> out = new HashMap<>();
         for (String line : Files.readAllLines(jsonl, StandardCharsets.UTF_8)) {
