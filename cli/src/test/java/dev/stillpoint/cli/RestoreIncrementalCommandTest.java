@@ -72,6 +72,64 @@ class RestoreIncrementalCommandTest {
         assertThat(again.err()).contains("table 'copy' stands at marker '").contains("starts at marker '" + markerA + "'");
     }
 
+    // [I3, E3] through the commands: a tampered incremental export is refused with exit 11 and nothing written;
+    // the intact one applies, its tombstone of a key the restored table never held a no-op (a NEW_IMAGE log
+    // gives one for a key put and deleted inside the window), and the table equals full(B).
+    @ParameterizedTest
+    @ValueSource(strings = {"stillpoint", "dynamodb"})
+    void i3_aTamperedIncrementalIsRefusedAndAnAbsentKeysDeleteIsANoOp(String format) throws Exception {
+        Path dir = Cli.scratch("restore-incremental-tampered-" + format);
+        Path db = dir.resolve("t.db");
+        String sqlite = db.toString();
+        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
+        put(db, "a", "1");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
+        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
+        ok(Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("a").toString(), "--table", "copy"));
+        put(db, "a", "2");
+        put(db, "x", "brief");
+        ok(Cli.run("delete-item", "--sqlite", sqlite, "--table", "things", "--key-json", "{\"pk\":{\"S\":\"x\"}}"));
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("ab").toString(),
+                "--since", markerA, "--format", format));
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("b").toString()));
+
+        Path tampered = dir.resolve("ab-tampered");
+        copy(dir.resolve("ab"), tampered);
+        Path data;
+        try (var files = Files.walk(tampered)) {
+            data = files.filter(f -> f.getFileName().toString().equals("changes.jsonl")
+                    || f.getFileName().toString().endsWith(".json.gz")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(data);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(data, bytes);
+        Cli.Run refused = Cli.run("restore", "--sqlite", sqlite, "--from", tampered.toString(), "--table", "copy");
+        assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCodes.INPUT_INTEGRITY);
+        assertThat(refused.err()).contains(data.getFileName().toString());
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "copy", "--out", dir.resolve("copy-refused").toString()));
+        assertThat(items(dir.resolve("copy-refused/items.jsonl"))).as("nothing written")
+                .isEqualTo(items(dir.resolve("a/items.jsonl")));
+
+        Cli.Run applied = Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("ab").toString(), "--table", "copy");
+        ok(applied);
+        assertThat(applied.out()).contains("(1 puts, 1 deletes, 1 of keys not held)");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "copy", "--out", dir.resolve("copy-b").toString()));
+        assertThat(items(dir.resolve("copy-b/items.jsonl"))).isEqualTo(items(dir.resolve("b/items.jsonl")));
+    }
+
+    private static void copy(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
+        }
+    }
+
     // [I3] --view is the images of an incremental export: without --since a usage error; NEW_AND_OLD_IMAGES of
     // a log that keeps no old images refused naming both, nothing written.
     @org.junit.jupiter.api.Test
