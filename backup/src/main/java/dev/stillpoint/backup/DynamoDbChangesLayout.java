@@ -39,8 +39,12 @@ import java.util.zip.GZIPOutputStream;
  * <p>The clock readings are bounds, not the window: no backend's log keeps a write's wall-clock time, so
  * {@code WriteTimestampMicros} and {@code exportToTime} are both the instant read just after the window's
  * snapshot was read (every write in the window committed before it), and {@code exportFromTime} is null (a
- * marker carries no clock reading). The window itself is the markers'. DynamoDB's line is one key's last
- * state in the window too ("one final state per item"), so one line per key changed, as ours.
+ * marker carries no clock reading). The window itself is the markers'. One line per key changed, as ours.
+ *
+ * <p>Where the fields come from: the page's URL above, found with the docs search; the copy reachable here
+ * gave the page's full-export part, and the incremental summary's members (version 2023-08-01,
+ * exportFromTime, exportToTime, outputView, exportType) were taken from the issue's statement and checked
+ * against public readers' fixtures of the page's incremental example, not read from the page itself.
  */
 final class DynamoDbChangesLayout {
     /** The incremental summary's version, as DynamoDB's incremental manifests carry it. */
