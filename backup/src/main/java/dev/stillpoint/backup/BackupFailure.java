@@ -28,7 +28,12 @@ public final class BackupFailure extends StorageException {
         /** A checksum, an item count or a compressed stream does not match what the manifest says [E3]. */
         INTEGRITY(ErrorReason.VALIDATION),
         /** A line is not an item, or its key attributes are missing or of another type than the key's [E3]. */
-        ITEM(ErrorReason.VALIDATION);
+        ITEM(ErrorReason.VALIDATION),
+        /**
+         * An incremental export does not start at the snapshot marker the target table stands at (or the
+         * table stands at none): applying it would not give the table at the export's end [I3].
+         */
+        MARKER(ErrorReason.VALIDATION);
 
         private final ErrorReason reason;
 

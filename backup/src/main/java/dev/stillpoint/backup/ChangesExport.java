@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
@@ -29,6 +30,13 @@ import java.util.Optional;
  * and the data file's SHA-256. Applying the lines to the full export at {@code since} gives the full export
  * at {@code until}, item for item. Files are written as temps and renamed into place, the manifest last,
  * as a full export's are; a refused marker [I4] writes nothing.
+ *
+ * <p>{@link ExportFormat#DYNAMODB} writes DynamoDB's incremental export layout instead
+ * ({@link DynamoDbChangesLayout}). Either layout holds the view asked for [I3]: NEW_IMAGE lines carry no
+ * OldImage even where the table's log keeps one, as DynamoDB's ExportViewType NEW_IMAGE exports "only the
+ * new (latest) image" (API reference, IncrementalExportSpecification:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html);
+ * NEW_AND_OLD_IMAGES asked of a log that keeps no old images is refused by name.
  */
 public final class ChangesExport {
 
@@ -53,9 +61,11 @@ public final class ChangesExport {
      * @param dataFile the data file
      * @param manifestFile the manifest, renamed into place last
      * @param elapsed how long the export took
+     * @param format the layout written
+     * @param view the images each line carries: NEW_IMAGE, or NEW_AND_OLD_IMAGES
      */
     public record Result(TableChanges changes, long puts, long tombstones, long bytes, String sha256, Path dataFile,
-                         Path manifestFile, Duration elapsed) {
+                         Path manifestFile, Duration elapsed, ExportFormat format, ChangeLog view) {
     }
 
     /**
@@ -75,12 +85,40 @@ public final class ChangesExport {
      */
     public static Result export(ChangeLogReads reads, String account, String table, String sinceMarker, Path dir,
                                 ExportTemps temps) {
+        return export(reads, account, table, sinceMarker, dir, temps, ExportFormat.STILLPOINT, Optional.empty());
+    }
+
+    /**
+     * Writes the changes of {@code table} since {@code sinceMarker} into {@code dir} in {@code format}'s layout,
+     * each line carrying the images of {@code view} (the table's log's view when empty).
+     *
+     * @param reads the backend's change log reads
+     * @param account the account the table belongs to
+     * @param table the table's name
+     * @param sinceMarker the marker of the full export (or earlier window) this one starts after
+     * @param dir the output directory
+     * @param temps the export's temporary files
+     * @param format our layout or DynamoDB's incremental one
+     * @param view NEW_IMAGE or NEW_AND_OLD_IMAGES; empty for the table's log's own
+     * @return what was written
+     * @throws dev.stillpoint.domain.error.StorageException as the reads throw it; VALIDATION for a view the
+     *     log cannot give (old images of a NEW_IMAGE log, or OFF)
+     * @throws BackupFailure OUTPUT when a file cannot be written
+     */
+    public static Result export(ChangeLogReads reads, String account, String table, String sinceMarker, Path dir,
+                                ExportTemps temps, ExportFormat format, Optional<ChangeLog> view) {
         long started = System.nanoTime();
         TableExport.prepareOutput(dir);
         ExportTemps.removeStale(dir);
         TableChanges changes = reads.changesSince(account, table, sinceMarker);
+        // Read after the window's snapshot: every write in it committed before this instant [I3].
+        Instant read = Instant.now();
+        ChangeLog shown = viewOf(changes.description(), view);
         try {
-            return write(changes, account, dir, temps, started);
+            if (format == ExportFormat.DYNAMODB) {
+                return DynamoDbChangesLayout.write(changes, shown, dir, temps, read, started);
+            }
+            return write(changes, shown, account, dir, temps, started);
         } catch (IOException e) {
             temps.removeLeftovers();
             throw new BackupFailure(BackupFailure.Problem.OUTPUT, "cannot write the incremental export of table '"
@@ -91,15 +129,27 @@ public final class ChangesExport {
         }
     }
 
-    private static Result write(TableChanges changes, String account, Path dir, ExportTemps temps, long started)
-            throws IOException {
+    /** The view the lines carry: the one asked for, which the table's log must be able to give, or the log's. */
+    static ChangeLog viewOf(TableDescription description, Optional<ChangeLog> asked) {
+        ChangeLog log = description.changeLog();
+        ChangeLog view = asked.orElse(log);
+        if (view == ChangeLog.OFF || (view.keepsOldImage() && !log.keepsOldImage())) {
+            throw dev.stillpoint.domain.error.StorageException.validation("export view " + view + " of table '"
+                    + description.tableName() + "' is not one its change log (" + log + ") can give: NEW_IMAGE, or"
+                    + " NEW_AND_OLD_IMAGES of a log that keeps old images [I3]");
+        }
+        return view;
+    }
+
+    private static Result write(TableChanges changes, ChangeLog view, String account, Path dir, ExportTemps temps,
+                                long started) throws IOException {
         TableDescription description = changes.description();
         MessageDigest sha = TableExport.sha256();
         StringBuilder lines = new StringBuilder();
         long puts = 0;
         long tombstones = 0;
         for (LoggedChange c : changes.changes()) {
-            String line = line(c, description.keySchema());
+            String line = line(c, description.keySchema(), view);
             lines.append(line).append('\n');
             if (c.tombstone()) {
                 tombstones++;
@@ -116,6 +166,7 @@ public final class ChangesExport {
         m.put("account", account);
         m.put("tableName", description.tableName());
         m.put("changeLog", description.changeLog().name());
+        m.put("view", view.name());
         m.put("dataFile", DATA_FILE);
         m.put("changeCount", puts + tombstones);
         m.put("puts", puts);
@@ -136,21 +187,31 @@ public final class ChangesExport {
             LayoutWriter.rename(manifestTemp, manifest);
         });
         return new Result(changes, puts, tombstones, data.length, digest, dataFile, manifest,
-                Duration.ofNanos(System.nanoTime() - started));
+                Duration.ofNanos(System.nanoTime() - started), ExportFormat.STILLPOINT, view);
     }
 
     /**
      * One change's line. A new image whose key attributes differ from the change's keys is refused as a
      * full export refuses an item whose key differs from its stored key [E1], naming the keys.
      */
-    static String line(LoggedChange c, KeySchema schema) {
-        StringBuilder b = new StringBuilder(256).append("{\"Keys\":").append(ItemJson.encode(c.keys()));
+    static String line(LoggedChange c, KeySchema schema, ChangeLog view) {
+        return body(new StringBuilder(256).append('{'), c, schema, view).append('}').toString();
+    }
+
+    /**
+     * {@code "Keys":..,"NewImage":..,"OldImage":..} of one change, appended to {@code b}: NewImage absent for a
+     * tombstone, OldImage only when {@code view} keeps old images and the key had an item at the start.
+     */
+    static StringBuilder body(StringBuilder b, LoggedChange c, KeySchema schema, ChangeLog view) {
+        b.append("\"Keys\":").append(ItemJson.encode(c.keys()));
         c.newImage().ifPresent(image -> {
             requireSameKey(c.keys(), image, schema);
             b.append(",\"NewImage\":").append(ItemJson.encode(image));
         });
-        c.oldImage().ifPresent(image -> b.append(",\"OldImage\":").append(ItemJson.encode(image)));
-        return b.append('}').toString();
+        if (view.keepsOldImage()) {
+            c.oldImage().ifPresent(image -> b.append(",\"OldImage\":").append(ItemJson.encode(image)));
+        }
+        return b;
     }
 
     private static void requireSameKey(Item keys, Item image, KeySchema schema) {

@@ -24,12 +24,14 @@ public final class CheckedExport {
     private final ExportKey key;
     private final ExportReader.Scan scan;
     private final List<Path> files;
+    private final Optional<String> snapshotMarker;
     /** The places of the lines a later line with the same key replaces (LAST_WINS), sorted. */
     private long[] collapsed = new long[0];
 
     CheckedExport(ExportFormat format, Path dir, long itemCount, Optional<JsonNode> table,
                   Optional<String> sourceTableArn, Optional<java.time.Instant> exportTime, ExportKey key,
-                  ExportReader.Scan scan, List<Path> files) {
+                  ExportReader.Scan scan, List<Path> files, Optional<String> snapshotMarker) {
+        this.snapshotMarker = snapshotMarker;
         this.exportTime = exportTime;
         this.files = List.copyOf(files);
         this.format = format;
@@ -115,6 +117,18 @@ public final class CheckedExport {
      */
     public Optional<java.time.Instant> exportTime() {
         return exportTime;
+    }
+
+    /**
+     * The marker [L5] of the snapshot the export read, as its manifest names it: ours in
+     * {@code snapshot.marker}, DynamoDB's layout written here in {@code stillpointSnapshot.marker} (an
+     * export written by DynamoDB names none). A restore records it with the new table, so an incremental
+     * export starting there can be applied later [I3].
+     *
+     * @return the export's marker, or empty
+     */
+    public Optional<String> snapshotMarker() {
+        return snapshotMarker;
     }
 
     /** @return the key every item was checked against */

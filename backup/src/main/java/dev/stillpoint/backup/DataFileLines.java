@@ -78,8 +78,23 @@ final class DataFileLines {
      */
     static FileDigest read(Path file, boolean wrapped, String algorithm, ExportKey key, TableDescription rules,
                            ExportReader.Placed items, int fileIndex) {
-        MessageDigest digest = TableExport.digest(algorithm);
         ItemCheck check = new ItemCheck(key.schema(), key.definitions());
+        return read(file, wrapped, algorithm, (text, line) -> items.accept(
+                checked(wrapped ? unwrap(text, file, line) : text, file, line, check, rules), KeyDigests.place(fileIndex, line)));
+    }
+
+    /** One line's own check and use; a {@link BackupFailure} it throws is the file's first bad line. */
+    interface Line {
+        void accept(String text, long line);
+    }
+
+    /**
+     * Reads {@code file} as {@link #read(Path, boolean, String, ExportKey, TableDescription, ExportReader.Placed, int)}
+     * does, handing each line's text to {@code lines}; {@code skipBlank} passes over empty lines (DynamoDB's data
+     * files may end with one), otherwise an empty line is handed over like any other.
+     */
+    static FileDigest read(Path file, boolean skipBlank, String algorithm, Line lines) {
+        MessageDigest digest = TableExport.digest(algorithm);
         long line = 0;
         BackupFailure firstBad = null;
         LastByte last = null;
@@ -96,21 +111,18 @@ final class DataFileLines {
             String text;
             while ((text = reader.next()) != null) {
                 line++;
-                if (text.isEmpty() && wrapped) {
+                if (text.isEmpty() && skipBlank) {
                     line--; // a trailing blank line in a DynamoDB data file holds no item
                     continue;
                 }
                 if (firstBad != null) {
                     continue; // counted and digested only: the caller decides between integrity and content
                 }
-                Item item;
                 try {
-                    item = checked(wrapped ? unwrap(text, file, line) : text, file, line, check, rules);
+                    lines.accept(text, line);
                 } catch (BackupFailure bad) {
                     firstBad = bad;
-                    continue;
                 }
-                items.accept(item, KeyDigests.place(fileIndex, line));
             }
             raw.transferTo(java.io.OutputStream.nullOutputStream()); // anything after the gzip stream is digested too
             if (reader.notUtf8) {
@@ -181,7 +193,7 @@ final class DataFileLines {
         }
     }
 
-    private static Item checked(String itemJson, Path file, long line, ItemCheck check, TableDescription rules) {
+    static Item checked(String itemJson, Path file, long line, ItemCheck check, TableDescription rules) {
         try {
             check.check(new LineItem(itemJson), line, "line " + line + " of " + file);
         } catch (ItemCheck.Failed e) {

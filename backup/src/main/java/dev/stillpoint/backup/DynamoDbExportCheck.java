@@ -122,13 +122,14 @@ final class DynamoDbExportCheck {
         Optional<String> arn = s.hasNonNull("tableArn") ? Optional.of(s.get("tableArn").asText()) : Optional.empty();
         return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn,
                 ManifestJson.optionalInstant(s, "exportTime", summaryFile), key, scan,
-                entries.stream().map(DataFileEntry::file).toList());
+                entries.stream().map(DataFileEntry::file).toList(),
+                ExportReader.optionalText(s.path(DynamoDbLayout.SNAPSHOT), "marker"));
     }
 
     private record DataFileEntry(Path file, long items, String md5) {
     }
 
-    private static Path resolve(Path root, Path exportDir, String key, Path manifest, long line) {
+    static Path resolve(Path root, Path exportDir, String key, Path manifest, long line) {
         List<Path> candidates = new ArrayList<>();
         if (!key.isEmpty() && !key.startsWith("/") && !key.contains("..")) {
             candidates.add(root.resolve(key));
@@ -148,7 +149,7 @@ final class DynamoDbExportCheck {
                 + " names '" + key + "', which is not in " + exportDir, null);
     }
 
-    private static void verifyChecksumFile(Path file, Path checksum) {
+    static void verifyChecksumFile(Path file, Path checksum) {
         if (!Files.exists(checksum)) {
             return;
         }

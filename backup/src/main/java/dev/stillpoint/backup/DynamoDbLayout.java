@@ -37,6 +37,12 @@ final class DynamoDbLayout implements LayoutWriter {
     static final String DATA_DIR = "data";
     static final String VERSION = "2020-06-30";
     static final String OUTPUT_FORMAT = "DYNAMODB_JSON";
+    /**
+     * Our member of the summary: the snapshot's kind and marker [L5], which DynamoDB's summary has no field
+     * for. A restore records the marker with the table, so an incremental export starting at it can be
+     * applied [I3]; a reader of DynamoDB's layout ignores a member it does not know.
+     */
+    static final String SNAPSHOT = "stillpointSnapshot";
 
     private static final int BUFFER = 1 << 16;
     private static final byte[] PREFIX = "{\"Item\":".getBytes(StandardCharsets.UTF_8);
@@ -163,6 +169,7 @@ final class DynamoDbLayout implements LayoutWriter {
         s.put("itemCount", items);
         s.put("outputFormat", OUTPUT_FORMAT);
         s.put("exportType", "FULL_EXPORT");
+        s.putObject(SNAPSHOT).put("kind", info.kind()).put("marker", info.marker());
         byte[] summaryBytes = (DescriptionJson.text(s) + "\n").getBytes(StandardCharsets.UTF_8);
 
         Path filesTemp = written(FILES, filesBytes);

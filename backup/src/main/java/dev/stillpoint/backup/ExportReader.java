@@ -185,7 +185,14 @@ public final class ExportReader {
         };
         Optional<String> arn = table.hasNonNull("TableArn") ? Optional.of(table.get("TableArn").asText()) : Optional.empty();
         return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn,
-                ManifestJson.optionalInstant(m.path("snapshot"), "openedAt", manifestFile), key, scan, List.of(data));
+                ManifestJson.optionalInstant(m.path("snapshot"), "openedAt", manifestFile), key, scan, List.of(data),
+                optionalText(m.path("snapshot"), "marker"));
+    }
+
+    /** A text field, when present and not empty. */
+    static Optional<String> optionalText(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v != null && v.isTextual() && !v.asText().isEmpty() ? Optional.of(v.asText()) : Optional.empty();
     }
 
     /**

@@ -129,8 +129,9 @@ public record ExportRequest(Path dir, ExportOptions options, ExportListener list
     /**
      * An incremental export [I2] into this request's directory: the changes of {@code table} committed after
      * the snapshot {@code sinceMarker} names (the {@code snapshot.marker} of a full export's manifest, or the
-     * {@code until.marker} of an earlier incremental one) and visible in a new snapshot, in our layout
-     * ({@link ChangesExport}). DynamoDB's incremental layout is not written yet [I3]: asked for, it is refused.
+     * {@code until.marker} of an earlier incremental one) and visible in a new snapshot, in this request's
+     * layout [I3]: ours ({@link ChangesExport}) or DynamoDB's incremental one ({@link DynamoDbChangesLayout}),
+     * in the view the table's log keeps.
      *
      * @param storage the opened storage
      * @param account the account the table belongs to
@@ -139,16 +140,32 @@ public record ExportRequest(Path dir, ExportOptions options, ExportListener list
      * @return what was written
      * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming a marker that starts no window
      *     of the table's log (another table's, older than the log, later than now) [I4]; UNSUPPORTED on a
-     *     backend that keeps no log, or for DynamoDB's layout
+     *     backend that keeps no log
      * @throws BackupFailure as {@link #run(Storage, String, String)}
      */
     public ChangesExport.Result runSince(Storage storage, String account, String table, String sinceMarker) {
-        if (options.format() != ExportFormat.STILLPOINT) {
-            throw dev.stillpoint.domain.error.StorageException.unsupported("export --since",
-                    "an incremental export is written in our layout only so far, not " + options.format() + " [I3]");
-        }
+        return runSince(storage, account, table, sinceMarker, Optional.empty());
+    }
+
+    /**
+     * The incremental export of {@link #runSince(Storage, String, String, String)} with the images of
+     * {@code view} on each line, as DynamoDB's ExportViewType chooses them: NEW_IMAGE drops the old images a
+     * NEW_AND_OLD_IMAGES log keeps; NEW_AND_OLD_IMAGES of a NEW_IMAGE log is refused.
+     *
+     * @param storage the opened storage
+     * @param account the account the table belongs to
+     * @param table the table's name
+     * @param sinceMarker the marker the window starts after
+     * @param view NEW_IMAGE or NEW_AND_OLD_IMAGES; empty for the view the table's log keeps
+     * @return what was written
+     * @throws dev.stillpoint.domain.error.StorageException as {@link #runSince(Storage, String, String, String)},
+     *     and VALIDATION for a view the log cannot give
+     * @throws BackupFailure as {@link #run(Storage, String, String)}
+     */
+    public ChangesExport.Result runSince(Storage storage, String account, String table, String sinceMarker,
+                                         Optional<dev.stillpoint.domain.table.ChangeLog> view) {
         ChangesExport.Result result = ChangesExport.export(storage.changeLog(), account, table, sinceMarker, dir,
-                temps.orElseGet(ExportTemps::new));
+                temps.orElseGet(ExportTemps::new), options.format(), view);
         events.exported(result.puts() + result.tombstones(), result.bytes());
         return result;
     }

@@ -139,4 +139,23 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
     public TableRestore.Result run(Storage storage, CheckedExport export, String account, String table) {
         return TableRestore.restore(storage, export, account, table, batchSize, listener, abort);
     }
+
+    /**
+     * Applies the incremental export in this request's directory [I3] (ours or DynamoDB's incremental layout)
+     * to the EXISTING table {@code table}, which must stand at the export's start marker: the one a full
+     * restore recorded, or the previous apply's end ({@link ChangesApply}). Everything is checked before the
+     * first write; puts replace items, tombstones delete them; the table's marker then moves to the export's
+     * end. This request's key, duplicates rule, batch size, listener and abort handle do not apply.
+     *
+     * @param storage the backend holding the table
+     * @param account the table's account
+     * @param table   the table's name
+     * @return what was applied
+     * @throws dev.stillpoint.domain.error.StorageException TableNotFound, or as PutItem and DeleteItem answer
+     * @throws BackupFailure MARKER when the table does not stand at the export's start; FORMAT, INTEGRITY or ITEM
+     *     for the input, naming the file and line; nothing written in either case
+     */
+    public ChangesApply.Result apply(Storage storage, String account, String table) {
+        return ChangesApply.apply(storage, dir, account, table);
+    }
 }

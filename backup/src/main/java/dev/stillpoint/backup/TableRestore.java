@@ -207,7 +207,11 @@ public final class TableRestore {
         // restored data is of, not when the restore ran. For an export that is its manifest's export time; only
         // an export that does not say when it was read falls back to the restore's own time.
         Instant restoredTo = export.exportTime().orElseGet(Instant::now);
-        RestoreLoad load = storage.restores().begin(definition, new RestoreOrigin(export.sourceTableArn(), restoredTo));
+        // The export's marker goes with the table (as its SourceBackupArn): an incremental export starting at
+        // that marker can be applied to it later, and one starting elsewhere is refused by name [I3].
+        Optional<String> backup = export.snapshotMarker().map(m -> RestoredMarker.backupArn(export.sourceTableArn(), m));
+        RestoreLoad load = storage.restores().begin(definition,
+                new RestoreOrigin(backup, export.sourceTableArn(), restoredTo));
         try {
             abort.started(load);
             listener.began(load.table(), export.itemCount());

@@ -35,6 +35,11 @@ final class ExitCodes {
 
     /** {@code get-item}: no item has the key given [X4]. */
     static final int ITEM_NOT_FOUND = 15;
+    /**
+     * {@code restore} of an incremental export: it does not start at the snapshot marker the table stands
+     * at (or the table records none); nothing was written [I3].
+     */
+    static final int INPUT_MARKER = 16;
 
     private ExitCodes() {
     }
@@ -61,6 +66,7 @@ final class ExitCodes {
             case TABLE_EXISTS -> "TABLE_EXISTS";
             case RESTORE_ABANDONED -> "RESTORE_ABANDONED";
             case ITEM_NOT_FOUND -> "ITEM_NOT_FOUND";
+            case INPUT_MARKER -> "INPUT_MARKER";
             default -> "EXIT_" + code;
         };
     }

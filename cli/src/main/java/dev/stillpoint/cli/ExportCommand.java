@@ -71,8 +71,17 @@ final class ExportCommand extends StorageCommand {
                     + " to DIR/changes.jsonl (one {\"Keys\":..,\"NewImage\":..} a line; a delete has no NewImage;"
                     + " OldImage where the table's log keeps it) and DIR/manifest.json naming both markers. The table"
                     + " must keep a change log (create-table --change-log). A marker of another table, older than"
-                    + " the log or later than now is refused by name (exit 1); our format only.")
+                    + " the log or later than now is refused by name (exit 1). With --format dynamodb: DynamoDB's"
+                    + " incremental export layout (manifest-summary.json of exportType INCREMENTAL_EXPORT, outputView,"
+                    + " both markers in stillpointWindow; data/*.json.gz lines {\"Metadata\":{\"WriteTimestampMicros\":..},"
+                    + "\"Keys\":..,\"NewImage\":..,\"OldImage\":..}) [I3].")
     String since;
+
+    @Option(names = "--view", paramLabel = "NEW_IMAGE|NEW_AND_OLD_IMAGES",
+            description = "With --since: the images each line carries, as DynamoDB's ExportViewType: NEW_IMAGE (no"
+                    + " OldImage) or NEW_AND_OLD_IMAGES (only of a table whose log keeps old images). Default: the"
+                    + " table's log's own.")
+    dev.stillpoint.domain.table.ChangeLog view;
 
     @picocli.CommandLine.Mixin
     ProgressOptions progress = new ProgressOptions();
@@ -95,6 +104,9 @@ final class ExportCommand extends StorageCommand {
 
     @Override
     int run() {
+        if (view != null && since == null) {
+            throw new CliFailure(ExitCodes.USAGE, "--view chooses the images of an incremental export: give it with --since");
+        }
         try {
             // A backend without snapshots (Cassandra [C1]) is refused before anything is opened or written [E2].
             backend.capabilities().requireSnapshots();
@@ -124,7 +136,8 @@ final class ExportCommand extends StorageCommand {
     private int exportSince(Storage storage) {
         ChangesExport.Result r;
         try {
-            r = TableExport.to(outDir).format(format).runSince(storage, account, table, since);
+            r = TableExport.to(outDir).format(format).runSince(storage, account, table, since,
+                    java.util.Optional.ofNullable(view));
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.UNSUPPORTED) {
                 throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(e), e);
@@ -137,7 +150,11 @@ final class ExportCommand extends StorageCommand {
         answer.put("puts", r.puts());
         answer.put("tombstones", r.tombstones());
         answer.put("bytes", r.bytes());
-        answer.put("sha256", r.sha256());
+        answer.put("format", r.format().name());
+        answer.put("view", r.view().name());
+        if (r.sha256() != null) {
+            answer.put("sha256", r.sha256());
+        }
         answer.put("elapsedMillis", r.elapsed().toMillis());
         answer.putObject("since").put("kind", r.changes().since().kind()).put("marker", r.changes().since().marker());
         answer.putObject("until").put("kind", r.changes().until().kind()).put("marker", r.changes().until().marker());
@@ -147,7 +164,11 @@ final class ExportCommand extends StorageCommand {
                 r.puts() + r.tombstones(), r.puts(), r.tombstones(), table, outDir, r.elapsed().toMillis());
         out.printf("  since     %s %s%n", r.changes().since().kind(), r.changes().since().marker());
         out.printf("  until     %s %s%n", r.changes().until().kind(), r.changes().until().marker());
-        out.printf("  %s  %,d bytes, sha256 %s%n", ChangesExport.DATA_FILE, r.bytes(), r.sha256());
+        if (r.format() == ExportFormat.STILLPOINT) {
+            out.printf("  %s  %,d bytes, sha256 %s (view %s)%n", ChangesExport.DATA_FILE, r.bytes(), r.sha256(), r.view());
+        } else {
+            out.printf("  %s  %,d bytes gzipped (view %s)%n", outDir.relativize(r.dataFile()), r.bytes(), r.view());
+        }
         out.printf("  %s%n", outDir.relativize(r.manifestFile()));
         out.flush();
         return ExitCodes.OK;

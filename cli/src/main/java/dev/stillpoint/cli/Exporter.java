@@ -72,6 +72,7 @@ final class Exporter {
             case FORMAT -> ExitCodes.INPUT_FORMAT;
             case INTEGRITY -> ExitCodes.INPUT_INTEGRITY;
             case ITEM -> ExitCodes.INPUT_ITEM;
+            case MARKER -> ExitCodes.INPUT_MARKER;
         };
         return new CliFailure(code, f.getMessage(), f);
     }

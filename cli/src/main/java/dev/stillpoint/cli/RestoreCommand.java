@@ -2,6 +2,8 @@ package dev.stillpoint.cli;
 
 import dev.stillpoint.backup.BackupFailure;
 import dev.stillpoint.backup.CheckedExport;
+import dev.stillpoint.backup.CheckedChanges;
+import dev.stillpoint.backup.ChangesApply;
 import dev.stillpoint.backup.ExportKey;
 import dev.stillpoint.backup.ExportReader;
 import dev.stillpoint.backup.TableRestore;
@@ -27,6 +29,10 @@ import picocli.CommandLine.TypeConversionException;
             "The table is created CREATING from the exported definition (key schema, GSIs, LSIs, stream"
                 + " specification) with a RestoreSummary in progress, loaded in batches, then ACTIVE.",
             "A failure or Ctrl-C in the middle removes the new table and says so.",
+            "An INCREMENTAL export (export --since, either layout) is applied instead to the EXISTING table --table,"
+                + " which must stand at the export's start marker (recorded by the full restore, or by the previous"
+                + " apply); the whole input is checked first; puts replace items, deletes remove them (a delete of a"
+                + " key the table does not hold is a no-op), and the table's marker moves to the export's end.",
             "Progress on stderr, for the check and for the load: a bar with total, percent, rate and time left on a"
                 + " terminal; otherwise a line every --progress-interval seconds; --quiet for none."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
@@ -44,13 +50,15 @@ import picocli.CommandLine.TypeConversionException;
                 + " nothing created",
             "13:the table name is in use; nothing created",
             "14:the load failed or was interrupted mid-way; the new table was removed",
+            "16:an incremental export that does not start at the snapshot marker the table stands at (or the table"
+                + " records none); nothing written",
             "130/143:interrupted by SIGINT/SIGTERM; the new table was removed"})
 final class RestoreCommand extends StorageCommand {
 
     @Option(names = "--from", required = true, paramLabel = "DIR", description = "The export directory.")
     Path from;
 
-    @Option(names = "--table", required = true, paramLabel = "NEW_NAME", description = "The new table's name.")
+    @Option(names = "--table", required = true, paramLabel = "NEW_NAME", description = "The new table's name; for an incremental export, the existing table it is applied to.")
     String table;
 
     @Option(names = "--key", paramLabel = "HASH:TYPE[,RANGE:TYPE]", converter = KeyConverter.class,
@@ -101,13 +109,17 @@ final class RestoreCommand extends StorageCommand {
 
     @Override
     boolean createsDatabase() {
-        return true;
+        // An incremental export applies to a table that exists: no database is made for it [O4].
+        return !CheckedChanges.isIncremental(from);
     }
 
     @Override
     int run() {
         if (batch < 1) {
             throw new CliFailure(ExitCodes.USAGE, "--batch must be at least 1, got " + batch);
+        }
+        if (CheckedChanges.isIncremental(from)) {
+            return apply();
         }
         // The input first, in full: a bad one creates nothing, not even a SQLite file [E3].
         CheckedExport export;
@@ -188,6 +200,39 @@ final class RestoreCommand extends StorageCommand {
             } catch (IllegalStateException shuttingDown) {
                 // The hook is running or has run.
             }
+        }
+    }
+
+    /**
+     * An incremental export [I3]: applied to the EXISTING table {@code --table}, which must stand at the
+     * export's start marker (the full restore recorded it); everything checked before the first write.
+     */
+    private int apply() {
+        try (Storage storage = openStorage()) {
+            ChangesApply.Result r;
+            try {
+                r = TableRestore.from(from).apply(storage, account, table);
+            } catch (BackupFailure f) {
+                throw Exporter.failure(f);
+            }
+            answer.put("from", from.toString());
+            answer.put("table", table);
+            answer.put("status", r.table().status().name());
+            answer.put("format", r.format().name());
+            answer.put("incremental", true);
+            answer.put("puts", r.puts());
+            answer.put("tombstones", r.tombstones());
+            answer.put("absentTombstones", r.absentTombstones());
+            answer.put("elapsedMillis", r.elapsed().toMillis());
+            answer.putObject("since").put("marker", r.since());
+            answer.putObject("until").put("marker", r.until());
+            PrintWriter out = out();
+            out.printf("applied %,d changes (%,d puts, %,d deletes, %,d of keys not held) to table '%s' on %s in %d ms%n",
+                    r.puts() + r.tombstones(), r.puts(), r.tombstones(), r.absentTombstones(), table, shownBackend(),
+                    r.elapsed().toMillis());
+            out.printf("  marker    %s -> %s%n", r.since(), r.until());
+            out.flush();
+            return ExitCodes.OK;
         }
     }
 }

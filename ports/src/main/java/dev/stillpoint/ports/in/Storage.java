@@ -54,6 +54,22 @@ public interface Storage extends AutoCloseable {
     TableRestores restores();
 
     /**
+     * Writes (or replaces) the restore record of an existing table, so its description carries
+     * {@code summary} [S2]. Applying an incremental export to a table restored from a full export moves the
+     * table's recorded origin forward (its SourceBackupArn names the snapshot marker the table now stands at,
+     * its RestoreDateTime the window's end) [I3]. A backend whose storage has no such record answers
+     * UNSUPPORTED.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param summary the summary the table's description carries from now on
+     */
+    default void recordRestore(String accountId, String tableName, dev.stillpoint.domain.table.RestoreSummary summary) {
+        throw dev.stillpoint.domain.error.StorageException.unsupported(capabilities().backend(),
+                "table '" + tableName + "': this backend does not rewrite a table's restore record [I3]");
+    }
+
+    /**
      * Stops the control-plane poller (if the backend runs one), the snapshot engine's idle timer, and
      * closes every connection. Snapshot streams still open are released. Never throws a checked exception.
      */

@@ -1,0 +1,149 @@
+package dev.stillpoint.backup;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.domain.table.ChangeLog;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.TableChanges;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * DynamoDB's incremental export layout [I3], as the developer guide's "DynamoDB table export output format"
+ * page documents it (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html,
+ * "Incremental export output"):
+ * <ul>
+ *   <li>{@value DynamoDbLayout#SUMMARY}: {@code version} {@value #VERSION}, exportArn, startTime, endTime,
+ *       tableArn, tableId, {@code exportFromTime}, {@code exportToTime}, manifestFilesS3Key, billedSizeBytes,
+ *       itemCount, outputFormat DYNAMODB_JSON, {@code outputView} (NEW_IMAGE or NEW_AND_OLD_IMAGES) and
+ *       {@code exportType} INCREMENTAL_EXPORT; plus our member {@value #WINDOW} naming both markers
+ *       ({@code since}, {@code until}), so the window is exact where DynamoDB's is two clock readings;</li>
+ *   <li>{@value DynamoDbLayout#FILES}: one JSON line per data file (itemCount, md5Checksum, etag,
+ *       dataFileS3Key), as a full export's; {@code .checksum} files beside both manifests;</li>
+ *   <li>a gzipped data file under {@code data/}, one line per changed key:
+ *       {@code {"Metadata":{"WriteTimestampMicros":{"N":".."}},"Keys":{..},"NewImage":{..},"OldImage":{..}}},
+ *       all in DynamoDB JSON; NewImage absent for a delete, OldImage only in the NEW_AND_OLD_IMAGES view and
+ *       only where the key had an item at the window's start.</li>
+ * </ul>
+ *
+ * <p>The clock readings are bounds, not the window: no backend's log keeps a write's wall-clock time, so
+ * {@code WriteTimestampMicros} and {@code exportToTime} are both the instant read just after the window's
+ * snapshot was read (every write in the window committed before it), and {@code exportFromTime} is null (a
+ * marker carries no clock reading). The window itself is the markers'. One line per key changed, as ours.
+ *
+ * <p>Where the fields come from: the page's URL above, found with the docs search; the copy reachable here
+ * gave the page's full-export part, and the incremental summary's members (version 2023-08-01,
+ * exportFromTime, exportToTime, outputView, exportType) were taken from the issue's statement and checked
+ * against public readers' fixtures of the page's incremental example, not read from the page itself.
+ */
+final class DynamoDbChangesLayout {
+    /** The incremental summary's version, as DynamoDB's incremental manifests carry it. */
+    static final String VERSION = "2023-08-01";
+    static final String EXPORT_TYPE = "INCREMENTAL_EXPORT";
+    /** Our member of the summary: the window's two markers. */
+    static final String WINDOW = "stillpointWindow";
+
+    private DynamoDbChangesLayout() {
+    }
+
+    static ChangesExport.Result write(TableChanges changes, ChangeLog view, Path dir, ExportTemps temps, Instant read,
+                                      long started) throws IOException {
+        TableDescription description = changes.description();
+        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, read);
+        String metadata = "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" + micros + "\"}},";
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        long puts = 0;
+        long tombstones = 0;
+        long billed = 0;
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            for (LoggedChange c : changes.changes()) {
+                byte[] line = ChangesExport.body(new StringBuilder(256).append(metadata), c, description.keySchema(), view)
+                        .append("}\n").toString().getBytes(StandardCharsets.UTF_8);
+                out.write(line);
+                billed += line.length - 1;
+                if (c.tombstone()) {
+                    tombstones++;
+                } else {
+                    puts++;
+                }
+            }
+        }
+        byte[] data = gz.toByteArray();
+        byte[] md5 = TableExport.digest("MD5").digest(data);
+        String exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
+        String dataName = exportId + "-00000.json.gz";
+        Path dataDir = temps.directory(dir.resolve(DynamoDbLayout.DATA_DIR));
+        Path dataTemp = temps.create(dataDir, dataName);
+        LayoutWriter.writeSynced(dataTemp, data);
+
+        ObjectNode line = DescriptionJson.MAPPER.createObjectNode()
+                .put("itemCount", puts + tombstones)
+                .put("md5Checksum", Base64.getEncoder().encodeToString(md5))
+                .put("etag", HexFormat.of().formatHex(md5))
+                .put("dataFileS3Key", DynamoDbLayout.DATA_DIR + "/" + dataName);
+        byte[] files = (DescriptionJson.COMPACT.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
+        ObjectNode s = DescriptionJson.MAPPER.createObjectNode();
+        s.put("version", VERSION);
+        s.put("exportArn", description.tableArn() + "/export/" + exportId);
+        s.put("startTime", Instant.ofEpochMilli(System.currentTimeMillis()
+                - Duration.ofNanos(System.nanoTime() - started).toMillis()).toString());
+        s.put("endTime", Instant.now().toString());
+        s.put("tableArn", description.tableArn());
+        s.put("tableId", description.tableId());
+        s.putNull("exportFromTime");
+        s.put("exportToTime", read.toString());
+        s.putNull("s3Bucket");
+        s.putNull("s3Prefix");
+        s.putNull("s3SseAlgorithm");
+        s.putNull("s3SseKmsKeyId");
+        s.put("manifestFilesS3Key", DynamoDbLayout.FILES);
+        s.put("billedSizeBytes", billed);
+        s.put("itemCount", puts + tombstones);
+        s.put("outputFormat", DynamoDbLayout.OUTPUT_FORMAT);
+        s.put("outputView", view.name());
+        s.put("exportType", EXPORT_TYPE);
+        ObjectNode window = s.putObject(WINDOW);
+        window.putObject("since").put("kind", changes.since().kind()).put("marker", changes.since().marker());
+        window.putObject("until").put("kind", changes.until().kind()).put("marker", changes.until().marker());
+        window.put("puts", puts).put("tombstones", tombstones);
+        window.set("table", DescriptionJson.of(description, false));
+        byte[] summary = (DescriptionJson.text(s) + "\n").getBytes(StandardCharsets.UTF_8);
+
+        Path filesTemp = written(temps, dir, DynamoDbLayout.FILES, files);
+        Path filesSum = written(temps, dir, "manifest-files.checksum", md5Hex(files));
+        Path summarySum = written(temps, dir, "manifest-summary.checksum", md5Hex(summary));
+        Path summaryTemp = written(temps, dir, DynamoDbLayout.SUMMARY, summary);
+        Path dataFile = dataDir.resolve(dataName);
+        Path summaryFile = dir.resolve(DynamoDbLayout.SUMMARY);
+        temps.commit(() -> {
+            Files.deleteIfExists(summaryFile);
+            LayoutWriter.rename(dataTemp, dataFile);
+            LayoutWriter.rename(filesTemp, dir.resolve(DynamoDbLayout.FILES));
+            LayoutWriter.rename(filesSum, dir.resolve("manifest-files.checksum"));
+            LayoutWriter.rename(summarySum, dir.resolve("manifest-summary.checksum"));
+            LayoutWriter.rename(summaryTemp, summaryFile);
+        });
+        return new ChangesExport.Result(changes, puts, tombstones, data.length, null, dataFile, summaryFile,
+                Duration.ofNanos(System.nanoTime() - started), ExportFormat.DYNAMODB, view);
+    }
+
+    private static Path written(ExportTemps temps, Path dir, String name, byte[] bytes) throws IOException {
+        Path temp = temps.create(dir, name);
+        LayoutWriter.writeSynced(temp, bytes);
+        return temp;
+    }
+
+    private static byte[] md5Hex(byte[] bytes) {
+        return HexFormat.of().formatHex(TableExport.digest("MD5").digest(bytes)).getBytes(StandardCharsets.US_ASCII);
+    }
+}
