@@ -35,7 +35,8 @@ public final class KitFixture extends SqlKitFixture {
         PostgresStorage storage = PostgresStorage.open(databases.config(layout)
                 .withPageBudget(settings.pageBudget())
                 .withObserver(settings.observer())
-                .withControlPlaneDelay(settings.controlPlaneDelay()));
+                .withControlPlaneDelay(settings.controlPlaneDelay())
+                .withSnapshotIdleLimit(settings.snapshotIdleLimit()));
         return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
     }
 

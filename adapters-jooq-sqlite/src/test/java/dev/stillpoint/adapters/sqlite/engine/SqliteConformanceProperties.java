@@ -72,7 +72,8 @@ class SqliteConformanceProperties implements SnapshotConformanceKit, RequestRule
                 SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(DATABASE)
                         .withPageBudget(settings.pageBudget())
                         .withObserver(settings.observer())
-                        .withControlPlaneDelay(settings.controlPlaneDelay()));
+                        .withControlPlaneDelay(settings.controlPlaneDelay())
+                .withSnapshotIdleLimit(settings.snapshotIdleLimit()));
                 return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
             }
 

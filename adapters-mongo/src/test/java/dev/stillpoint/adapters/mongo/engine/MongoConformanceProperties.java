@@ -65,6 +65,7 @@ class MongoConformanceProperties implements SnapshotConformanceKit, RequestRules
                         .withPageBudget(settings.pageBudget())
                         .withObserver(settings.observer())
                         .withControlPlaneDelay(settings.controlPlaneDelay())
+                .withSnapshotIdleLimit(settings.snapshotIdleLimit())
                         .withCommandListener(new SnapshotRoundTrips(scratch.data(), settings.observer())));
                 return StorageKitEngine.of(storage, storage::recordRestore, storage::close);
             }
