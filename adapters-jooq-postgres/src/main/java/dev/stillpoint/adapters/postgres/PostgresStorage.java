@@ -39,7 +39,8 @@ import java.util.List;
 public final class PostgresStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: PostgreSQL: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL");
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL")
+            .withSegments(dev.stillpoint.ports.in.SegmentSharing.ACROSS_CONNECTIONS);
 
     static {
         // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.

@@ -38,7 +38,8 @@ import org.sqlite.SQLiteConfig;
 public final class SqliteStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: SQLite: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite").withChangeLog();
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite").withChangeLog()
+            .withSegments(dev.stillpoint.ports.in.SegmentSharing.ONE_READ);
 
     static {
         // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.

@@ -44,18 +44,21 @@ final class Lease {
     private final IdleLimit idleLimit;
     private final ReadObserver observer;
     private final StorageEvents events;
-    private final TimeSource time;
     private volatile LeaseState state = SnapshotLease.requested();
-    private volatile long lastActivityNanos;
-    private volatile boolean fetching;
+    private final ActivityClock clock;
     private AutoCloseable resource;
     private PageSource pages;
 
     Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer,
           StorageEvents events, TimeSource time) {
+        this(permits, wake, table, idleLimit, observer, events, new ActivityClock(time));
+    }
+
+    /** A lease whose idle clock is {@code clock}, shared by the segments of one snapshot [B2, L1]. */
+    Lease(PermitLedger permits, WakeSignal wake, String table, IdleLimit idleLimit, ReadObserver observer,
+          StorageEvents events, ActivityClock clock) {
         this.permits = permits;
-        this.time = time;
-        this.lastActivityNanos = time.monotonicNanos();
+        this.clock = clock;
         this.events = events;
         this.wake = wake;
         this.table = table;
@@ -69,7 +72,7 @@ final class Lease {
 
     /** Starts the idle clock: the stream is about to be handed out. */
     void startIdleClock() {
-        lastActivityNanos = time.monotonicNanos();
+        clock.touch();
     }
 
     /**
@@ -83,9 +86,9 @@ final class Lease {
         }
         // What a fetch sets is read before the clock: a fetch that starts or ends after these reads is
         // met by the second look, under the monitor, where no fetch is in flight.
-        boolean inFlight = fetching;
-        long last = lastActivityNanos;
-        IdleLimit.Check first = idleLimit.check(time.monotonicNanos() - last, inFlight);
+        boolean inFlight = clock.fetchInFlight();
+        long last = clock.lastNanos();
+        IdleLimit.Check first = idleLimit.check(clock.now() - last, inFlight);
         if (first instanceof IdleLimit.Check.LookAgain again) {
             return Optional.of(again.delay());
         }
@@ -93,8 +96,9 @@ final class Lease {
             if (state.kind() != LeaseState.Kind.STREAMING) {
                 return Optional.empty();
             }
-            // Under the monitor no fetch is in flight; one may have ended since the first look.
-            IdleLimit.Check check = idleLimit.check(time.monotonicNanos() - lastActivityNanos, false);
+            // Under the monitor no fetch of this lease is in flight; one may have ended since the first look.
+            // Another segment's fetch may be (a segmented snapshot's leases share the clock [B2]).
+            IdleLimit.Check check = idleLimit.check(clock.now() - clock.lastNanos(), clock.fetchInFlight());
             if (check instanceof IdleLimit.Check.LookAgain again) {
                 return Optional.of(again.delay());
             }
@@ -162,15 +166,14 @@ final class Lease {
             return null;
         }
         Page page;
-        fetching = true;
+        clock.fetchStarted();
         try {
             page = pages.nextPage(budget);
         } catch (RuntimeException | Error e) {
             apply(LeaseEvent.FAILED);
             throw e;
         } finally {
-            lastActivityNanos = time.monotonicNanos();
-            fetching = false;
+            clock.fetchEnded();
         }
         observer.pageRead(page);
         events.pageStreamed(page);

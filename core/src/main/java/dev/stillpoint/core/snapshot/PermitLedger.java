@@ -37,6 +37,28 @@ public final class PermitLedger {
     }
 
     /**
+     * Takes {@code count} permits for holders of {@code kind} at once, or none: throws LimitExceeded
+     * naming the count without waiting when fewer are free [B2]. A segmented snapshot never holds
+     * N-1 permits with its last segment refused.
+     *
+     * @param kind the kind of holder asking
+     * @param count how many permits, at least 1
+     */
+    public synchronized void acquire(HolderKind kind, int count) {
+        PermitPool next = pool;
+        for (int i = 0; i < count; i++) {
+            Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = next.apply(PermitPool.Event.ACQUIRE, kind);
+            if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
+                // Nothing was taken: the pool is only replaced once every permit was granted.
+                throw StorageException.limitExceeded("a snapshot of " + count + " segments needs " + count
+                        + " permits, " + (pool.capacity() - pool.inUse()) + " are free: " + refused.detail());
+            }
+            next = t.nextOr(next);
+        }
+        pool = next;
+    }
+
+    /**
      * Gives back a permit held by a holder of {@code kind}; a release without one is an internal error.
      *
      * @param kind the kind of holder giving the permit back

@@ -31,4 +31,24 @@ public interface SnapshotEngine {
      * @return the snapshot; close it to return its permit
      */
     TableSnapshot openTableSnapshot(String accountId, String tableName, StoredKeys storedKeys);
+
+    /**
+     * The table's description and {@code segments} streams over disjoint key ranges of ONE instant
+     * [B2], whose union is exactly what {@link #openTableSnapshot(String, String, StoredKeys)} yields, each
+     * in key order; each segment holds a permit, all or none: LimitExceeded naming the count when the
+     * free permits are fewer. VALIDATION for fewer than one segment; Unsupported on a backend whose
+     * {@link StorageCapabilities#segments()} is {@link SegmentSharing#NONE} (the default) or for a table
+     * whose key has no order to cut into ranges.
+     *
+     * @param accountId  the account the table belongs to
+     * @param tableName  the table's name
+     * @param storedKeys whether the items carry their stored keys
+     * @param segments   how many streams, at least 1
+     * @return the segmented snapshot; close it (or each segment) to return the permits
+     */
+    default SegmentedSnapshot openTableSnapshot(String accountId, String tableName, StoredKeys storedKeys,
+                                                int segments) {
+        throw dev.stillpoint.domain.error.StorageException.unsupported("this backend",
+                "it serves no segmented snapshot [B2]");
+    }
 }

@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param backend the backend's name, as errors name it
  * @param snapshotRefusal why consistent table snapshots are refused [C1]; empty where they are offered
  * @param changeLogRefusal why a change log and incremental exports are refused [I1]; empty where offered
+ * @param segments how a segmented snapshot is served [B2]: not at all, from one read, or across connections
  */
-public record StorageCapabilities(String backend, Optional<String> snapshotRefusal, Optional<String> changeLogRefusal) {
+public record StorageCapabilities(String backend, Optional<String> snapshotRefusal, Optional<String> changeLogRefusal,
+                                  SegmentSharing segments) {
 
     /** What a backend that has not written the change log yet says [I1]. */
     public static final String NO_CHANGE_LOG_YET = "this backend keeps no change log yet, so it has no incremental"
@@ -25,11 +27,27 @@ public record StorageCapabilities(String backend, Optional<String> snapshotRefus
      * @param backend the backend's name
      * @param snapshotRefusal why snapshots are refused, or empty
      * @param changeLogRefusal why a change log is refused, or empty
+     * @param segments how a segmented snapshot is served
      */
     public StorageCapabilities {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(snapshotRefusal, "snapshotRefusal");
         Objects.requireNonNull(changeLogRefusal, "changeLogRefusal");
+        Objects.requireNonNull(segments, "segments");
+        if (snapshotRefusal.isPresent() && segments.offered()) {
+            throw new IllegalArgumentException(backend + " refuses snapshots, so it has no segmented ones either");
+        }
+    }
+
+    /**
+     * Capabilities without segmented snapshots [B2].
+     *
+     * @param backend the backend's name
+     * @param snapshotRefusal why snapshots are refused, or empty
+     * @param changeLogRefusal why a change log is refused, or empty
+     */
+    public StorageCapabilities(String backend, Optional<String> snapshotRefusal, Optional<String> changeLogRefusal) {
+        this(backend, snapshotRefusal, changeLogRefusal, SegmentSharing.NONE);
     }
 
     /**
@@ -49,7 +67,17 @@ public record StorageCapabilities(String backend, Optional<String> snapshotRefus
      * @return the capabilities of a backend that keeps change logs
      */
     public StorageCapabilities withChangeLog() {
-        return new StorageCapabilities(backend, snapshotRefusal, Optional.empty());
+        return new StorageCapabilities(backend, snapshotRefusal, Optional.empty(), segments);
+    }
+
+    /**
+     * These capabilities with segmented snapshots served as {@code sharing} says [B2].
+     *
+     * @param sharing how the backend serves the segments
+     * @return the capabilities with segments
+     */
+    public StorageCapabilities withSegments(SegmentSharing sharing) {
+        return new StorageCapabilities(backend, snapshotRefusal, changeLogRefusal, sharing);
     }
 
     /**

@@ -43,6 +43,22 @@ public interface PinnedRead extends AutoCloseable {
      */
     PageSource pages(StoredKeys storedKeys);
 
+    /**
+     * Hands the read over as {@code count} page sources over disjoint key ranges of the pinned instant,
+     * lowest range first, whose union is exactly what {@link #pages} would yield, each in key order
+     * [B2]; the sources then hold everything this step held (see {@link SegmentSources}). When it throws,
+     * this step still holds it all and no source is left open. A backend without segments refuses
+     * Unsupported (the default).
+     *
+     * @param count      the number of segments, at least 1
+     * @param storedKeys whether each item carries the key its backend stores it under
+     * @return the segments' page sources and their shared read
+     */
+    default SegmentSources segments(int count, StoredKeys storedKeys) {
+        throw dev.stillpoint.domain.error.StorageException.unsupported("this backend",
+                "it serves no segmented snapshot [B2]");
+    }
+
     /** Ends the read when the open fails or is cancelled after the pin, before the hand-over. */
     @Override
     void close();

@@ -15,6 +15,7 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.SegmentSources;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ import java.util.function.IntConsumer;
 final class InMemoryReadPort implements SnapshotReadPort {
 
     /** Where an open or a stream fails. */
-    enum FailAt { NOWHERE, BEGIN, DEFINITION, PIN, PAGES, SECOND_PAGE }
+    enum FailAt { NOWHERE, BEGIN, DEFINITION, PIN, PAGES, SECOND_PAGE, SEGMENT_PAGE }
 
     private final TableDescription description;
     private final int size;
@@ -38,6 +39,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     /** Every call of {@code begin}, refused ones included. */
     final AtomicInteger begun = new AtomicInteger();
     final AtomicInteger closedTwice = new AtomicInteger();
+    /** Segments handed out and not closed yet [B2]. */
+    final AtomicInteger openSegments = new AtomicInteger();
     /** Closes of a step that had already handed the read to the next step (the engine must close the newest). */
     final AtomicInteger closedAfterHandOver = new AtomicInteger();
     volatile FailAt failAt = FailAt.NOWHERE;
@@ -104,9 +107,60 @@ final class InMemoryReadPort implements SnapshotReadPort {
             return window.handTo(window);
         }
 
+        /**
+         * Segments as ONE read's ranges (as SQLite serves them [B2]): the window is the shared read, and
+         * each segment pages through items [i*size/count, (i+1)*size/count) of it.
+         */
+        @Override
+        public SegmentSources segments(int count, StoredKeys storedKeys) {
+            window.asked(storedKeys);
+            fail(window.plan, FailAt.PAGES);
+            return window.cut(count);
+        }
+
         @Override
         public void close() {
             window.closeFrom(this);
+        }
+    }
+
+    /** One segment of a window: its own position in its key range, the window's read under it. */
+    private final class Range implements PageSource {
+        private final Window window;
+        private final int end;
+        private int next;
+        private boolean closed;
+
+        Range(Window window, int from, int end) {
+            this.window = window;
+            this.next = from;
+            this.end = end;
+            openSegments.incrementAndGet();
+        }
+
+        @Override
+        public Page nextPage(PageBudget budget) {
+            if (window.closed) {
+                throw new IllegalStateException("a segment's page fetched after the shared read was closed");
+            }
+            if (window.plan == FailAt.SEGMENT_PAGE) {
+                throw new StorageException(ErrorReason.TRANSIENT, "scripted failure at " + FailAt.SEGMENT_PAGE);
+            }
+            List<StoredItem> items = new ArrayList<>();
+            while (next < end && !budget.full(items.size(), 0)) {
+                items.add(new Stored(next++));
+            }
+            return new Page(items, next >= end);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                closedTwice.incrementAndGet();
+                return;
+            }
+            closed = true;
+            openSegments.decrementAndGet();
         }
     }
 
@@ -120,12 +174,21 @@ final class InMemoryReadPort implements SnapshotReadPort {
 
         private int next;
         private int pagesServed;
-        private boolean closed;
+        private volatile boolean closed;
         /** The step (or, once handed over, this page source) that holds the read now. */
         private volatile Object holder;
 
         Window(FailAt plan) {
             this.plan = plan;
+        }
+
+        /** The window's items cut into {@code count} ranges, the window itself shared under them. */
+        SegmentSources cut(int count) {
+            List<PageSource> parts = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                parts.add(new Range(this, (int) ((long) i * size / count), (int) ((long) (i + 1) * size / count)));
+            }
+            return new SegmentSources(parts, handTo(this));
         }
 
         <T> T handTo(T next) {

@@ -277,7 +277,7 @@ class LeasedSnapshotEngineProperties {
     @Provide
     Arbitrary<List<Action>> actions() {
         Arbitrary<Action> open = Combinators.combine(
-                Arbitraries.of(InMemoryReadPort.FailAt.class),
+                Arbitraries.of(InMemoryReadPort.FailAt.class).filter(f -> f != InMemoryReadPort.FailAt.SEGMENT_PAGE),
                 Arbitraries.of(false, false, false, true)).as(Open::new);
         Arbitrary<Action> read = Combinators.combine(Arbitraries.integers().between(0, 5),
                 Arbitraries.integers().between(1, 12)).as(Read::new);

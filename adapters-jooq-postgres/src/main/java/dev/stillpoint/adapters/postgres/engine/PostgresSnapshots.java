@@ -17,6 +17,7 @@ import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.SegmentSources;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.sql.Array;
 import java.sql.Connection;
@@ -125,7 +126,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                 Connection data = pools.shared() ? catalog : pools.data();
                 try {
                     List<DataRelation> existing = existingRelations(data, loaded.relations());
-                    return new Defined(tableName, observer, catalog, data, loaded, existing,
+                    return new Defined(pools, tableName, observer, catalog, data, loaded, existing,
                             withoutGsisMissingRelations(loaded, existing), rowUnlocked);
                 } catch (SQLException | RuntimeException e) {
                     if (data != catalog) {
@@ -145,7 +146,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
     }
 
     /** Defined: the row is read (held FOR SHARE on the separate layout), the existing relations known. */
-    private record Defined(String tableName, ReadObserver observer, Connection catalog, Connection data,
+    private record Defined(Pools pools, String tableName, ReadObserver observer, Connection catalog, Connection data,
                            CatalogRows.Loaded loaded, List<DataRelation> existing, TableDescription description,
                            boolean rowUnlocked) implements DefinedRead {
 
@@ -179,7 +180,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                     // statement of the step, so a failure above leaves the catalog to this step's close.
                     Tx.release(catalog);
                 }
-                return new Pinned(tableName, observer, data, loaded.base(), new SnapshotInfo(KIND, marker), keyOrdered);
+                return new Pinned(pools, tableName, observer, data, loaded.base(), new SnapshotInfo(KIND, marker), keyOrdered);
             } catch (SQLException | RuntimeException e) {
                 throw failed(tableName, "pinning the snapshot", e);
             }
@@ -216,7 +217,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
     }
 
     /** Pinned: the data transaction holds its snapshot and ACCESS SHARE on every relation; the row is free. */
-    private record Pinned(String tableName, ReadObserver observer, Connection data, RelationLayout base,
+    private record Pinned(Pools pools, String tableName, ReadObserver observer, Connection data, RelationLayout base,
                           SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
 
         @Override
@@ -226,6 +227,23 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
                     .getSQL(ParamType.INLINED);
             return new CursorPages(data, query, tableName, observer);
+        }
+
+        /**
+         * One segment on this connection, the others on connections sharing its exported snapshot [B2]
+         * ({@link SnapshotSegments}); a relation that streams unordered has no key ranges to cut.
+         */
+        @Override
+        public SegmentSources segments(int count, StoredKeys storedKeys) {
+            if (count == 1) {
+                return new SegmentSources(List.of(pages(storedKeys)), SegmentSources.NOTHING_SHARED);
+            }
+            if (!keyOrdered) {
+                throw StorageException.unsupported("PostgreSQL", "table '" + tableName + "' streams in no key"
+                        + " order (an unorderable key or a key column not collated \"C\"), so it has no key ranges"
+                        + " to cut into " + count + " segments [B2]");
+            }
+            return SnapshotSegments.cut(pools, data, base, tableName, observer, count);
         }
 
         @Override

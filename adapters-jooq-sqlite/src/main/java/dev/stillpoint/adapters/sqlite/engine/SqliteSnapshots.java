@@ -14,6 +14,7 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.SegmentSources;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -152,6 +153,37 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 return live;
             }
             return copyAll(live, read.copyAtOpen().get());
+        }
+
+        /**
+         * The pinned read cut into key ranges [B2] ({@link SqliteSegments}): a file's segments page through
+         * this one read transaction, which ends with the last of them; an in-memory database's are ranges
+         * of the copy made now.
+         */
+        @Override
+        public SegmentSources segments(int segments, StoredKeys storedKeys) {
+            if (!keyOrdered) {
+                throw StorageException.unsupported("SQLite", "table '" + read.tableName() + "' has a key with no"
+                        + " order (its pages go by rowid), so it has no key ranges to cut into " + segments
+                        + " segments [B2]");
+            }
+            if (read.copyAtOpen().isPresent()) {
+                List<StoredItem> copy = new ArrayList<>();
+                PageSource all = copyAll(new KeysetPages(read, base, storedKeys), read.copyAtOpen().get());
+                Page page;
+                do {
+                    page = all.nextPage(read.copyAtOpen().get());
+                    copy.addAll(page.items());
+                } while (!page.last());
+                return SqliteSegments.cutCopy(copy, segments);
+            }
+            try {
+                return SqliteSegments.cut(read.connection(), base, count, segments, storedKeys, read.observer(),
+                        read.tableName(), read::end);
+            } catch (SQLException e) {
+                throw SqlFailures.map("cutting the snapshot of '" + read.tableName() + "' into " + segments
+                        + " segments", e);
+            }
         }
 
         /**

@@ -15,6 +15,8 @@ public enum Flaw {
     UNSORTED_PAGES_DECLARED_ORDERED,
     /** The open builds its description from a second code path that loses the restore summary: K3. */
     DESCRIPTION_WITHOUT_RESTORE_SUMMARY,
+    /** A segmented snapshot's segments after the first read the live table at their first fetch (no shared instant): B2. */
+    SEGMENTS_EACH_AT_ITS_OWN_INSTANT,
     /** Every page is read during the open (the in-memory copy): the stream never fetches after a commit: K1. */
     EVERY_PAGE_READ_DURING_THE_OPEN,
     /** UpdateTable takes 2.5 s, so the 2 s timeout, not W2, resumes the held open: K2's branch assertion. */

@@ -48,6 +48,17 @@ class KitRejectsBrokenAdaptersTest {
                 "[K1] no item inserted after the open is present");
     }
 
+    // B2: segments that do not share the instant of the open (the PostgreSQL mutant without SET TRANSACTION
+    // SNAPSHOT) fail the kit's one-instant rule, and only that one: with nothing writing, the union is still
+    // the single stream.
+    @Example
+    void segmentsEachAtItsOwnInstant_failB2() {
+        SnapshotConformanceKit kit = kitAgainst(Flaw.SEGMENTS_EACH_AT_ITS_OWN_INSTANT);
+        failsOn(kit::b2_segmentsAreOneInstantUnderAConcurrentWriter,
+                "[B2] HASH_S_RANGE_N: the union of the segments is exactly the items at the open");
+        assertThatCode(kit::b2_theSegmentsInOrderAreTheSingleStream).doesNotThrowAnyException();
+    }
+
     @Example
     void pagesFromTheLiveTable_failGeneratedInterleavings() {
         SnapshotConformanceKit kit = kitAgainst(Flaw.PAGES_FROM_THE_LIVE_TABLE);

@@ -14,6 +14,7 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.SegmentSources;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -147,6 +148,30 @@ final class ReferenceReadPort implements SnapshotReadPort {
             return pages;
         }
 
+        /** The instant's copy cut at i * size / N [B2]: key ranges when the copy is in key order. */
+        @Override
+        public SegmentSources segments(int count, StoredKeys storedKeys) {
+            List<Item> all = taken.items();
+            List<PageSource> parts = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int from = (int) ((long) i * all.size() / count);
+                int to = (int) ((long) (i + 1) * all.size() / count);
+                boolean lastPart = i == count - 1;
+                Pages part = new Pages(defined, all.subList(from, to));
+                if (flaw == Flaw.SEGMENTS_EACH_AT_ITS_OWN_INSTANT && i > 0) {
+                    // The live table as the segment's first fetch finds it, cut at the same positions.
+                    part.late = () -> {
+                        List<Item> live = db.liveItems(defined.begun.account, defined.begun.table);
+                        defined.order.ifPresent(o -> live.sort(o.itemComparator()));
+                        return live.subList(Math.min(from, live.size()), lastPart ? live.size()
+                                : Math.min(to, live.size()));
+                    };
+                }
+                parts.add(part);
+            }
+            return new SegmentSources(parts, SegmentSources.NOTHING_SHARED);
+        }
+
         @Override
         public void close() {
         }
@@ -159,6 +184,8 @@ final class ReferenceReadPort implements SnapshotReadPort {
         private final String table;
         private final ReadObserver observer;
         private List<Item> items;
+        /** Where the items come from at the first fetch instead, when set (a flaw's segment). */
+        private java.util.function.Supplier<List<Item>> late;
         private int next;
         private Key lastKey;
         private Deque<Page> prefetched;
@@ -195,6 +222,10 @@ final class ReferenceReadPort implements SnapshotReadPort {
                 throw new IllegalStateException("page fetched after the last one");
             }
             observer.roundTrip();
+            if (late != null) {
+                items = late.get();
+                late = null;
+            }
             List<Item> source = remaining();
             List<StoredItem> page = new ArrayList<>();
             long bytes = 0;
