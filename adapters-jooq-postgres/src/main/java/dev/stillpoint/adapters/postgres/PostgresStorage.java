@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres;
 import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
 import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
+import dev.stillpoint.adapters.postgres.engine.PgChangeLog;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
@@ -19,6 +20,7 @@ import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
+import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
@@ -39,7 +41,7 @@ import java.util.List;
 public final class PostgresStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: PostgreSQL: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL");
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL").withChangeLog();
 
     static {
         // Before any opening renders SQL: jOOQ's logo and tip stay off unless the embedder set them.
@@ -51,6 +53,7 @@ public final class PostgresStorage implements Storage {
     private final LockProbe locks;
     private final OrphanSweep orphans;
     private final StorageCore core;
+    private final ChangeLogReads changeLog;
 
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
         pools = new Pools(config, readOnly);
@@ -91,13 +94,15 @@ public final class PostgresStorage implements Storage {
         locks = new PgLockProbe(tx);
         orphans = new OrphanSweep(pools, deployment.catalogId());
         PostgresTables storage = new PostgresTables(catalog, tx);
+        PostgresSnapshots snapshots = new PostgresSnapshots(pools);
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
                 List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit())
                 // Restores load through COPY [B1].
                 .withBulkLoads(new PgBulkLoads(tx, config.copyHook())),
-                new PostgresSnapshots(pools), PermitPool.halfOf(pools.dataPoolSize()));
+                snapshots, PermitPool.halfOf(pools.dataPoolSize()));
+        changeLog = new PgChangeLog(snapshots);
         if (!readOnly) {
             core.start();
         }
@@ -164,6 +169,15 @@ public final class PostgresStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return core.snapshots();
+    }
+
+    /**
+     * A table's changes between two snapshot markers [I2]: the new snapshot is opened as any snapshot is
+     * (both layouts), its window the writes visible in it and not in the marker's snapshot.
+     */
+    @Override
+    public ChangeLogReads changeLog() {
+        return changeLog;
     }
 
     /** Who holds what on a table's relations [P10]. */
