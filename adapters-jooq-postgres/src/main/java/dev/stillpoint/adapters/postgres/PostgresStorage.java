@@ -4,6 +4,7 @@ import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
 import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
 import dev.stillpoint.adapters.postgres.engine.PgChangeLog;
+import dev.stillpoint.adapters.postgres.engine.PgChangeLogTrim;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
@@ -54,6 +55,7 @@ public final class PostgresStorage implements Storage {
     private final OrphanSweep orphans;
     private final StorageCore core;
     private final ChangeLogReads changeLog;
+    private final PassChore trim;
 
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
         pools = new Pools(config, readOnly);
@@ -95,10 +97,12 @@ public final class PostgresStorage implements Storage {
         orphans = new OrphanSweep(pools, deployment.catalogId());
         PostgresTables storage = new PostgresTables(catalog, tx);
         PostgresSnapshots snapshots = new PostgresSnapshots(pools);
+        // Every pass trims the change logs past the retention [I4].
+        trim = core.changeLogTrim(new PgChangeLogTrim(tx));
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit())
+                List.of(new PassChore("orphan sweep", orphans::run), trim), settings.restoreIdleLimit())
                 // Restores load through COPY [B1].
                 .withBulkLoads(new PgBulkLoads(tx, config.copyHook())),
                 snapshots, PermitPool.halfOf(pools.dataPoolSize()));
@@ -178,6 +182,20 @@ public final class PostgresStorage implements Storage {
     @Override
     public ChangeLogReads changeLog() {
         return changeLog;
+    }
+
+    /**
+     * Runs the change log trim now, as every control-plane pass does [I4]: each table's log gets a checkpoint
+     * at this storage's clock and is cut at its newest checkpoint older than the retention
+     * ({@link PostgresConfig#withChangeLogRetention}). One trim runs at a time, a pass's or this one.
+     *
+     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
+     */
+    public void trimChangeLogs() {
+        if (readOnly()) {
+            throw StorageException.unsupported("PostgreSQL", "a read-only opening trims no change log [L4]");
+        }
+        trim.work().run();
     }
 
     /** Who holds what on a table's relations [P10]. */
