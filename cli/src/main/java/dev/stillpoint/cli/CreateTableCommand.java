@@ -41,7 +41,8 @@ final class CreateTableCommand extends StorageCommand {
 
     @Option(names = "--change-log", paramLabel = "VIEW", defaultValue = "OFF",
             description = "Keep a change log for incremental exports (export --since) [I1]: NEW_IMAGE,"
-                    + " NEW_AND_OLD_IMAGES, or OFF (default). SQLite only so far; other backends refuse it.")
+                    + " NEW_AND_OLD_IMAGES, or OFF (default). SQLite and PostgreSQL (both layouts); MongoDB and"
+                    + " Cassandra refuse it.")
     ChangeLog changeLog;
 
     @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "30",

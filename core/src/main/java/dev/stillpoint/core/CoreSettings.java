@@ -7,6 +7,7 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -21,10 +22,15 @@ import java.util.Objects;
  * @param snapshotIdleLimit  how long a snapshot stream may go without a page fetch before it is reclaimed [L1]
  * @param restoreIdleLimit   how long a restore may give no sign of life before it is taken for dead [E5]
  * @param events             told what the storage does, for an embedder's metrics [X1]
+ * @param changeLogRetention how long a table's change log keeps its changes, at least; the control plane
+ *                           trims it past that [I4] (default {@link #DEFAULT_CHANGE_LOG_RETENTION})
  */
 public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule, ReadObserver observer,
                            TimeSource time, IdleLimit snapshotIdleLimit, RestoreIdleLimit restoreIdleLimit,
-                           StorageEvents events) {
+                           StorageEvents events, Duration changeLogRetention) {
+
+    /** A day, as DynamoDB's incremental exports reach at least a day back within a PITR window. */
+    public static final Duration DEFAULT_CHANGE_LOG_RETENTION = Duration.ofDays(1);
 
     /**
      * Requires every setting.
@@ -36,6 +42,8 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
      * @param snapshotIdleLimit the snapshot idle limit
      * @param restoreIdleLimit  the restore idle limit
      * @param events            the embedder's watcher
+     * @param changeLogRetention the change log's retention [I4]; positive
+     * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming a retention that is zero or negative
      */
     public CoreSettings {
         Objects.requireNonNull(pageBudget, "pageBudget");
@@ -45,5 +53,38 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
         Objects.requireNonNull(snapshotIdleLimit, "snapshotIdleLimit");
         Objects.requireNonNull(restoreIdleLimit, "restoreIdleLimit");
         Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(changeLogRetention, "changeLogRetention");
+        if (changeLogRetention.isZero() || changeLogRetention.isNegative()) {
+            throw dev.stillpoint.domain.error.StorageException.validation("change log retention " + changeLogRetention
+                    + " is not positive [I4]");
+        }
+    }
+
+    /**
+     * The settings with the default change log retention.
+     *
+     * @param pageBudget        rows and bytes per snapshot page
+     * @param pollerSchedule    the poller's cadence
+     * @param observer          test hooks
+     * @param time              the clock
+     * @param snapshotIdleLimit the snapshot idle limit
+     * @param restoreIdleLimit  the restore idle limit
+     * @param events            the embedder's watcher
+     */
+    public CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
+                        IdleLimit snapshotIdleLimit, RestoreIdleLimit restoreIdleLimit, StorageEvents events) {
+        this(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
+                DEFAULT_CHANGE_LOG_RETENTION);
+    }
+
+    /**
+     * These settings with another change log retention [I4].
+     *
+     * @param retention how long a change log keeps its changes, at least; positive
+     * @return the settings with it
+     */
+    public CoreSettings withChangeLogRetention(Duration retention) {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
+                retention);
     }
 }

@@ -6,6 +6,7 @@ import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
+import dev.stillpoint.ports.out.ChangeLogTrim;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.lang.ref.Cleaner;
@@ -67,6 +68,23 @@ public final class StorageCore implements AutoCloseable {
         permits = new PermitLedger(permitPool);
         snapshots = new LeasedSnapshotEngine(reads, permits, controlPlane, settings.pageBudget(), settings.observer(),
                 Cleaner.create(), settings.snapshotIdleLimit(), settings.events());
+    }
+
+    /**
+     * The change log's trim as a chore of every control-plane pass [I4]: it reads this core's clock and
+     * retention, and runs one trim at a time (a pass's and an embedder's {@code run()} queue), so a trim
+     * that read the clock has finished before the next one reads it.
+     *
+     * @param trims the backend's trim of its change logs
+     * @return the chore, for the ports' list
+     */
+    public PassChore changeLogTrim(ChangeLogTrim trims) {
+        Object oneAtATime = new Object();
+        return new PassChore("change log trim", () -> {
+            synchronized (oneAtATime) {
+                trims.trim(settings.time().now(), settings.changeLogRetention());
+            }
+        });
     }
 
     /**

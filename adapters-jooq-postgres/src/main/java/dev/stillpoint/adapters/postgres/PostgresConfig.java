@@ -44,12 +44,14 @@ import java.util.Optional;
  *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
  * @param copyHook           a test hook run while a restore's COPY is open, its rows sent but the COPY not
  *                           ended (a test kills the process there [E5, B1]); may block; does nothing by default
+ * @param changeLogRetention how long a table's change log keeps its changes, at least; the control plane
+ *                           trims it past that [I4]; default a day
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
                              Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
                              PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
                              Duration snapshotIdleLimit, Duration restoreIdleLimit,
-                             StorageEvents events, Runnable copyHook) {
+                             StorageEvents events, Runnable copyHook, Duration changeLogRetention) {
 
     /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -89,6 +91,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
         }
         events = events == null ? StorageEvents.NONE : events;
         copyHook = copyHook == null ? NO_HOOK : copyHook;
+        changeLogRetention = changeLogRetention == null ? CoreSettings.DEFAULT_CHANGE_LOG_RETENTION : changeLogRetention;
         new IdleLimit(snapshotIdleLimit);
         new RestoreIdleLimit(restoreIdleLimit);
         controlPlaneDelay.ifPresent(d -> {
@@ -102,14 +105,16 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
     public static PostgresConfig shared(Database database) {
         return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK,
+                CoreSettings.DEFAULT_CHANGE_LOG_RETENTION);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
         return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
                 Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK);
+                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK,
+                CoreSettings.DEFAULT_CHANGE_LOG_RETENTION);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -119,49 +124,49 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
         return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withConnectionTimeout(Duration timeout) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withPageBudget(PageBudget budget) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withControlPlaneDelay(Duration delay) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withObserver(ReadObserver hooks) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     public PostgresConfig withTime(TimeSource clock) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public PostgresConfig withSnapshotIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public PostgresConfig withRestoreIdleLimit(Duration limit) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events, copyHook, changeLogRetention);
     }
 
     /**
@@ -173,7 +178,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      */
     public PostgresConfig withEvents(StorageEvents events) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
     }
 
     /**
@@ -185,7 +190,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      */
     public PostgresConfig withCopyHook(Runnable hook) {
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, hook);
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, hook, changeLogRetention);
     }
 
     /**
@@ -195,6 +200,19 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      */
     public CoreSettings coreSettings() {
         return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
-                new RestoreIdleLimit(restoreIdleLimit), events);
+                new RestoreIdleLimit(restoreIdleLimit), events, changeLogRetention);
+    }
+
+    /**
+     * The same config with another change log retention [I4]: the control plane trims each table's log past
+     * it, and a marker older than the log kept is refused by name.
+     *
+     * @param retention how long a change log keeps its changes, at least; positive
+     * @return the config with it
+     */
+    public PostgresConfig withChangeLogRetention(Duration retention) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
+                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook,
+                retention);
     }
 }

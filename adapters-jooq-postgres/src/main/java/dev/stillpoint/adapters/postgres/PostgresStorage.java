@@ -3,6 +3,8 @@ package dev.stillpoint.adapters.postgres;
 import dev.stillpoint.adapters.postgres.engine.Deployment;
 import dev.stillpoint.adapters.postgres.engine.OrphanSweep;
 import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
+import dev.stillpoint.adapters.postgres.engine.PgChangeLog;
+import dev.stillpoint.adapters.postgres.engine.PgChangeLogTrim;
 import dev.stillpoint.adapters.postgres.engine.PgFailures;
 import dev.stillpoint.adapters.postgres.engine.PgLockProbe;
 import dev.stillpoint.adapters.postgres.engine.Pools;
@@ -19,6 +21,7 @@ import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
+import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
@@ -39,7 +42,7 @@ import java.util.List;
 public final class PostgresStorage implements Storage {
 
     /** What this backend offers, known before anything is opened: PostgreSQL: everything. */
-    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL")
+    public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("PostgreSQL").withChangeLog()
             .withSegments(dev.stillpoint.ports.in.SegmentSharing.ACROSS_CONNECTIONS);
 
     static {
@@ -52,6 +55,8 @@ public final class PostgresStorage implements Storage {
     private final LockProbe locks;
     private final OrphanSweep orphans;
     private final StorageCore core;
+    private final ChangeLogReads changeLog;
+    private final PassChore trim;
 
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
         pools = new Pools(config, readOnly);
@@ -92,13 +97,17 @@ public final class PostgresStorage implements Storage {
         locks = new PgLockProbe(tx);
         orphans = new OrphanSweep(pools, deployment.catalogId());
         PostgresTables storage = new PostgresTables(catalog, tx);
+        PostgresSnapshots snapshots = new PostgresSnapshots(pools);
+        // Every pass trims the change logs past the retention [I4].
+        trim = core.changeLogTrim(new PgChangeLogTrim(tx));
         // Every pass, the startup-recovery pass first, sweeps orphaned data relations before its drops [L2].
         // Half the pool the items come from, so open snapshots leave the rest to requests [D7].
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(new PassChore("orphan sweep", orphans::run)), settings.restoreIdleLimit())
+                List.of(new PassChore("orphan sweep", orphans::run), trim), settings.restoreIdleLimit())
                 // Restores load through COPY [B1].
                 .withBulkLoads(new PgBulkLoads(tx, config.copyHook())),
-                new PostgresSnapshots(pools), PermitPool.halfOf(pools.dataPoolSize()));
+                snapshots, PermitPool.halfOf(pools.dataPoolSize()));
+        changeLog = new PgChangeLog(snapshots);
         if (!readOnly) {
             core.start();
         }
@@ -165,6 +174,29 @@ public final class PostgresStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return core.snapshots();
+    }
+
+    /**
+     * A table's changes between two snapshot markers [I2]: the new snapshot is opened as any snapshot is
+     * (both layouts), its window the writes visible in it and not in the marker's snapshot.
+     */
+    @Override
+    public ChangeLogReads changeLog() {
+        return changeLog;
+    }
+
+    /**
+     * Runs the change log trim now, as every control-plane pass does [I4]: each table's log gets a checkpoint
+     * at this storage's clock and is cut at its newest checkpoint older than the retention
+     * ({@link PostgresConfig#withChangeLogRetention}). One trim runs at a time, a pass's or this one.
+     *
+     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
+     */
+    public void trimChangeLogs() {
+        if (readOnly()) {
+            throw StorageException.unsupported("PostgreSQL", "a read-only opening trims no change log [L4]");
+        }
+        trim.work().run();
     }
 
     /** Who holds what on a table's relations [P10]. */

@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * [L5] On PostgreSQL the marker is {@code pg_current_snapshot()} text: snapshots with a committed write
- * between them never share it, on both layouts (a write to another table counts: the marker is the
- * cluster's, not the table's).
+ * [L5] On PostgreSQL the marker is the table id and {@code pg_current_snapshot()} text
+ * ({@code <table id>@<xmin>:<xmax>:<xip>}, issue 31): snapshots with a committed write
+ * between them never share it, on both layouts (a write to another table counts: the snapshot part is
+ * the cluster's, not the table's).
  */
 class PostgresMarkerTest {
 

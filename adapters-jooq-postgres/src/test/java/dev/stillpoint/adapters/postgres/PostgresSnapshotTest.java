@@ -234,7 +234,7 @@ class PostgresSnapshotTest {
             long before = counter.roundTrips();
             try (TableSnapshot s = storage.snapshots().openTableSnapshot(ACCOUNT, name)) {
                 assertThat(s.info().kind()).isEqualTo(PostgresSnapshots.KIND);
-                assertThat(s.info().marker()).matches("\\d+:\\d+:[\\d,]*");
+                assertThat(s.info().marker()).matches("[0-9a-f]{32}@\\d+:\\d+:[\\d,]*");
                 assertThat(s.keyOrdered()).isTrue();
                 List<StoredItem> items = new ArrayList<>();
                 s.items().forEachRemaining(items::add);

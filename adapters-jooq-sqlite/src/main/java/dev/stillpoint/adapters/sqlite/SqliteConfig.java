@@ -34,14 +34,42 @@ import java.util.Optional;
  *                           it for dead and removes its table [E5]; default 60 s, from 1 s to one day
  * @param events             told what the storage does, for an embedder's metrics [X1];
  *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
+ * @param changeLogRetention how long a table's change log keeps its changes, at least; the control plane
+ *                           trims it past that [I4]; default a day
  */
 public record SqliteConfig(Optional<Path> file, int readConnections, int snapshotPermits, PageBudget pageBudget,
                            Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
                            ReadObserver observer, TimeSource time, Duration snapshotIdleLimit,
                            Duration restoreIdleLimit,
-                           StorageEvents events) {
+                           StorageEvents events, Duration changeLogRetention) {
+
+    /**
+     * The config as it was before the change log's retention [I4]: the retention is the default.
+     *
+     * @param file the database file, or empty for an in-memory database
+     * @param readConnections read connections
+     * @param snapshotPermits snapshot slots
+     * @param pageBudget rows and bytes per page
+     * @param busyTimeout SQLite's busy timeout
+     * @param controlPlaneDelay the control-plane delay
+     * @param pollerSchedule the poller's cadence
+     * @param observer test hooks
+     * @param time the clock
+     * @param snapshotIdleLimit the snapshot idle limit
+     * @param restoreIdleLimit the restore idle limit
+     * @param events the embedder's watcher
+     */
+    public SqliteConfig(Optional<Path> file, int readConnections, int snapshotPermits, PageBudget pageBudget,
+                        Duration busyTimeout, Optional<Duration> controlPlaneDelay, PollerSchedule pollerSchedule,
+                        ReadObserver observer, TimeSource time, Duration snapshotIdleLimit, Duration restoreIdleLimit,
+                        StorageEvents events) {
+        this(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay, pollerSchedule, observer,
+                time, snapshotIdleLimit, restoreIdleLimit, events, CoreSettings.DEFAULT_CHANGE_LOG_RETENTION);
+    }
+
 
     public SqliteConfig {
+        changeLogRetention = changeLogRetention == null ? CoreSettings.DEFAULT_CHANGE_LOG_RETENTION : changeLogRetention;
         if (readConnections < 1) {
             throw StorageException.validation("readConnections must be at least 1, got " + readConnections);
         }
@@ -78,23 +106,23 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
 
     public SqliteConfig withPageBudget(PageBudget budget) {
         return new SqliteConfig(file, readConnections, snapshotPermits, budget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     public SqliteConfig withObserver(ReadObserver hooks) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events);
+                pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     public SqliteConfig withControlPlaneDelay(Duration delay) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, Optional.of(delay),
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     /** With {@code connections} pooled read connections and {@code permits} snapshot permits (at most half of them). */
     public SqliteConfig withPool(int connections, int permits) {
         return new SqliteConfig(file, connections, permits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     /** With {@code permits} snapshot permits, as {@code MongoConfig.withSnapshotPermits}; at most half the read connections. */
@@ -104,19 +132,19 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
 
     public SqliteConfig withPollerSchedule(PollerSchedule schedule) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
     public SqliteConfig withSnapshotIdleLimit(Duration limit) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, limit, restoreIdleLimit, events);
+                pollerSchedule, observer, time, limit, restoreIdleLimit, events, changeLogRetention);
     }
 
     /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
     public SqliteConfig withRestoreIdleLimit(Duration limit) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, limit, events);
+                pollerSchedule, observer, time, snapshotIdleLimit, limit, events, changeLogRetention);
     }
 
     /**
@@ -128,7 +156,7 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
      */
     public SqliteConfig withEvents(StorageEvents events) {
         return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
-                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events);
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
     }
 
     /**
@@ -138,6 +166,30 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
      */
     public CoreSettings coreSettings() {
         return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
-                new RestoreIdleLimit(restoreIdleLimit), events);
+                new RestoreIdleLimit(restoreIdleLimit), events, changeLogRetention);
+    }
+
+    /**
+     * The same config reading {@code clock}: the lifecycle, the leases, the poller and the change log's trim
+     * take their time from it (a test's manual clock).
+     *
+     * @param clock the clock
+     * @return the config with it
+     */
+    public SqliteConfig withTime(TimeSource clock) {
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events, changeLogRetention);
+    }
+
+    /**
+     * The same config with another change log retention [I4]: the control plane trims each table's log past
+     * it, and a marker older than the log kept is refused by name.
+     *
+     * @param retention how long a change log keeps its changes, at least; positive
+     * @return the config with it
+     */
+    public SqliteConfig withChangeLogRetention(Duration retention) {
+        return new SqliteConfig(file, readConnections, snapshotPermits, pageBudget, busyTimeout, controlPlaneDelay,
+                pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, retention);
     }
 }

@@ -6,6 +6,7 @@ import dev.stillpoint.adapters.sqlite.engine.FileContents;
 import dev.stillpoint.adapters.sqlite.engine.ReadOnlyFile;
 import dev.stillpoint.adapters.sqlite.engine.SqliteCatalog;
 import dev.stillpoint.adapters.sqlite.engine.SqliteChangeLog;
+import dev.stillpoint.adapters.sqlite.engine.SqliteChangeLogTrim;
 import dev.stillpoint.adapters.sqlite.engine.SqliteSnapshots;
 import dev.stillpoint.adapters.sqlite.engine.SqliteBulkLoads;
 import dev.stillpoint.adapters.sqlite.engine.SqliteTables;
@@ -50,6 +51,7 @@ public final class SqliteStorage implements Storage {
     private final SqliteCatalog catalog;
     private final StorageCore core;
     private final ChangeLogReads changeLog;
+    private final dev.stillpoint.core.PassChore trim;
 
     private final boolean readOnly;
 
@@ -74,8 +76,10 @@ public final class SqliteStorage implements Storage {
         CoreSettings settings = config.coreSettings();
         core = new StorageCore(settings, "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
+        // Every pass trims the change logs past the retention [I4].
+        trim = core.changeLogTrim(new SqliteChangeLogTrim(connections));
         core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(), settings.restoreIdleLimit())
+                List.of(trim), settings.restoreIdleLimit())
                 // Restores load in large transactions with plain INSERTs [B1].
                 .withBulkLoads(new SqliteBulkLoads(catalog)), new SqliteSnapshots(connections, config.pageBudget()),
                 PermitPool.withCapacity(config.snapshotPermits()));
@@ -176,6 +180,20 @@ public final class SqliteStorage implements Storage {
     @Override
     public SnapshotEngine snapshots() {
         return core.snapshots();
+    }
+
+    /**
+     * Runs the change log trim now, as every control-plane pass does [I4]: each table's log gets a checkpoint
+     * at this storage's clock and is cut at its newest checkpoint older than the retention
+     * ({@link SqliteConfig#withChangeLogRetention}). One trim runs at a time, a pass's or this one.
+     *
+     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
+     */
+    public void trimChangeLogs() {
+        if (readOnly) {
+            throw StorageException.unsupported("SQLite", "a read-only opening trims no change log [L4]");
+        }
+        trim.work().run();
     }
 
     /** A table's changes between two snapshot markers [I2], read in one WAL snapshot as a snapshot is [Q1]. */

@@ -74,9 +74,12 @@ public interface ChangeLogConformanceKit {
             kitWrite(storage, table, inside);
             TableChanges changes = storage.changeLog().changesSince(KIT_ACCOUNT, table, markerA);
             Map<String, Item> b = new HashMap<>();
-            String markerB = kitSnapshot(storage, table, b);
-            assertThat(changes.until().marker()).as("[I2] the window ends at the next snapshot's marker")
-                    .isEqualTo(markerB);
+            kitSnapshot(storage, table, b);
+            // A marker is shared only by snapshots that saw the same commits [L5], not always by two such
+            // snapshots (PostgreSQL's separate layout takes an xid at every open): so the window's end is
+            // checked as the start of the next window, empty with no write between.
+            assertThat(storage.changeLog().changesSince(KIT_ACCOUNT, table, changes.until().marker()).changes())
+                    .as("[I2] the window ends where a window from its end marker starts").isEmpty();
             Map<String, Item> replayed = new HashMap<>(a);
             for (LoggedChange c : changes.changes()) {
                 String key = kitKey(c.keys());
@@ -107,7 +110,7 @@ public interface ChangeLogConformanceKit {
             String marker = kitSnapshot(storage, table, new HashMap<>());
             TableChanges empty = storage.changeLog().changesSince(KIT_ACCOUNT, table, marker);
             assertThat(empty.changes()).as("[I2] no writes, no changes").isEmpty();
-            assertThat(empty.until().marker()).isEqualTo(marker);
+            assertThat(empty.since().marker()).as("[I2] the window names its start").isEqualTo(marker);
             String other = kitTable(storage, ChangeLog.NEW_IMAGE);
             String foreign = kitSnapshot(storage, other, new HashMap<>());
             assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, table, foreign))

@@ -7,6 +7,7 @@ import static dev.stillpoint.adapters.postgres.generated.Tables.SP_VECTOR_INDEXE
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpTablesRecord;
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpVectorIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.adapters.postgres.storage.TableId;
@@ -100,7 +101,8 @@ final class CatalogRows {
         /**
          * Every data relation of the table: the base first, then each GSI and LSI relation by ordinal,
          * then each vector-index relation. The one list [P6]: the lock probe, the drop, the snapshot's
-         * LOCK TABLE and the operator's holder query all take their relations from here.
+         * LOCK TABLE and the operator's holder query all take their relations from here. Last, the change
+         * log relation when the table keeps a log [I1]: dropped with the table, locked by a snapshot.
          */
         List<DataRelation> relations() {
             if (!full) {
@@ -110,7 +112,16 @@ final class CatalogRows {
             all.add(DataRelation.fromCatalog(row.getRelationName()));
             indexes.forEach(i -> all.add(DataRelation.fromCatalog(i.getRelationName())));
             vectors.forEach(v -> all.add(DataRelation.fromCatalog(v.getRelationName())));
+            changes().ifPresent(c -> all.add(c.relation()));
             return all;
+        }
+
+        /** The change log relation [I1], when the description says the table keeps a log. */
+        Optional<ChangeRelation> changes() {
+            if (!description().changeLog().enabled()) {
+                return Optional.empty();
+            }
+            return Optional.of(ChangeRelation.of(row.getTableId(), pkType(), skType()));
         }
     }
 
@@ -160,8 +171,6 @@ final class CatalogRows {
      */
     static TableDescription insertCreating(DSLContext catalog, DSLContext data, CreateTableRequest request,
                                            Instant now, Instant activateAt) {
-        // The change log [I1] is kept on SQLite only so far: refused here, before anything is created.
-        request.changeLog().requireOffOn("PostgreSQL", request.tableName());
         TableId id = TableId.random();
         DataRelation baseRelation = DataRelation.of(RelationName.base(id.value()));
         TableDescription description = request.describe(id.value(), TableRows.arn(request), now);
@@ -171,6 +180,13 @@ final class CatalogRows {
                 skType.map(Enum::name).orElse(null));
         RelationLayout.base(baseRelation, pkType, skType).createAll(data).forEach(q -> q.execute());
         DataRelations.register(data, baseRelation.name());
+        if (request.changeLog().enabled()) {
+            // In the data transaction that creates the base relation: the START row's xid is this
+            // transaction's, which every snapshot of the ACTIVE table sees [I4].
+            ChangeRelation changes = ChangeRelation.of(id.value(), pkType, skType);
+            changes.create().forEach(data::execute);
+            DataRelations.register(data, changes.relation().name());
+        }
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
             // Built with the table: it is empty, so there is nothing to backfill.

@@ -1,7 +1,13 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.key.KeySchema;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.CatalogStamp;
@@ -73,12 +79,28 @@ final class PgItemUnit implements ItemUnit {
                 .map(StorageTable.class::cast);
     }
 
-    /** Upserts the item, then replaces its index entries with exactly those {@code write} names. */
+    /**
+     * Upserts the item, then replaces its index entries with exactly those {@code write} names; where the
+     * table keeps a change log, one PUT change in the same pipeline [I1] (see
+     * {@link WriteStatements.ChangeStatements}), so it commits exactly when the item does.
+     */
     @Override
     public void upsert(StorageTable table, ItemWrite write) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> key = ItemKeys.of(write.key()).values();
         String json = ItemJson.encode(write.item());
+        Optional<ChangeRelation> changes = loaded.changes();
+        boolean oldImages = loaded.description().changeLog().keepsOldImage();
+        WriteStatements.ChangeStatements logged = changes.map(c -> statements.changes(loaded, c, oldImages)).orElse(null);
+        String keyJson = changes.isPresent() ? keyJson(loaded, write.key()) : null;
+        if (logged != null && oldImages) {
+            // Takes the item's row and logs the change with the row as it was, before the upsert below.
+            List<Object> lockFirst = values(List.of(), key, json);
+            lockFirst.addAll(key);
+            lockFirst.add(keyJson);
+            lockFirst.add(json);
+            writes.add(logged.put(), lockFirst);
+        }
         // The base relation first, then the index relations: the order DeleteTable drops them in.
         writes.add(statements.base(loaded).write(), values(List.of(), key, json));
         removeIndexEntries(loaded, key);
@@ -88,15 +110,44 @@ final class PgItemUnit implements ItemUnit {
                 writes.add(statements.index(loaded, index).write(), values(ItemKeys.of(entry.get()).values(), key, json));
             }
         }
+        if (logged != null && !oldImages) {
+            // After the upsert, which holds the item's row: this change's seq follows the key's earlier ones.
+            List<Object> change = new ArrayList<>(key);
+            change.add(keyJson);
+            change.add(json);
+            writes.add(logged.put(), change);
+        }
     }
 
-    /** Removes the item under {@code key}, base relation first, then its index entries. */
+    /**
+     * Removes the item under {@code key}, base relation first, then its index entries; where the table keeps
+     * a change log, the base delete also writes the tombstone, only when it removed an item [I1].
+     */
     @Override
     public void delete(StorageTable table, Key key) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> values = ItemKeys.of(key).values();
-        writes.add(statements.base(loaded).delete(), values);
+        Optional<ChangeRelation> changes = loaded.changes();
+        if (changes.isPresent()) {
+            WriteStatements.ChangeStatements logged = statements.changes(loaded, changes.get(),
+                    loaded.description().changeLog().keepsOldImage());
+            List<Object> tombstone = new ArrayList<>(values);
+            tombstone.addAll(values);
+            tombstone.add(keyJson(loaded, key));
+            writes.add(logged.delete(), tombstone);
+        } else {
+            writes.add(statements.base(loaded).delete(), values);
+        }
         removeIndexEntries(loaded, values);
+    }
+
+    /** The key's attributes under the table's key names, as DynamoDB JSON: a change's {@code Keys}. */
+    private static String keyJson(CatalogRows.Loaded loaded, Key key) {
+        KeySchema schema = loaded.description().keySchema();
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put(schema.partitionKey(), key.partition());
+        schema.sortKey().ifPresent(s -> attributes.put(s, key.sort().orElseThrow()));
+        return ItemJson.encode(Item.of(attributes));
     }
 
     private Work transaction() {

@@ -2,8 +2,6 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
-
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -53,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * ONLY transaction holds ACCESS SHARE on the relations and has pinned its snapshot; only then is
  * the catalog transaction ended and its connection returned.
  *
- * <p>Both: the marker is {@code pg_current_snapshot()}; the relations that exist are probed with the
+ * <p>Both: the marker is the table's id and {@code pg_current_snapshot()}; the relations that exist are probed with the
  * definition, and a GSI whose relation is missing is left out of the description [D9] (a missing
  * base relation is TableNotFound at the pin); items come through a server-side cursor, one FETCH per
  * round trip, ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose
@@ -180,7 +178,10 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                     // statement of the step, so a failure above leaves the catalog to this step's close.
                     Tx.release(catalog);
                 }
-                return new Pinned(pools, tableName, observer, data, loaded.base(), new SnapshotInfo(KIND, marker), keyOrdered);
+                // The table's id before the snapshot's text [L5]: a change log window starts only at a marker of
+                // this table (a table deleted and created again, or another database's, has another id) [I4].
+                return new Pinned(pools, tableName, observer, data, loaded, new SnapshotInfo(KIND, marker(loaded, marker)),
+                        keyOrdered);
             } catch (SQLException | RuntimeException e) {
                 throw failed(tableName, "pinning the snapshot", e);
             }
@@ -216,12 +217,22 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         }
     }
 
+    /**
+     * The marker of a snapshot of {@code loaded}'s table [L5, P3]: {@code <table id>@<pg_current_snapshot()>}.
+     * Markers made before the change log carried the snapshot's text alone; a change log read refuses them
+     * by name, as they name no table [I4].
+     */
+    static String marker(CatalogRows.Loaded loaded, String snapshot) {
+        return loaded.row().getTableId() + "@" + snapshot;
+    }
+
     /** Pinned: the data transaction holds its snapshot and ACCESS SHARE on every relation; the row is free. */
-    private record Pinned(Pools pools, String tableName, ReadObserver observer, Connection data, RelationLayout base,
-                          SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
+    record Pinned(Pools pools, String tableName, ReadObserver observer, Connection data, CatalogRows.Loaded loaded,
+                  SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
 
         @Override
         public PageSource pages(StoredKeys storedKeys) {
+            RelationLayout base = loaded.base();
             // The cursor reads the item column only: its items carry no stored key, whatever storedKeys asks.
             SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
@@ -243,7 +254,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                         + " order (an unorderable key or a key column not collated \"C\"), so it has no key ranges"
                         + " to cut into " + count + " segments [B2]");
             }
-            return SnapshotSegments.cut(pools, data, base, tableName, observer, count);
+            return SnapshotSegments.cut(pools, data, loaded.base(), tableName, observer, count);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,6 +67,14 @@ final class WriteStatements {
         }
     };
 
+    /** By change relation name and setting, most recently used last; bounded as {@link #relations}. */
+    private final Map<String, ChangeStatements> changeStatements = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ChangeStatements> eldest) {
+            return size() > capacity;
+        }
+    };
+
     WriteStatements(int capacity) {
         this.capacity = capacity;
     }
@@ -90,6 +99,56 @@ final class WriteStatements {
             return new RelationStatements(RENDER.render(RENDER.insertInto(layout.relation().table()).columns(columns)
                     .values(placeholders(columns.size()))), deleteBy(layout, layout.baseKeyColumns()));
         });
+    }
+
+    /**
+     * The change log's statements [I1] of {@code loaded}'s table, which keeps a log ({@code changes}):
+     * <ul>
+     * <li>{@code put}: NEW_IMAGE: the change's insert, after the item's upsert has taken the item's row (so
+     *     its {@code seq} follows every earlier write of the key). NEW_AND_OLD_IMAGES: the lock-first
+     *     upsert: inserts the item, or on a conflict rewrites the row with its own item, taking the row
+     *     and answering it as it was, and logs the change with that old image; the ordinary upsert runs
+     *     next. A plain read of the old item could miss a concurrent insert of the key committed after
+     *     the statement's snapshot, which ON CONFLICT waits for and sees.</li>
+     * <li>{@code delete}: the item's delete and, only when it removed a row, the tombstone (with the old
+     *     image for NEW_AND_OLD_IMAGES), in one statement.</li>
+     * </ul>
+     */
+    record ChangeStatements(String put, String delete) {
+    }
+
+    /** The change log's statements of {@code loaded}'s table for its setting; cached beside the relations'. */
+    ChangeStatements changes(CatalogRows.Loaded loaded, ChangeRelation changes, boolean oldImages) {
+        String key = changes.relation().name() + (oldImages ? "#old" : "#new");
+        synchronized (this) {
+            ChangeStatements kept = changeStatements.get(key);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        String base = ChangeRelation.quote(loaded.row().getRelationName());
+        String chg = changes.quoted();
+        String keys = changes.keyColumns();
+        String marks = changes.keyPlaceholders();
+        String put = oldImages
+                ? "WITH up AS (INSERT INTO " + base + " AS b (" + keys + ", item) VALUES (" + marks + ", ?)"
+                        + " ON CONFLICT (" + keys + ") DO UPDATE SET item = b.item"
+                        // xmax is 0 on a row this statement inserted, the locker's xid on one it rewrote.
+                        + " RETURNING b.xmax::text <> '0' AS existed, b.item AS before)"
+                        + " INSERT INTO " + chg + " (kind, " + keys + ", key_json, new_image, old_image)"
+                        + " SELECT '" + ChangeRelation.PUT + "', " + marks + ", ?, ?,"
+                        + " CASE WHEN up.existed THEN up.before END FROM up"
+                : "INSERT INTO " + chg + " (kind, " + keys + ", key_json, new_image) VALUES ('"
+                        + ChangeRelation.PUT + "', " + marks + ", ?, ?)";
+        String delete = "WITH d AS (DELETE FROM " + base + " WHERE " + ChangeRelation.keyMatch("", changes.sortKey())
+                + " RETURNING item) INSERT INTO " + chg + " (kind, " + keys + ", key_json, old_image)"
+                + " SELECT '" + ChangeRelation.DELETE + "', " + marks + ", ?, " + (oldImages ? "d.item" : "NULL")
+                + " FROM d";
+        ChangeStatements made = new ChangeStatements(put, delete);
+        synchronized (this) {
+            changeStatements.put(key, made);
+        }
+        return made;
     }
 
     /** How many relations have statements kept now (at most the capacity). */

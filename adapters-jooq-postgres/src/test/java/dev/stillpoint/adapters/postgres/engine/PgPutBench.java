@@ -71,6 +71,7 @@ public final class PgPutBench {
                         () -> rawPuts(raw, rawFrom, items)));
             }
             PutRounds.verdict("PutItem PostgreSQL", 0.7, worst);
+            changeLogRounds(tables, rounds, n, warm);
             int counted = 200;
             int from = next[0];
             long stillpoint = RoundTrips.count(() -> next[0] = PutRounds.puts(tables, ACCOUNT, put, from, counted));
@@ -90,6 +91,36 @@ public final class PgPutBench {
             databases.close();
         }
         System.exit(0); // the embedded server stops in a shutdown hook
+    }
+
+    /**
+     * PutItem on a table keeping a change log (NEW_AND_OLD_IMAGES, the dearer setting: the lock-first upsert
+     * and the change's insert in the same round trip) against the same puts on a table without one, in the
+     * same JVM and rounds, the side that goes first alternating [I1, issue 31's target >= 0.65x]. Half the
+     * puts of each round overwrite an item the round before wrote, so old images are real.
+     */
+    private static void changeLogRounds(TableOperations tables, int rounds, int n, int warm) throws Exception {
+        String on = PutRounds.createTable(tables, ACCOUNT, "bench_log_on", dev.stillpoint.domain.table.ChangeLog.NEW_AND_OLD_IMAGES);
+        String off = PutRounds.createTable(tables, ACCOUNT, "bench_log_off");
+        PutRounds.puts(tables, ACCOUNT, on, 0, warm);
+        PutRounds.puts(tables, ACCOUNT, off, 0, warm);
+        double worst = Double.MAX_VALUE;
+        for (int r = 1; r <= rounds; r++) {
+            int from = Math.max(0, warm + (r - 1) * (n / 2) - n / 2);
+            double offRate = 0;
+            if (r % 2 == 0) {
+                offRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, off, from, n));
+            }
+            double onRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, on, from, n));
+            if (r % 2 == 1) {
+                offRate = PutRounds.rate(n, () -> PutRounds.puts(tables, ACCOUNT, off, from, n));
+            }
+            double ratio = onRate / offRate;
+            worst = Math.min(worst, ratio);
+            System.out.printf(Locale.ROOT, "round %d PutItem log on %,8.0f items/s  log off %,8.0f items/s  ratio %.3f%n",
+                    r, onRate, offRate, ratio);
+        }
+        PutRounds.verdict("PutItem PostgreSQL change log on / off", 0.65, worst);
     }
 
     private static long threadCpu(PutRounds.Work work) throws Exception {

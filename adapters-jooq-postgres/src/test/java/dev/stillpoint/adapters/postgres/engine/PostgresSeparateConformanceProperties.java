@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.adapters.postgres.testing.KitFixture;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.properties.kit.ChangeLogConformanceKit;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
@@ -18,7 +19,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * k2_pauseAfterDefinitionSeesOneInstant on those two and on "[K2] at AFTER_DEFINITION: what resumed
  * the open ... expected: TIMEOUT but was: W2_COMMITTED".
  */
-class PostgresSeparateConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
+class PostgresSeparateConformanceProperties implements SnapshotConformanceKit, RequestRulesKit, ChangeLogConformanceKit {
 
     private static final PgDatabases DATABASES = PgDatabases.perClass("kit_separate");
 
@@ -30,5 +31,11 @@ class PostgresSeparateConformanceProperties implements SnapshotConformanceKit, R
     @Override
     public ConformanceFixture fixture() {
         return new KitFixture(DATABASES.created(), Layout.SEPARATE);
+    }
+
+    /** The change log kit's storage [I1, I2, I4]: this class's databases, activation at once. */
+    @Override
+    public dev.stillpoint.ports.in.Storage openChangeLogStorage() {
+        return dev.stillpoint.adapters.postgres.PostgresStorage.open(DATABASES.created().undelayed(Layout.SEPARATE));
     }
 }

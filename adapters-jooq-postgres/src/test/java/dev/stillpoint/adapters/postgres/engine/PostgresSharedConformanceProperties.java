@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.adapters.postgres.testing.KitFixture;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
+import dev.stillpoint.properties.kit.ChangeLogConformanceKit;
 import dev.stillpoint.properties.kit.ConformanceFixture;
 import dev.stillpoint.properties.kit.RequestRulesKit;
 import dev.stillpoint.properties.kit.SnapshotConformanceKit;
@@ -16,7 +17,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * k2_pauseBeforeItemsSeesOneInstant and k2_pauseAfterDefinitionSeesOneInstant on "[K2] ... items
  * with W2 have the GSI in the description" and "[K2] ... W2 is not in the items at all".
  */
-class PostgresSharedConformanceProperties implements SnapshotConformanceKit, RequestRulesKit {
+class PostgresSharedConformanceProperties implements SnapshotConformanceKit, RequestRulesKit, ChangeLogConformanceKit {
 
     private static final PgDatabases DATABASES = PgDatabases.perClass("kit_shared");
 
@@ -28,5 +29,11 @@ class PostgresSharedConformanceProperties implements SnapshotConformanceKit, Req
     @Override
     public ConformanceFixture fixture() {
         return new KitFixture(DATABASES.created(), Layout.SHARED);
+    }
+
+    /** The change log kit's storage [I1, I2, I4]: this class's databases, activation at once. */
+    @Override
+    public dev.stillpoint.ports.in.Storage openChangeLogStorage() {
+        return dev.stillpoint.adapters.postgres.PostgresStorage.open(DATABASES.created().undelayed(Layout.SHARED));
     }
 }

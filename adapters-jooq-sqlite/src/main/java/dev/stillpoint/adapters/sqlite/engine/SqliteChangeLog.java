@@ -146,7 +146,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
         for (Record r : ctx.select(changes.pk(), changes.sk(), changes.changeKind(), changes.keyJson(), changes.newImage(),
                         changes.oldImage())
                 .from(changes.table())
-                .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().ne(ChangeRelation.START))
+                .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().in(ChangeRelation.PUT, ChangeRelation.DELETE))
                 .orderBy(changes.pk(), changes.sk(), changes.seq(), DSL.field(DSL.name("rowid")))
                 .fetch()) {
             if (last != null && !(Arrays.equals(last.get(changes.pk()), r.get(changes.pk()))

@@ -24,6 +24,8 @@ public final class ChangeRelation extends NamedRelation {
     public static final String DELETE = "DELETE";
     /** The log's first instant; a marker older than its seq is refused [I4]. */
     public static final String START = "START";
+    /** A trim pass's checkpoint [I4]: its seq, and its instant (epoch milliseconds) in {@code key_json}. */
+    public static final String MARK = "MARK";
 
     private static final Field<Long> SEQ = unqualified(SP_CHANGE_TEMPLATE.SEQ);
     private static final Field<String> KIND = unqualified(SP_CHANGE_TEMPLATE.KIND);

@@ -6,7 +6,8 @@
 --   seq        the commit sequence [L5] the writing transaction commits as (sp_commit_sequence.seq + 1,
 --              read inside the IMMEDIATE transaction, which advances it once before COMMIT); a snapshot
 --              with marker <table_id>@<s> sees exactly the rows with seq <= s
---   kind       PUT (a put or an overwrite), DELETE (a tombstone), START (the log's first instant: a
+--   kind       PUT (a put or an overwrite), DELETE (a tombstone), MARK (a trim pass's checkpoint [I4]:
+--              its key_json holds the pass's instant in epoch milliseconds), START (the log's first instant: a
 --              marker older than it is refused [I4])
 --   pk, sk     the item's encoded key (storage.KeyCodec), so the last change of a key is found by key
 --   key_json   the key attributes as DynamoDB JSON

@@ -1,0 +1,204 @@
+package dev.stillpoint.adapters.postgres.engine;
+
+import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.ports.in.TableChanges;
+import dev.stillpoint.ports.out.BegunRead;
+import dev.stillpoint.ports.out.DefinedRead;
+import dev.stillpoint.ports.out.ReadObserver;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A table's changes between two markers on PostgreSQL [I2], both layouts. The new snapshot B is opened as
+ * any snapshot is ({@link PostgresSnapshots}: the definition and the change rows are one MVCC snapshot,
+ * the change relation held ACCESS SHARE), so the change rows read are exactly those of transactions
+ * visible in B; of those, the window (A, B] keeps the ones whose xid is not visible in A
+ * ({@code pg_visible_in_snapshot}). A transaction's xid is taken when it first writes, not when it
+ * commits, so neither an xid nor a sequence value orders commits; visibility in the two snapshots is
+ * exact whatever the commit order. Rows are folded per key (last change wins, old image of the first).
+ *
+ * <p>The window's changes are held in memory (one per key changed), as SQLite's are.
+ */
+public final class PgChangeLog implements ChangeLogReads {
+
+    /** {@code <table id>@<xmin>:<xmax>:<xip,...>}, the marker a PostgreSQL snapshot reports [L5]. */
+    private static final Pattern MARKER = Pattern.compile("([a-z0-9]{1,32})@([0-9]{1,20}:[0-9]{1,20}:[0-9,]{0,100000})");
+
+    /** Whether snapshot A (1) is no later than B (2): every xid visible in A is visible in B. */
+    private static final String NOT_LATER = "SELECT pg_snapshot_xmax(?::pg_snapshot) <= pg_snapshot_xmax(?::pg_snapshot)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(?::pg_snapshot) x WHERE pg_visible_in_snapshot(x, ?::pg_snapshot))";
+
+    private final PostgresSnapshots snapshots;
+
+    public PgChangeLog(PostgresSnapshots snapshots) {
+        this.snapshots = snapshots;
+    }
+
+    @Override
+    public TableChanges changesSince(String accountId, String tableName, String sinceMarker) {
+        String doing = "reading the changes of table '" + tableName + "' since marker '" + sinceMarker + "'";
+        BegunRead begun = snapshots.begin(accountId, tableName, ReadObserver.NONE);
+        DefinedRead defined;
+        try {
+            defined = begun.readDefinition();
+        } catch (RuntimeException e) {
+            begun.close();
+            throw e;
+        }
+        PostgresSnapshots.Pinned pinned;
+        TableDescription description;
+        try {
+            description = defined.description();
+            if (description.status() != TableStatus.ACTIVE) {
+                throw StorageException.resourceInUse("table '" + tableName + "' is " + description.status()
+                        + "; its changes are read only when it is ACTIVE");
+            }
+            if (!description.changeLog().enabled()) {
+                throw StorageException.validation("table '" + tableName + "' keeps no change log, so marker '"
+                        + sinceMarker + "' starts no window of it [I4]");
+            }
+            pinned = (PostgresSnapshots.Pinned) defined.pin();
+        } catch (RuntimeException e) {
+            defined.close();
+            throw e;
+        }
+        try {
+            CatalogRows.Loaded loaded = pinned.loaded();
+            ChangeRelation changes = loaded.changes().orElseThrow();
+            String until = pinned.info().marker();
+            String since = sinceOf(sinceMarker, tableName, loaded.row().getTableId());
+            Connection data = pinned.data();
+            requireInWindow(data, changes, sinceMarker, since, until, tableName);
+            List<LoggedChange> window = fold(data, changes, since, description.changeLog().keepsOldImage());
+            return new TableChanges(description.dropDeletingIndexes().snapshotView(),
+                    new SnapshotInfo(PostgresSnapshots.KIND, sinceMarker), pinned.info(), window);
+        } catch (SQLException e) {
+            throw PgFailures.map(doing, e);
+        } finally {
+            pinned.close();
+        }
+    }
+
+    /**
+     * The start's snapshot text, after the refusals the marker's form decides [I4]: a marker of this backend's
+     * form, of this table (its id: a table deleted and created again, or another database's, has another).
+     */
+    static String sinceOf(String marker, String tableName, String tableId) {
+        Matcher m = MARKER.matcher(marker == null ? "" : marker);
+        if (!m.matches()) {
+            throw StorageException.validation("marker '" + marker + "' is not a PostgreSQL snapshot marker"
+                    + " (<table id>@<xmin>:<xmax>:<xip>), so it names no instant of table '" + tableName + "'"
+                    + " (a marker of the snapshot's text alone, as snapshots reported before the change log,"
+                    + " names no table) [I4]");
+        }
+        if (!m.group(1).equals(tableId)) {
+            throw StorageException.validation("marker '" + marker + "' is of another table (id " + m.group(1)
+                    + "), not of table '" + tableName + "' (id " + tableId + "): from another table, database or"
+                    + " deployment, or of a table of this name deleted since [I4]");
+        }
+        return m.group(2);
+    }
+
+    /**
+     * Refuses a start the log cannot answer exactly [I4]: a snapshot that is not PostgreSQL's, later than the
+     * new one, or that does not see the log's START (taken before the log began, or trimmed past).
+     */
+    private static void requireInWindow(Connection data, ChangeRelation changes, String marker, String since,
+                                        String until, String tableName) throws SQLException {
+        String b = until.substring(until.indexOf('@') + 1);
+        boolean notLater;
+        try (PreparedStatement s = data.prepareStatement(NOT_LATER)) {
+            s.setString(1, since);
+            s.setString(2, b);
+            s.setString(3, b);
+            s.setString(4, since);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                notLater = rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            if (PgFailures.sqlState(e).startsWith("22")) {
+                throw StorageException.validation("marker '" + marker + "' holds no PostgreSQL snapshot ("
+                        + PgFailures.describe(e) + "), so it names no instant of table '" + tableName + "' [I4]");
+            }
+            throw e;
+        }
+        if (!notLater) {
+            throw StorageException.validation("marker '" + marker + "' is later than the newest snapshot of table '"
+                    + tableName + "' (" + until + "): it names no instant this database has seen [I4]");
+        }
+        String startSql = "SELECT pg_visible_in_snapshot(xid, ?::pg_snapshot), xid::text FROM " + changes.quoted()
+                + " WHERE kind = '" + ChangeRelation.START + "'";
+        try (PreparedStatement s = data.prepareStatement(startSql)) {
+            s.setString(1, since);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw StorageException.internal("table '" + tableName + "' says it keeps a change log, but "
+                            + changes.relation().name() + " has no START row: the log is damaged", null);
+                }
+                if (!rs.getBoolean(1)) {
+                    throw StorageException.validation("marker '" + marker + "' is older than the change log of table '"
+                            + tableName + "', which begins with transaction " + rs.getString(2) + " (switched on or"
+                            + " trimmed since): the changes before it are not kept, so no exact window starts there [I4]");
+                }
+            }
+        }
+    }
+
+    /**
+     * The window's rows folded per key, in key order: the last change's kind and new image (by seq, which
+     * for one key is the commit order), the first change's kind and old image (the item at A).
+     */
+    private static List<LoggedChange> fold(Connection data, ChangeRelation changes, String since, boolean oldImages)
+            throws SQLException {
+        String keys = changes.keyColumns();
+        String sql = "SELECT kind, key_json, new_image, first_kind, first_old FROM (SELECT kind, key_json, new_image, "
+                + keys + ", first_value(kind) OVER w AS first_kind, first_value(old_image) OVER w AS first_old,"
+                + " row_number() OVER (PARTITION BY " + keys + " ORDER BY seq DESC) AS from_last"
+                + " FROM " + changes.quoted()
+                + " WHERE kind IN ('" + ChangeRelation.PUT + "', '" + ChangeRelation.DELETE + "')"
+                // Any xid older than A's xmin is visible in A: the index on xid bounds the scan.
+                + " AND xid >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, ?::pg_snapshot)"
+                + " WINDOW w AS (PARTITION BY " + keys + " ORDER BY seq"
+                + " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) w"
+                + " WHERE from_last = 1 ORDER BY " + keys;
+        List<LoggedChange> out = new ArrayList<>();
+        try (PreparedStatement s = data.prepareStatement(sql)) {
+            s.setString(1, since);
+            s.setString(2, since);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    boolean deleted = rs.getString(1).equals(ChangeRelation.DELETE);
+                    Optional<Item> old = image(rs.getString(5));
+                    boolean absentAtStart = oldImages && rs.getString(4).equals(ChangeRelation.PUT) && old.isEmpty();
+                    if (deleted && absentAtStart) {
+                        // Written and deleted inside the window, absent at both ends: no change at all.
+                        continue;
+                    }
+                    out.add(new LoggedChange(ItemJson.decode(rs.getString(2)),
+                            deleted ? Optional.empty() : image(rs.getString(3)), oldImages ? old : Optional.empty()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Optional<Item> image(String json) {
+        return json == null ? Optional.empty() : Optional.of(ItemJson.decode(json));
+    }
+}
