@@ -112,6 +112,7 @@ class ExportSignalsTest {
 
     @Test
     void e1_sigintMidExportRemovesTheTempFileAndSaysSo() throws Exception {
+        SigintDisposition.requireSigintDeliveredToChildren();
         Path out = Cli.scratch("sigint");
         Forked f = pausedExport(out);
         assertThat(temps(out)).hasSize(1);

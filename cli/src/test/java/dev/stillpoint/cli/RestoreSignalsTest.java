@@ -81,6 +81,7 @@ class RestoreSignalsTest {
 
     @Test
     void e5_sigintMidRestoreRemovesTheTable() throws Exception {
+        SigintDisposition.requireSigintDeliveredToChildren();
         interrupted("INT", 130);
     }
 }

@@ -14,6 +14,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.StorageCore;
+import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
@@ -181,10 +182,14 @@ class ControlPlaneTest {
             assertThat(core.permits().inUse()).as("an open snapshot holds a permit").isEqualTo(1);
         }
         assertThat(core.permits().inUse()).as("its permit back when closed").isZero();
+        assertThat(core.restores()).as("restores wired by the assembly").isNotNull();
+        core.wakeSignal().wake();
         core.close();
+        assertThat(core.pollerState().kind()).as("[D8] close stops the poller").isEqualTo(PollerState.Kind.STOPPED);
         long passes = core.pollerPasses();
         core.tables().createTable(Descriptions.request("acct", "after-close"));
         assertThat(core.pollerPasses()).as("no pass after close").isEqualTo(passes);
+        new StorageCore(settings, "test-storage-core-unassembled").close(); // nothing assembled: nothing to end, no failure
     }
 
     static final ItemStorage NO_ITEMS = new ItemStorage() {

@@ -113,6 +113,7 @@ class CoreEventsTest {
         Item item = Item.of(Map.of("pk", new AttributeValue.S("a")));
         RequestKey key = RequestKey.of("pk", new AttributeValue.S("a"));
 
+        long began = System.nanoTime();
         service.putItem("acct", "Orders", item);
         assertThatThrownBy(() -> service.putItem("acct", "Orders", Item.of(Map.of("v", new AttributeValue.S("x")))))
                 .isInstanceOf(StorageException.class);
@@ -123,7 +124,10 @@ class CoreEventsTest {
 
         assertThat(events.writes).as("[X1] kind and outcome of each write, in order").containsExactly(
                 "PUT ok", "PUT failed", "DELETE ok", "DELETE failed", "BATCH ok");
+        Duration all = Duration.ofNanos(System.nanoTime() - began);
         assertThat(events.writeTimes).as("[X1] a write's time is never negative").allMatch(d -> !d.isNegative());
+        assertThat(events.writeTimes).as("[X1] a write's time is at most the time all five took (%s)", all)
+                .allMatch(d -> d.compareTo(all) <= 0);
     }
 
     // [X1, D8] the deferred drops as the last pass found them, read live: how many, and the age of

@@ -44,7 +44,7 @@ class IndexAdditionTest {
             List.of(new AttributeDefinition("g", ScalarType.S)));
 
     /** A build over one table: the catalog's definition, the base items, the index's entries by base key. */
-    private static final class FakeBuild implements TableCatalog, IndexBuild {
+    private static class FakeBuild implements TableCatalog, IndexBuild {
         final boolean atomic;
         TableDescription definition = Descriptions.active("acct", "Orders");
         final List<Item> items = new ArrayList<>();
@@ -252,5 +252,87 @@ class IndexAdditionTest {
         assertThat(build.steps).as("load and record until recorded")
                 .startsWith("load", "record", "load", "record", "load", "record");
         assertThat(build.entries).hasSize(1);
+    }
+
+    // V2: an index of the request's name that an earlier attempt did NOT leave half-built (already ACTIVE,
+    // or CREATING with another key schema) is not "finished" by a non-atomic build: the rules refuse the
+    // request (the name is taken), and no entry is written, so an ACTIVE index never gets its items twice.
+    @Test
+    void anIndexOfTheNameThatIsNotAnUnfinishedAttemptIsRefusedNotResumed() {
+        FakeBuild active = new FakeBuild(false);
+        active.items.add(item("p", new AttributeValue.S("g")));
+        add(active);
+        active.steps.clear();
+        active.entries.clear();
+        Throwable again = catchThrowable(() -> add(active));
+        assertThat(again).as("an ACTIVE index of the name: refused").isInstanceOf(StorageException.class)
+                .hasMessageContaining("already has an index named 'byG'");
+        assertThat(active.steps).as("an ACTIVE index is not resumed").doesNotContain("resume");
+        assertThat(active.entries).as("nor written again").isEmpty();
+
+        // Left CREATING with key h by a failed attempt of another request; this request wants key g.
+        FakeBuild otherKey = new FakeBuild(false);
+        otherKey.items.add(item("p", new AttributeValue.S("g")));
+        Map<String, AttributeValue> withH = new LinkedHashMap<>();
+        withH.put("pk", new AttributeValue.S("q"));
+        withH.put("h", new AttributeValue.S("x"));
+        otherKey.items.add(Item.of(withH));
+        CreateGsiRequest byH = new CreateGsiRequest(
+                GlobalSecondaryIndex.creating("byG", KeySchema.hashOnly("h"), Projection.all()),
+                List.of(new AttributeDefinition("h", ScalarType.S)));
+        otherKey.failOnWrite = 0;
+        assertThat(catchThrowable(() -> new IndexAddition(otherKey, PAGE).add("acct", "Orders", byH,
+                before -> before.applyCreateGsi(byH)))).as("the first attempt fails mid-backfill")
+                .isInstanceOf(StorageException.class);
+        assertThat(otherKey.definition.gsi("byG").orElseThrow().status()).as("left CREATING").isEqualTo(IndexStatus.CREATING);
+        otherKey.steps.clear();
+        otherKey.entries.clear();
+        assertThat(catchThrowable(() -> add(otherKey))).as("CREATING with another key schema: refused")
+                .isInstanceOf(StorageException.class);
+        assertThat(otherKey.steps).as("an index of another key schema is not resumed").doesNotContain("resume");
+        assertThat(otherKey.entries).as("and nothing is written under the request's key").isEmpty();
+    }
+
+    // A build whose table's definition changes under every attempt gives up after MAX_ATTEMPTS (32) loads,
+    // Transient naming the table and the index, rather than looping without end.
+    @Test
+    void aDefinitionChangingUnderEveryAttemptGivesUpTransientAfterThirtyTwo() {
+        FakeBuild build = new FakeBuild(false);
+        build.losesRace = Integer.MAX_VALUE;
+        Throwable failed = catchThrowable(() -> add(build));
+        assertThat(failed).isInstanceOf(StorageException.class)
+                .hasMessageContaining("table 'Orders' changed 32 times while index 'byG' was being added");
+        assertThat(((StorageException) failed).reason()).isEqualTo(ErrorReason.TRANSIENT);
+        assertThat(build.steps.stream().filter("record"::equals).count()).as("32 attempts, no more").isEqualTo(32);
+    }
+
+    // A table gone before the build, or between its activation and the answer, is TableNotFound naming it.
+    @Test
+    void aTableGoneIsTableNotFound() {
+        FakeBuild gone = new FakeBuild(true) {
+            @Override
+            public Optional<StorageTable> load(String accountId, String tableName) {
+                return Optional.empty();
+            }
+        };
+        Throwable failed = catchThrowable(() -> add(gone));
+        assertThat(failed).isInstanceOf(StorageException.class).hasMessageContaining("Orders");
+        assertThat(((StorageException) failed).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+
+        FakeBuild goneAfter = new FakeBuild(true) {
+            @Override
+            public Optional<StorageTable> load(String accountId, String tableName) {
+                return steps.contains("activate") ? Optional.empty() : super.load(accountId, tableName);
+            }
+        };
+        Throwable late = catchThrowable(() -> add(goneAfter));
+        assertThat(((StorageException) late).reason()).as("gone after activation").isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+    }
+
+    @Test
+    void aPageOfNoItemsIsRefused() {
+        assertThat(catchThrowable(() -> new IndexAddition(new FakeBuild(true), 0)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("page must be positive, got 0");
+        assertThat(new IndexAddition(new FakeBuild(true), 1)).isNotNull();
     }
 }

@@ -141,4 +141,91 @@ class TableWaiterTest {
             assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
         }
     }
+
+    // D5, D8: a table deleted while waited on ends the wait once DescribeTable answers TableNotFound;
+    // the wait polls with a pause (about 5 polls in 300 ms, never hundreds).
+    @Test
+    void d5_aTableGoneWhileWaitedOnEndsTheDeleteWait() {
+        TableDescription deleting = Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        InMemoryTables going = new InMemoryTables() {
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                // The third read finds the table gone, as the deferred drop would leave it.
+                return reads.incrementAndGet() < 3 ? Optional.of(deleting) : Optional.empty();
+            }
+        };
+        TableService service = new TableService(going, new ItemWrites(going), request -> deleting,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        TableWaiter.awaitDeleted(service, "acct", "Old", Duration.ofSeconds(30));
+        assertThat(reads.get()).as("[D5] the wait ended at the first TableNotFound").isEqualTo(3);
+    }
+
+    // D10: still there past the timeout is Transient, naming the table, its status and the wait; polled
+    // with a pause, not a spin.
+    @Test
+    void d10_stillThereAfterTheTimeoutIsTransientNamingTheDeleteWait() {
+        storage.tables.put("Old", Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING));
+        assertThatThrownBy(() -> TableWaiter.awaitDeleted(tables, "acct", "Old", Duration.ofMillis(300)))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                    assertThat(e.getMessage()).isEqualTo("table 'Old' is still DELETING after waiting 300 ms for it to be deleted");
+                });
+        assertThat(storage.calls.stream().filter(c -> c.equals("describe Old")).count())
+                .as("[D10] polled more than once, with a pause between polls").isBetween(2L, 20L);
+    }
+
+    // D5: the pause grows to 250 ms and no further: a table gone 2 s after the first poll is seen with no
+    // two polls more than 750 ms apart (3x the longest pause, for a busy machine).
+    @Test
+    void d5_theDeleteWaitsPauseGrowsToAQuarterSecondAndNoFurther() {
+        TableDescription deleting = Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING);
+        java.util.List<Long> polls = new java.util.ArrayList<>();
+        InMemoryTables going = new InMemoryTables() {
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                polls.add(System.nanoTime());
+                boolean gone = polls.get(polls.size() - 1) - polls.get(0) >= Duration.ofSeconds(2).toNanos();
+                return gone ? Optional.empty() : Optional.of(deleting);
+            }
+        };
+        TableService service = new TableService(going, new ItemWrites(going), request -> deleting,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        TableWaiter.awaitDeleted(service, "acct", "Old", Duration.ofSeconds(30));
+        long longestGap = 0;
+        for (int i = 1; i < polls.size(); i++) {
+            longestGap = Math.max(longestGap, polls.get(i) - polls.get(i - 1));
+        }
+        assertThat(Duration.ofNanos(longestGap)).as("[D5] the longest gap between polls")
+                .isLessThanOrEqualTo(Duration.ofMillis(750));
+        assertThat(polls.size()).as("[D5] a pause between polls, not a spin").isBetween(3, 40);
+    }
+
+    // D10: an interrupted delete wait ends Transient at once and keeps the thread's interrupt; any answer
+    // but TableNotFound (here a Transient DescribeTable) ends it as it came.
+    @Test
+    void d10_anInterruptedDeleteWaitEndsAndKeepsTheInterruptAndOtherFailuresPassThrough() {
+        storage.tables.put("Old", Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING));
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> TableWaiter.awaitDeleted(tables, "acct", "Old", Duration.ofMinutes(5)))
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.TRANSIENT);
+                        assertThat(e.getMessage()).isEqualTo("waiting for table 'Old' to be deleted was interrupted");
+                    });
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+        }
+        InMemoryTables failing = new InMemoryTables() {
+            @Override
+            public Optional<TableDescription> describe(String accountId, String tableName) {
+                throw new StorageException(ErrorReason.TRANSIENT, "database unreachable");
+            }
+        };
+        TableService service = new TableService(failing, new ItemWrites(failing), request -> null,
+                new TableDeletion(new FakeCatalog(), TimeSource.SYSTEM, () -> { }, () -> Duration.ZERO));
+        assertThatThrownBy(() -> TableWaiter.awaitDeleted(service, "acct", "Old", Duration.ofMinutes(5)))
+                .isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.getMessage()).isEqualTo("database unreachable"));
+    }
 }

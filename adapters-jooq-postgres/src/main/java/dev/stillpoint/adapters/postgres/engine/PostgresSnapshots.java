@@ -75,9 +75,28 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                AND a.attcollation <> 0 AND a.attname IN ('pk', 'sk')""";
 
     private final Pools pools;
+    private final Runnable definitionRead;
 
+    /**
+     * Snapshots over {@code pools}.
+     *
+     * @param pools the engine's pools
+     */
     public PostgresSnapshots(Pools pools) {
+        this(pools, () -> { });
+    }
+
+    /**
+     * Snapshots over {@code pools} that run {@code definitionRead} once an open has read its definition,
+     * before it reads anything else: a test's pause, where a write committed must be in neither the
+     * definition nor the items [S1]; never a production setting.
+     *
+     * @param pools          the engine's pools
+     * @param definitionRead run on the opening thread; may block
+     */
+    public PostgresSnapshots(Pools pools, Runnable definitionRead) {
         this.pools = pools;
+        this.definitionRead = definitionRead;
     }
 
     /** Shared: the data connection's snapshot transaction. Separate: the catalog connection's transaction. */
@@ -96,7 +115,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             } else {
                 Tx.begin(first);
             }
-            return new Begun(pools, accountId, tableName, observer, first);
+            return new Begun(pools, accountId, tableName, observer, first, definitionRead);
         } catch (SQLException | RuntimeException e) {
             Tx.release(first);
             throw PgFailures.mapSnapshot(doing, e);
@@ -104,8 +123,8 @@ public final class PostgresSnapshots implements SnapshotReadPort {
     }
 
     /** Begun: {@code catalog} is in its transaction (on the shared layout it is the data connection too). */
-    private record Begun(Pools pools, String accountId, String tableName, ReadObserver observer, Connection catalog)
-            implements BegunRead {
+    private record Begun(Pools pools, String accountId, String tableName, ReadObserver observer, Connection catalog,
+                         Runnable definitionRead) implements BegunRead {
 
         /**
          * Reads the row (shared: the transaction's first statement, which takes its snapshot [P1];
@@ -121,6 +140,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                         : CatalogRows.RowLock.SHARE;
                 CatalogRows.Loaded loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
+                definitionRead.run();
                 Connection data = pools.shared() ? catalog : pools.data();
                 try {
                     List<DataRelation> existing = existingRelations(data, loaded.relations());

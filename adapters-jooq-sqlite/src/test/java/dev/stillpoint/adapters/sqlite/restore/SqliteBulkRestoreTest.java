@@ -107,6 +107,35 @@ class SqliteBulkRestoreTest {
         }
     }
 
+    // B1, E5: a load opens only into its own restore's table, while it restores. Here the restore's row is
+    // removed behind it before its first write (as a poller that took it for dead would) and another table
+    // of the same name is created and ACTIVE: the first write is TableNotFound, and the other table gets none
+    // of the restore's items.
+    @Test
+    void b1_aLoadNeverOpensIntoAnotherTableOfTheRestoresName() throws Exception {
+        Path file = TestDatabases.newFile("bulk-renamed");
+        try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO))) {
+            RestoreLoad load = storage.restores().begin(RestoreFixtures.definition("named"), ORIGIN);
+            String id = load.table().tableId();
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM sp_restore_records WHERE table_id = '" + id + "'");
+                st.executeUpdate("DELETE FROM sp_indexes WHERE table_id = '" + id + "'");
+                st.executeUpdate("DELETE FROM sp_tables WHERE table_id = '" + id + "'");
+            }
+            storage.tables().createTable(RestoreFixtures.definition("named"));
+            TableDescription other = TableWaiter.awaitActive(storage.tables(), ACCOUNT, "named", Duration.ofSeconds(30));
+            assertThat(other.tableId()).as("another table of the name").isNotEqualTo(id);
+
+            assertThatThrownBy(() -> load.write(RestoreFixtures.items(0, 5)))
+                    .as("[B1] the restore's first write opens no load into the other table")
+                    .isInstanceOf(StorageException.class)
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertThat(count(file, "SELECT count(*) FROM \"d_" + other.tableId() + "\""))
+                    .as("[B1] none of the restore's items in the other table").isZero();
+            load.close();
+        }
+    }
+
     /** Every row of relation {@code d_<suffixedId>}, each column as hex or text, in primary-key order. */
     private static List<String> dump(Path file, String relation) throws Exception {
         List<String> rows = new ArrayList<>();

@@ -1,0 +1,128 @@
+package dev.stillpoint.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.stillpoint.backup.BackupFailure.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a restore of a DynamoDB export checks before it reads an item [E3], beyond the data files' MD5s and
+ * counts (ExportReaderTest): the manifests' own checksum files, the export's type, and that every data file
+ * it reads lies inside the export. The layout, as AWS documents it: "DynamoDB creates manifest files, along
+ * with their checksum files" (manifest-summary.checksum, manifest-files.checksum), and the summary's
+ * exportType is FULL_EXPORT or INCREMENTAL_EXPORT
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html).
+ */
+class DynamoDbManifestChecksTest {
+
+    private static final ExportKey KEY = ExportReader.parseKey("pk:S,sk:N");
+    private static final String A1 = "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}";
+    private static final String A2 = "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}}";
+
+    private static DynamoDbExportDir export(String name) {
+        DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch(name));
+        d.dataFile("a.json.gz", A1, A2);
+        d.manifests();
+        return d;
+    }
+
+    /** Writes {@code <manifest>.checksum} beside it: the hex MD5 of the manifest's bytes, as AWS writes it. */
+    private static void writeChecksum(DynamoDbExportDir d, String manifest) throws IOException {
+        byte[] md5 = DynamoDbExportDir.md5(Files.readAllBytes(d.exportDir.resolve(manifest + ".json")));
+        Files.writeString(d.exportDir.resolve(manifest + ".checksum"), HexFormat.of().formatHex(md5) + "\n",
+                StandardCharsets.US_ASCII);
+    }
+
+    private static void replace(Path file, String from, String to) throws IOException {
+        String text = Files.readString(file);
+        assertThat(text).as("the test's edit applies").contains(from);
+        Files.writeString(file, text.replace(from, to));
+    }
+
+    private static long itemsRead(CheckedExport export) {
+        List<Object> items = new ArrayList<>();
+        export.load(10, items::addAll);
+        return items.size();
+    }
+
+    private static BackupFailure refused(ThrowingCallable call, Problem problem, String text) {
+        Throwable t = catchThrowable(call);
+        assertThat(t).as("[E3] refused with a BackupFailure").isInstanceOf(BackupFailure.class);
+        BackupFailure f = (BackupFailure) t;
+        assertThat(f.problem()).as(f.getMessage()).isEqualTo(problem);
+        assertThat(f.getMessage()).contains(text);
+        return f;
+    }
+
+    // E3: with both checksum files right the export reads; a summary changed behind its checksum file (here
+    // the source table's ARN, which the restore records) is an integrity failure naming the summary.
+    @Test
+    void e3_aSummaryChangedBehindItsChecksumFileIsRefused() throws IOException {
+        DynamoDbExportDir d = export("ddb-summary-checksum");
+        writeChecksum(d, "manifest-summary");
+        writeChecksum(d, "manifest-files");
+        assertThat(itemsRead(ExportReader.check(d.root, Optional.of(KEY))))
+                .as("both checksum files match: the export reads").isEqualTo(2);
+
+        replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
+
+        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY,
+                "manifest-summary.json: MD5");
+    }
+
+    // E3: manifest-files.json changed behind its checksum file (a line's etag, which nothing else checks) is
+    // an integrity failure naming it, before any data file is trusted on its word.
+    @Test
+    void e3_aFilesManifestChangedBehindItsChecksumFileIsRefused() throws IOException {
+        DynamoDbExportDir d = export("ddb-files-checksum");
+        writeChecksum(d, "manifest-files");
+        Path files = d.exportDir.resolve("manifest-files.json");
+        String etag = Files.readString(files).replaceAll("(?s).*\"etag\":\"([0-9a-f]+)\".*", "$1");
+
+        replace(files, etag, "0".repeat(etag.length()));
+
+        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY, "manifest-files.json: MD5");
+    }
+
+    // E3: an incremental export holds changes (new and old images), not a table: restoring it as one would
+    // make a table of change records. It is refused by its type, named.
+    @Test
+    void e3_anIncrementalExportIsRefusedNamingItsType() throws IOException {
+        DynamoDbExportDir d = export("ddb-incremental");
+        replace(d.exportDir.resolve("manifest-summary.json"), "\"outputFormat\":\"DYNAMODB_JSON\"",
+                "\"outputFormat\":\"DYNAMODB_JSON\",\"exportType\":\"INCREMENTAL_EXPORT\"");
+
+        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT,
+                "exportType 'INCREMENTAL_EXPORT' is not FULL_EXPORT");
+    }
+
+    // E3: a data file key climbing out of the export ("../name") is never followed, even where a file of
+    // that path exists and the manifest's MD5 and count match it: a restore reads only what the export holds.
+    @Test
+    void e3_aDataFileNamedOutsideTheExportIsNeverRead() throws IOException {
+        DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch("ddb-outside"));
+        String name = "outside-" + UUID.randomUUID() + ".json.gz";
+        byte[] bytes = DynamoDbExportDir.gzip(("{\"Item\":" + A1 + "}\n").getBytes(StandardCharsets.UTF_8));
+        Path outside = d.root.getParent().resolve(name);
+        Files.write(outside, bytes);
+        d.manifests(1); // the summary, counting the one item; manifest-files.json is written next
+        Files.writeString(d.exportDir.resolve("manifest-files.json"), "{\"itemCount\":1,\"md5Checksum\":\""
+                + Base64.getEncoder().encodeToString(DynamoDbExportDir.md5(bytes)) + "\",\"etag\":\"x\","
+                + "\"dataFileS3Key\":\"../" + name + "\"}\n");
+
+        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT,
+                "names '../" + name + "', which is not in");
+    }
+}
