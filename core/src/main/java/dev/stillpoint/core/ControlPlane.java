@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * Each pass runs the backend's chores (each one's failure logged, never stopping the pass), then the
  * statistics refresh when due, then the pass's activations and drop retries. Cassandra has no
  * control plane (nothing is ever due later: CreateTable answers ACTIVE, DeleteTable is synchronous
- * [C2]) and wires {@link TableService} with its own creator and an inline {@link TableDeletion} instead.
+ * [C2]); {@link InlineStorageCore} wires its {@link TableService} with its own creator and an inline
+ * {@link TableDeletion} instead.
  */
 public final class ControlPlane implements WakeSignal, AutoCloseable {
 

@@ -19,7 +19,7 @@ import java.util.Objects;
  * builds its ports and asks this for the rest. Three steps, as {@link ControlPlane}'s:
  * construction (the poller exists and {@link #wakeSignal()} can be handed to a port that wakes it),
  * {@link #assemble} once, then {@link #start()} (never for a read-only opening).
- * Cassandra has no control plane [C2] and assembles its table service itself.
+ * Cassandra has no control plane [C2]: {@link InlineStorageCore} assembles its services.
  */
 public final class StorageCore implements AutoCloseable {
 

@@ -73,7 +73,7 @@ class PostgresSnapshotTest {
     // (pinned: catalog given back, data transaction open), and a table that is not ACTIVE.
     // Mutant run by hand (again after issue 11's typed steps): PostgresSnapshots' Defined.close not
     // releasing the data connection of an open that failed between its definition and its pin (the
-    // Tx.release(data) line removed) -> fails on the separate layout on "[S5] pools back to idle after a
+    // TransactionStatements.release(data) line removed) -> fails on the separate layout on "[S5] pools back to idle after a
     // failed open (missing base relation): data pool connections in use ... expected: 0 but was: 1"; the
     // shared layout (data == catalog) stays green.
     @ParameterizedTest

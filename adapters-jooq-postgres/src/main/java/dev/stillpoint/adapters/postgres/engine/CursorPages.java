@@ -124,7 +124,7 @@ final class CursorPages implements PageSource {
             // Ends the read transaction (the portal with it) and gives the connection back; the statement
             // is closed first so the driver forgets the portal.
             closeQuietly(statement);
-            Tx.release(data);
+            TransactionStatements.release(data);
         }
     }
 

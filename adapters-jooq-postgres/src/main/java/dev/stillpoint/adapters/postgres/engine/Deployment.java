@@ -70,8 +70,8 @@ public final class Deployment {
     private record Opening(String catalogAddress, Optional<String> dataAddress, boolean readOnly, long now) {
 
         Deployment shared(Connection c) throws SQLException {
-            DSLContext ctx = Work.dsl(c);
-            Tx.begin(c);
+            DSLContext ctx = Transaction.dsl(c);
+            TransactionStatements.begin(c);
             try {
                 lock(c);
                 Optional<SpDeploymentRecord> row = record(ctx);
@@ -86,12 +86,12 @@ public final class Deployment {
                     throw notACatalog(catalogAddress, owner.get());
                 }
                 if (row.isPresent() && owner.isPresent()) {
-                    Tx.commit(c);
+                    TransactionStatements.commit(c);
                     return new Deployment(row.get().getCatalogId());
                 }
                 requireListedRelations(ctx, ctx, catalogAddress);
                 if (readOnly) {
-                    Tx.commit(c);
+                    TransactionStatements.commit(c);
                     return new Deployment(row.map(SpDeploymentRecord::getCatalogId).orElse(""));
                 }
                 String id = row.map(SpDeploymentRecord::getCatalogId).orElseGet(() -> UUID.randomUUID().toString());
@@ -100,23 +100,23 @@ public final class Deployment {
                 }
                 DataRelations.claim(ctx, id, id, catalogAddress, now);
                 DataRelations.registerListed(ctx, ctx, id, now, catalogAddress);
-                Tx.commit(c);
+                TransactionStatements.commit(c);
                 return new Deployment(id);
             } finally {
-                Tx.rollbackQuietly(c);
+                TransactionStatements.rollbackQuietly(c);
             }
         }
 
         Deployment separate(Connection c, Connection d) throws SQLException {
             String dataAt = dataAddress.orElseThrow();
-            DSLContext catalog = Work.dsl(c);
-            DSLContext data = Work.dsl(d);
+            DSLContext catalog = Transaction.dsl(c);
+            DSLContext data = Transaction.dsl(d);
             if (DataRelations.holdsCatalog(data)) {
                 throw StorageException.validation("the data database at " + dataAt + " holds a Stillpoint catalog of"
                         + " its own (a shared-layout deployment, or the catalog itself): a data database belongs to"
                         + " one catalog and holds none; check --data-url (the catalog is at " + catalogAddress + ")");
             }
-            Tx.begin(c);
+            TransactionStatements.begin(c);
             try {
                 lock(c);
                 Optional<SpDeploymentRecord> row = record(catalog);
@@ -136,12 +136,12 @@ public final class Deployment {
                                 + row.get().getCatalogId() + ", its data in " + row.get().getDataAddress() + ")")
                                 + "; check --data-url");
                     }
-                    Tx.commit(c);
+                    TransactionStatements.commit(c);
                     return new Deployment(ownerId);
                 }
                 requireListedRelations(catalog, data, dataAt);
                 if (readOnly) {
-                    Tx.commit(c);
+                    TransactionStatements.commit(c);
                     return new Deployment(row.map(SpDeploymentRecord::getCatalogId).orElse(""));
                 }
                 String id = row.map(SpDeploymentRecord::getCatalogId).orElseGet(() -> UUID.randomUUID().toString());
@@ -150,25 +150,25 @@ public final class Deployment {
                     insertRecord(catalog, id, SEPARATE, dataId, dataAt, now);
                 }
                 // The catalog's record first (see the class comment), then the data database's owner row.
-                Tx.commit(c);
+                TransactionStatements.commit(c);
                 claimData(d, id, dataId, catalog);
                 return new Deployment(id);
             } finally {
-                Tx.rollbackQuietly(c);
+                TransactionStatements.rollbackQuietly(c);
             }
         }
 
         private void lock(Connection c) throws SQLException {
             if (!readOnly) {
-                Tx.exec(c, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+                TransactionStatements.exec(c, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
             }
         }
 
         private void claimData(Connection d, String id, String dataId, DSLContext catalog) throws SQLException {
-            DSLContext data = Work.dsl(d);
-            Tx.begin(d);
+            DSLContext data = Transaction.dsl(d);
+            TransactionStatements.begin(d);
             try {
-                Tx.exec(d, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+                TransactionStatements.exec(d, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
                 Optional<SpDataOwnerRecord> owner = DataRelations.owner(data);
                 if (owner.isPresent() && !owner.get().getCatalogId().equals(id)) {
                     throw StorageException.validation("the data database at " + dataAddress.orElseThrow()
@@ -177,9 +177,9 @@ public final class Deployment {
                 }
                 DataRelations.claim(data, id, dataId, catalogAddress, now);
                 DataRelations.registerListed(catalog, data, id, now, dataAddress.orElseThrow());
-                Tx.commit(d);
+                TransactionStatements.commit(d);
             } finally {
-                Tx.rollbackQuietly(d);
+                TransactionStatements.rollbackQuietly(d);
             }
         }
 
@@ -201,7 +201,7 @@ public final class Deployment {
      * row and no catalog of its own), before any migration writes to it [O1, O2].
      */
     public static void requireNotADataDatabase(Connection c, String address) {
-        DSLContext ctx = Work.dsl(c);
+        DSLContext ctx = Transaction.dsl(c);
         if (!DataRelations.holdsCatalog(ctx)) {
             DataRelations.owner(ctx).ifPresent(owner -> {
                 throw notACatalog(address, owner);

@@ -49,7 +49,7 @@ public final class OrphanSweep {
 
     /** Takes the lock a CreateTable holds until its catalog transaction ends, so no sweep reads its rows meanwhile. */
     static void holdOffSweep(Connection catalogConnection) throws SQLException {
-        Tx.exec(catalogConnection, "SELECT pg_advisory_xact_lock_shared(" + SWEEP_LOCK + ")");
+        TransactionStatements.exec(catalogConnection, "SELECT pg_advisory_xact_lock_shared(" + SWEEP_LOCK + ")");
     }
 
     /**
@@ -64,24 +64,24 @@ public final class OrphanSweep {
             Connection data = pools.shared() ? catalogConnection : pools.data();
             try {
                 Map<String, String> candidates = new LinkedHashMap<>();
-                for (String name : DataRelations.registeredTo(Work.dsl(data), catalogId)) {
+                for (String name : DataRelations.registeredTo(Transaction.dsl(data), catalogId)) {
                     DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
                 }
                 if (candidates.isEmpty()) {
                     return dropped;
                 }
                 Set<String> known = new HashSet<>();
-                Tx.begin(catalogConnection);
+                TransactionStatements.begin(catalogConnection);
                 try {
-                    Tx.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                    TransactionStatements.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
                     // Waits for every CreateTable in flight: its relations may be committed before its row.
-                    Tx.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
-                    known.addAll(Work.dsl(catalogConnection).select(SP_TABLES.TABLE_ID).from(SP_TABLES)
+                    TransactionStatements.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
+                    known.addAll(Transaction.dsl(catalogConnection).select(SP_TABLES.TABLE_ID).from(SP_TABLES)
                             .where(SP_TABLES.TABLE_ID.in(new HashSet<>(candidates.values())))
                             .fetch(SP_TABLES.TABLE_ID));
-                    Tx.commit(catalogConnection);
+                    TransactionStatements.commit(catalogConnection);
                 } finally {
-                    Tx.rollbackQuietly(catalogConnection);
+                    TransactionStatements.rollbackQuietly(catalogConnection);
                 }
                 for (Map.Entry<String, String> e : candidates.entrySet()) {
                     if (!known.contains(e.getValue()) && dropOrphan(data, e.getKey())) {
@@ -90,7 +90,7 @@ public final class OrphanSweep {
                 }
             } finally {
                 if (data != catalogConnection) {
-                    Tx.release(data);
+                    TransactionStatements.release(data);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -104,15 +104,15 @@ public final class OrphanSweep {
 
     private static boolean dropOrphan(Connection data, String name) {
         try {
-            Tx.begin(data);
+            TransactionStatements.begin(data);
             try {
-                Tx.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
-                DataRelation.fromCatalog(name).dropIfExists(Work.dsl(data)).execute();
-                DataRelations.unregister(Work.dsl(data), name);
-                Tx.commit(data);
+                TransactionStatements.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+                DataRelation.fromCatalog(name).dropIfExists(Transaction.dsl(data)).execute();
+                DataRelations.unregister(Transaction.dsl(data), name);
+                TransactionStatements.commit(data);
                 return true;
             } finally {
-                Tx.rollbackQuietly(data);
+                TransactionStatements.rollbackQuietly(data);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("could not drop data relation {} (it has no catalog row); the next pass retries: {}", name,

@@ -79,10 +79,10 @@ public final class PgBulkLoads implements BulkLoads {
             throw PgFailures.map(doing, e);
         }
         try {
-            Tx.begin(c);
+            TransactionStatements.begin(c);
             return new Load(table.tableName(), c, c.unwrap(PGConnection.class).getCopyAPI(), targets);
         } catch (SQLException | RuntimeException e) {
-            Tx.release(c);
+            TransactionStatements.release(c);
             throw PgFailures.map(doing, e);
         }
     }
@@ -154,12 +154,12 @@ public final class PgBulkLoads implements BulkLoads {
                 for (Target t : targets) {
                     send(t);
                 }
-                Tx.commit(connection);
+                TransactionStatements.commit(connection);
             } catch (SQLException | RuntimeException e) {
                 throw fail("committing the load", e);
             }
             closed = true;
-            Tx.release(connection);
+            TransactionStatements.release(connection);
         }
 
         @Override
@@ -167,7 +167,7 @@ public final class PgBulkLoads implements BulkLoads {
             if (!closed) {
                 closed = true;
                 // Rolls back whatever is open (a COPY in progress included) and gives the connection back.
-                Tx.release(connection);
+                TransactionStatements.release(connection);
             }
         }
 

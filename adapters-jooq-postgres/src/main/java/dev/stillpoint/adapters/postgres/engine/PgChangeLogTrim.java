@@ -60,7 +60,7 @@ public final class PgChangeLogTrim implements ChangeLogTrim {
     /** Marks {@code log} at {@code nowMillis} and cuts it at its newest MARK at or before {@code cutoffMillis}. */
     static void trim(Connection data, ChangeRelation log, long nowMillis, long cutoffMillis) throws SQLException {
         String chg = log.quoted();
-        Tx.begin(data);
+        TransactionStatements.begin(data);
         try {
             update(data, "INSERT INTO " + chg + " (kind, at_millis, snap) VALUES ('" + ChangeRelation.MARK
                     + "', ?, pg_current_snapshot())", nowMillis);
@@ -86,9 +86,9 @@ public final class PgChangeLogTrim implements ChangeLogTrim {
                         + ChangeRelation.MARK + "' AND (at_millis < ? OR (at_millis = ? AND seq < ?)))", at, at, seq);
                 update(data, "UPDATE " + chg + " SET kind = '" + ChangeRelation.START + "' WHERE seq = ?", seq);
             }
-            Tx.commit(data);
+            TransactionStatements.commit(data);
         } finally {
-            Tx.rollbackQuietly(data);
+            TransactionStatements.rollbackQuietly(data);
         }
     }
 

@@ -41,7 +41,7 @@ final class PgDropAttempt implements DropAttempt {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgDropAttempt.class);
 
-    private final Work work;
+    private final Transaction work;
     private final CatalogRows.Loaded loaded;
     private final String doing;
     private final boolean shared;
@@ -53,7 +53,7 @@ final class PgDropAttempt implements DropAttempt {
     // Separate layout: the row is to go once the data transaction committed [L2].
     private boolean rowRemovalPending;
 
-    PgDropAttempt(Work work, CatalogRows.Loaded loaded, String doing, boolean shared, TimeSource time,
+    PgDropAttempt(Transaction work, CatalogRows.Loaded loaded, String doing, boolean shared, TimeSource time,
                   WakeSignal wake) {
         this.work = work;
         this.loaded = loaded;
@@ -90,14 +90,14 @@ final class PgDropAttempt implements DropAttempt {
             Connection catalog = work.catalogConnection();
             beforeDrops = catalog.setSavepoint("sp_drops");
             // Pending queue rows first, waiting for in-flight claims (a worker's FOR UPDATE) with no timeout.
-            Tx.exec(catalog, "SET LOCAL lock_timeout = 0");
+            TransactionStatements.exec(catalog, "SET LOCAL lock_timeout = 0");
             work.catalog().deleteFrom(SP_PENDING_WORK)
                     .where(SP_PENDING_WORK.TABLE_ID.eq(loaded.row().getTableId()))
                     .execute();
             // The budget is the DROPs': it starts once the queue rows are gone, however long a claim held them.
             long deadline = time.monotonicNanos() + budget.toNanos();
             Connection data = work.dataConnection();
-            DSLContext ctx = Work.dsl(data);
+            DSLContext ctx = Transaction.dsl(data);
             // The base relation first: a writer takes it before its index relations, so dropping an
             // index relation first would queue behind a write in progress and time the drop out.
             for (DataRelation relation : loaded.relations()) {
@@ -107,12 +107,12 @@ final class PgDropAttempt implements DropAttempt {
                             + relation.name());
                 }
                 // One budget for the group: each DROP may wait only for what is left of it [P7].
-                Tx.exec(data, "SET LOCAL lock_timeout = " + leftMillis);
+                TransactionStatements.exec(data, "SET LOCAL lock_timeout = " + leftMillis);
                 dropsPending = !shared;
                 relation.dropIfExists(ctx).execute();
                 DataRelations.unregister(ctx, relation.name());
             }
-            Tx.exec(data, "SET LOCAL lock_timeout = DEFAULT");
+            TransactionStatements.exec(data, "SET LOCAL lock_timeout = DEFAULT");
             return DropResult.DROPPED;
         } catch (SQLException | RuntimeException e) {
             String state = PgFailures.sqlState(e);
@@ -165,7 +165,7 @@ final class PgDropAttempt implements DropAttempt {
     public void commit() {
         if (shared) {
             try {
-                Tx.commit(work.catalogConnection());
+                TransactionStatements.commit(work.catalogConnection());
                 return;
             } catch (SQLException e) {
                 throw PgFailures.map(doing + ": committing", e);
@@ -173,7 +173,7 @@ final class PgDropAttempt implements DropAttempt {
         }
         // Separate layout [L2]: catalog (the row DELETING), then data (the drops), then the row's removal.
         try {
-            Tx.commit(work.catalogConnection());
+            TransactionStatements.commit(work.catalogConnection());
         } catch (SQLException e) {
             // Nothing committed: the data transaction is rolled back by close, the relations stay with their row.
             throw PgFailures.map(doing + ": committing the catalog", e);

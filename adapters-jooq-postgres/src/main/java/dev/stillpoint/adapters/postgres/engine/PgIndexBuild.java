@@ -31,7 +31,7 @@ import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 
 /**
- * The steps of adding a GSI on PostgreSQL, all in one {@link Work} (the core runs them,
+ * The steps of adding a GSI on PostgreSQL, all in one {@link Transaction} (the core runs them,
  * {@link PostgresTables#inIndexBuild} opens it): the catalog row FOR UPDATE, so no item write (FOR KEY
  * SHARE) or other change commits in between; the index relation, its entries (read from the base
  * relation through one server cursor) and its ACTIVE row commit together, the data first on the
@@ -41,10 +41,10 @@ final class PgIndexBuild implements IndexBuild {
 
     private static final String CURSOR = "sp_backfill";
 
-    private final Work work;
+    private final Transaction work;
     private final String doing;
 
-    PgIndexBuild(Work work, String doing) {
+    PgIndexBuild(Transaction work, String doing) {
         this.work = work;
         this.doing = doing;
     }

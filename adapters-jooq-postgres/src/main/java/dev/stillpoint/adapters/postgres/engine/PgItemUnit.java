@@ -29,18 +29,18 @@ import java.util.Optional;
  */
 final class PgItemUnit implements ItemUnit {
 
-    private final Work work;
+    private final Transaction work;
     private final WriteStatements statements;
     private final Pipeline writes;
 
-    private PgItemUnit(Work work, WriteStatements statements, Pipeline writes) {
+    private PgItemUnit(Transaction work, WriteStatements statements, Pipeline writes) {
         this.work = work;
         this.statements = statements;
         this.writes = writes;
     }
 
     /** A unit in {@code work}'s transaction. */
-    static PgItemUnit in(Work work, WriteStatements statements) {
+    static PgItemUnit in(Transaction work, WriteStatements statements) {
         return new PgItemUnit(work, statements, new Pipeline());
     }
 
@@ -75,7 +75,7 @@ final class PgItemUnit implements ItemUnit {
     @Override
     public Optional<StorageTable> load(String accountId, String tableName) {
         Connection catalog = transaction().catalogConnection();
-        return CatalogRows.loadForItems(Work.dsl(catalog), accountId, tableName, CatalogRows.RowLock.KEY_SHARE)
+        return CatalogRows.loadForItems(Transaction.dsl(catalog), accountId, tableName, CatalogRows.RowLock.KEY_SHARE)
                 .map(StorageTable.class::cast);
     }
 
@@ -150,7 +150,7 @@ final class PgItemUnit implements ItemUnit {
         return ItemJson.encode(Item.of(attributes));
     }
 
-    private Work transaction() {
+    private Transaction transaction() {
         if (work == null) {
             throw new IllegalStateException("the optimistic path reads no definition");
         }

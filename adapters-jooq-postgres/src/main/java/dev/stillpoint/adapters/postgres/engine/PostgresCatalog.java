@@ -49,7 +49,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     /** Writes (or replaces) the table's restore record. */
     public void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        tx.inWork("recording a restore", w -> {
+        tx.inTransaction("recording a restore", w -> {
             RestoreRecords.write(w.catalog(), tableId, summary);
             return null;
         });
@@ -70,7 +70,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
         String doing = "creating table '" + request.tableName() + "'";
         try {
-            return tx.inWork(doing, w -> {
+            return tx.inTransaction(doing, w -> {
                 // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
                 if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
@@ -91,7 +91,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
         String doing = "restoring into table '" + request.tableName() + "'";
         try {
-            return tx.inWork(doing, w -> {
+            return tx.inTransaction(doing, w -> {
                 // As CreateTable: the orphan sweep waits for this catalog transaction [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
                 if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
@@ -120,7 +120,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
-        return tx.inWork("completing the restore of table '" + tableName + "'",
+        return tx.inTransaction("completing the restore of table '" + tableName + "'",
                 w -> {
                     // Counted in the completing unit of work, while the table is still restoring (nothing else
                     // writes to it): the first description of the ACTIVE table carries the restored counts.
@@ -158,9 +158,9 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     @Override
     public DropAttempt beginDrop(String accountId, String tableName) {
         String doing = "deleting table '" + tableName + "'";
-        Work work;
+        Transaction work;
         try {
-            work = Work.begin(tx.pools());
+            work = Transaction.begin(tx.pools());
         } catch (SQLException e) {
             throw PgFailures.map(doing, e);
         }

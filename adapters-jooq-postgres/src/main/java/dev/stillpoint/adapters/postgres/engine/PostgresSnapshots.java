@@ -111,13 +111,13 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         }
         try {
             if (pools.shared()) {
-                Tx.beginSnapshot(first);
+                TransactionStatements.beginSnapshot(first);
             } else {
-                Tx.begin(first);
+                TransactionStatements.begin(first);
             }
             return new Begun(pools, accountId, tableName, observer, first, definitionRead);
         } catch (SQLException | RuntimeException e) {
-            Tx.release(first);
+            TransactionStatements.release(first);
             throw PgFailures.mapSnapshot(doing, e);
         }
     }
@@ -138,7 +138,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                 boolean rowUnlocked = !pools.shared() && pools.readOnly();
                 CatalogRows.RowLock lock = pools.shared() || rowUnlocked ? CatalogRows.RowLock.NONE
                         : CatalogRows.RowLock.SHARE;
-                CatalogRows.Loaded loaded = CatalogRows.load(Work.dsl(catalog), accountId, tableName, lock)
+                CatalogRows.Loaded loaded = CatalogRows.load(Transaction.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
                 definitionRead.run();
                 Connection data = pools.shared() ? catalog : pools.data();
@@ -148,7 +148,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                             withoutGsisMissingRelations(loaded, existing), rowUnlocked);
                 } catch (SQLException | RuntimeException e) {
                     if (data != catalog) {
-                        Tx.release(data);
+                        TransactionStatements.release(data);
                     }
                     throw e;
                 }
@@ -159,7 +159,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         @Override
         public void close() {
-            Tx.release(catalog);
+            TransactionStatements.release(catalog);
         }
     }
 
@@ -175,14 +175,14 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                     throw StorageException.tableNotFound(tableName);
                 }
                 if (separate()) {
-                    Tx.beginSnapshot(data);
+                    TransactionStatements.beginSnapshot(data);
                 }
                 // ACCESS SHARE on every relation of the table: a DROP now waits for this stream, and
                 // DeleteTable's probe sees it. Not the snapshot-taking statement: LOCK takes no snapshot.
                 List<org.jooq.Table<?>> tables = new ArrayList<>();
                 existing.forEach(r -> tables.add(r.table()));
                 Query lock = DSL.query("lock table {0} in access share mode", DSL.list(tables));
-                Tx.exec(data, Work.dsl(data).renderInlined(lock));
+                TransactionStatements.exec(data, Transaction.dsl(data).renderInlined(lock));
                 String marker;
                 try (Statement s = data.createStatement();
                      ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text")) {
@@ -196,7 +196,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                 if (separate()) {
                     // Pinned and probed: now UpdateTable and DeleteTable may take the row [P2]. The last
                     // statement of the step, so a failure above leaves the catalog to this step's close.
-                    Tx.release(catalog);
+                    TransactionStatements.release(catalog);
                 }
                 // The table's id before the snapshot's text [L5]: a change log window starts only at a marker of
                 // this table (a table deleted and created again, or another database's, has another id) [I4].
@@ -219,7 +219,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         private void requireRowUnchanged() {
             // catalog_version changes with every change of the definition, not with item counts; a
             // table deleted and created again has another table id, so its row is not found.
-            Long now = Work.dsl(catalog).select(SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
+            Long now = Transaction.dsl(catalog).select(SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
                     .where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId()))
                     .fetchOne(SP_TABLES.CATALOG_VERSION);
             if (now == null || !now.equals(loaded.row().getCatalogVersion())) {
@@ -231,9 +231,9 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         @Override
         public void close() {
             if (separate()) {
-                Tx.release(data);
+                TransactionStatements.release(data);
             }
-            Tx.release(catalog);
+            TransactionStatements.release(catalog);
         }
     }
 
@@ -279,7 +279,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         @Override
         public void close() {
-            Tx.release(data);
+            TransactionStatements.release(data);
         }
     }
 

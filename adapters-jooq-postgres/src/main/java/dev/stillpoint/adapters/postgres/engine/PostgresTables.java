@@ -58,12 +58,12 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     /** One unit of work ({@link PgIndexBuild}): the index and every entry commit together. */
     @Override
     public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
-        return tx.inWork(doing, w -> work.run(new PgIndexBuild(w, doing)));
+        return tx.inTransaction(doing, w -> work.run(new PgIndexBuild(w, doing)));
     }
 
     @Override
     public <T> T inUnit(String doing, UnitWork<T> work) {
-        return tx.inWork(doing, w -> {
+        return tx.inTransaction(doing, w -> {
             PgItemUnit unit = PgItemUnit.in(w, statements);
             T result = work.run(unit);
             unit.send();
@@ -117,7 +117,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
         ItemKeys k = ItemKeys.of(key);
         RelationLayout base = ((CatalogRows.Loaded) table).base();
         try (Connection c = tx.pools().data()) {
-            return Work.dsl(c).select(base.item()).from(base.relation().table())
+            return Transaction.dsl(c).select(base.item()).from(base.relation().table())
                     .where(k.matches(base))
                     .fetchOptional(base.item())
                     .map(ItemJson::decode);
@@ -143,7 +143,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     public Counts count(TableStatistics.Counted table) {
         String relation = ((Counted) table).relation();
         try (Connection c = tx.pools().data()) {
-            long[] counted = count(Work.dsl(c), relation);
+            long[] counted = count(Transaction.dsl(c), relation);
             return new Counts(counted[0], counted[1]);
         } catch (SQLException | RuntimeException e) {
             throw PgFailures.map("counting the items of " + relation, e);
@@ -153,7 +153,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     @Override
     public void record(TableStatistics.Counted table, Counts counts) {
         Counted t = (Counted) table;
-        tx.inWork("recording the counts of " + t.relation(), w -> w.catalog().update(SP_TABLES)
+        tx.inTransaction("recording the counts of " + t.relation(), w -> w.catalog().update(SP_TABLES)
                 .set(SP_TABLES.ITEM_COUNT, counts.items()).set(SP_TABLES.SIZE_BYTES, counts.bytes())
                 .where(SP_TABLES.TABLE_ID.eq(t.tableId())).execute());
     }

@@ -58,10 +58,10 @@ final class SnapshotSegments {
             for (int i = 1; i < count; i++) {
                 Connection c = pools.data();
                 others.add(c);
-                Tx.beginSnapshot(c);
+                TransactionStatements.beginSnapshot(c);
                 // The transaction's first statement after its characteristics: the instant of the pinned read.
-                Tx.exec(c, "SET TRANSACTION SNAPSHOT '" + snapshotId.replace("'", "''") + "'");
-                Tx.exec(c, "LOCK TABLE " + table + " IN ACCESS SHARE MODE");
+                TransactionStatements.exec(c, "SET TRANSACTION SNAPSHOT '" + snapshotId.replace("'", "''") + "'");
+                TransactionStatements.exec(c, "LOCK TABLE " + table + " IN ACCESS SHARE MODE");
             }
             List<PageSource> sources = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -73,7 +73,7 @@ final class SnapshotSegments {
             }
             return new SegmentSources(sources, SegmentSources.NOTHING_SHARED);
         } catch (SQLException | RuntimeException e) {
-            others.forEach(Tx::release);
+            others.forEach(TransactionStatements::release);
             if (e instanceof StorageException se) {
                 throw se;
             }

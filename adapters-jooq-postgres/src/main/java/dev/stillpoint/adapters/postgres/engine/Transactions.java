@@ -6,7 +6,7 @@ import java.util.function.Function;
 import org.jooq.DSLContext;
 
 /**
- * The adapter's two ways to touch the databases, in one place: a read-write {@link Work} committed
+ * The adapter's two ways to touch the databases, in one place: a read-write {@link Transaction} committed
  * data first, then catalog, or an auto-commit read on a catalog connection. Every failure leaves as
  * a mapped {@code StorageException} ({@link PgFailures}).
  */
@@ -22,15 +22,15 @@ public final class Transactions {
         return pools;
     }
 
-    /** Work on one catalog and (lazily) one data transaction. */
+    /** A body run in one {@link Transaction}: the catalog's and (lazily) the data's. */
     @FunctionalInterface
-    interface InWork<T> {
-        T apply(Work work) throws SQLException;
+    interface InTransaction<T> {
+        T apply(Transaction work) throws SQLException;
     }
 
-    /** Runs {@code body} in one unit of work and commits it (data first, then catalog); rolled back on any failure. */
-    <T> T inWork(String doing, InWork<T> body) {
-        try (Work work = Work.begin(pools)) {
+    /** Runs {@code body} in one transaction and commits it (data first, then catalog); rolled back on any failure. */
+    <T> T inTransaction(String doing, InTransaction<T> body) {
+        try (Transaction work = Transaction.begin(pools)) {
             T result = body.apply(work);
             work.commit();
             return result;
@@ -42,7 +42,7 @@ public final class Transactions {
     /** Runs {@code body} on a catalog connection in auto-commit mode (each statement its own snapshot). */
     <T> T read(String doing, Function<DSLContext, T> body) {
         try (Connection c = pools.catalog()) {
-            return body.apply(Work.dsl(c));
+            return body.apply(Transaction.dsl(c));
         } catch (SQLException | RuntimeException e) {
             throw PgFailures.map(doing, e);
         }

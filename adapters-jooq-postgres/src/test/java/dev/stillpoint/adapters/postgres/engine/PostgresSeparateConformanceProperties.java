@@ -13,7 +13,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * PostgreSQL, separate layout (a catalog and a data database), runs the conformance kit [K1-K8]
  * on a real PostgreSQL 16. Every engine of this class shares one pair of scratch databases.
  *
- * <p>Mutants run by hand: READ COMMITTED snapshot (Tx.SNAPSHOT_CHARACTERISTICS) -> fails
+ * <p>Mutants run by hand: READ COMMITTED snapshot (TransactionStatements.SNAPSHOT_CHARACTERISTICS) -> fails
  * k2_pauseBeforeItemsSeesOneInstant on "[K2] at BEFORE_ITEMS: items with W2 have the GSI in the
  * description" and "W2 is not in the items at all". No FOR SHARE on the separate layout -> fails
  * k2_pauseAfterDefinitionSeesOneInstant on those two and on "[K2] at AFTER_DEFINITION: what resumed

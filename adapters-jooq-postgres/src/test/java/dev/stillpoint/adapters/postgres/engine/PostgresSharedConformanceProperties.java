@@ -13,7 +13,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * PostgreSQL, shared layout (catalog and data in one database), runs the conformance kit [K1-K8]
  * on a real PostgreSQL 16. Every engine of this class shares one scratch database.
  *
- * <p>Mutants run by hand: READ COMMITTED snapshot (Tx.SNAPSHOT_CHARACTERISTICS) -> fails
+ * <p>Mutants run by hand: READ COMMITTED snapshot (TransactionStatements.SNAPSHOT_CHARACTERISTICS) -> fails
  * k2_pauseBeforeItemsSeesOneInstant and k2_pauseAfterDefinitionSeesOneInstant on "[K2] ... items
  * with W2 have the GSI in the description" and "[K2] ... W2 is not in the items at all".
  */

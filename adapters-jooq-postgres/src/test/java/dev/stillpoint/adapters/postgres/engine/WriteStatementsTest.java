@@ -40,7 +40,7 @@ class WriteStatementsTest {
         String name = Tables.uniqueName("ws");
         storage.tables().createTable(Tables.hashOnly(name));
         TableWaiter.awaitActive(storage.tables(), ACCOUNT, name, ACTIVE);
-        return CatalogRows.loadForItems(Work.dsl(c), ACCOUNT, name, CatalogRows.RowLock.NONE).orElseThrow();
+        return CatalogRows.loadForItems(Transaction.dsl(c), ACCOUNT, name, CatalogRows.RowLock.NONE).orElseThrow();
     }
 
     private static Pipeline upsert(WriteStatements statements, CatalogRows.Loaded table, String pk) {

@@ -80,10 +80,10 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
                 kept.commit();
                 return result;
             } catch (SQLException e) {
-                Tx.rollbackQuietly(c);
+                TransactionStatements.rollbackQuietly(c);
                 throw SqlFailures.map(doing, e);
             } catch (RuntimeException e) {
-                Tx.rollbackQuietly(c);
+                TransactionStatements.rollbackQuietly(c);
                 throw SqlFailures.map(doing, e);
             }
         }
@@ -202,16 +202,16 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         Connections.Borrowed w = connections.write();
         Connection c = w.connection();
         try {
-            Tx.beginWrite(c);
+            TransactionStatements.beginWrite(c);
             CatalogRows.Loaded loaded = CatalogRows.load(dsl(c), accountId, tableName)
                     .orElseThrow(() -> StorageException.tableNotFound(tableName));
             return new Attempt(w, loaded);
         } catch (SQLException e) {
-            Tx.rollbackQuietly(c);
+            TransactionStatements.rollbackQuietly(c);
             w.close();
             throw SqlFailures.map("deleting table '" + tableName + "'", e);
         } catch (RuntimeException e) {
-            Tx.rollbackQuietly(c);
+            TransactionStatements.rollbackQuietly(c);
             w.close();
             throw SqlFailures.map("deleting table '" + tableName + "'", e);
         }
@@ -244,7 +244,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         @Override
         public DropResult dropRelations(Duration budget) {
             try {
-                Tx.savepoint(c, "drops");
+                TransactionStatements.savepoint(c, "drops");
                 for (dev.stillpoint.sqlcatalog.NamedRelation relation : loaded.relations()) {
                     relation.dropIfExists(dsl(c)).execute();
                 }
@@ -260,7 +260,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
         @Override
         public void rollBackDrops() {
-            run(() -> Tx.rollbackTo(c, "drops"));
+            run(() -> TransactionStatements.rollbackTo(c, "drops"));
         }
 
         @Override
@@ -276,14 +276,14 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         @Override
         public void commit() {
             CommitSequence.advance(dsl(c)); // [L5]
-            run(() -> Tx.commit(c));
+            run(() -> TransactionStatements.commit(c));
             committed = true;
         }
 
         @Override
         public void close() {
             if (!committed) {
-                Tx.rollbackQuietly(c);
+                TransactionStatements.rollbackQuietly(c);
             }
             writer.close();
         }

@@ -50,7 +50,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
         String doing = "reading the changes of table '" + tableName + "' since marker '" + sinceMarker + "'";
         try (Connections.Borrowed borrowed = connections.read()) {
             try {
-                Tx.beginRead(borrowed.connection());
+                TransactionStatements.beginRead(borrowed.connection());
                 DSLContext ctx = SqliteCatalog.dsl(borrowed.connection());
                 // The first read pins the WAL snapshot: definition, sequence and change rows are one instant.
                 CatalogRows.Loaded loaded = CatalogRows.load(ctx, accountId, tableName)
@@ -76,7 +76,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
             } catch (RuntimeException e) {
                 throw SqlFailures.map(doing, e);
             } finally {
-                Tx.rollbackQuietly(borrowed.connection());
+                TransactionStatements.rollbackQuietly(borrowed.connection());
             }
         }
     }

@@ -50,12 +50,12 @@ public final class SqliteChangeLogTrim implements ChangeLogTrim {
             try (Connections.Borrowed w = connections.write()) {
                 Connection c = w.connection();
                 try {
-                    Tx.beginWrite(c);
+                    TransactionStatements.beginWrite(c);
                     trim(SqliteCatalog.dsl(c), ChangeRelation.ofTableId(tableId), now.toEpochMilli(), cutoff);
                     // No advance: the trim changes no item, so every snapshot's marker stays what it was [L5].
-                    Tx.commit(c);
+                    TransactionStatements.commit(c);
                 } finally {
-                    Tx.rollbackQuietly(c);
+                    TransactionStatements.rollbackQuietly(c);
                 }
             } catch (Exception e) {
                 // A table dropped meanwhile: the next pass lists the tables again.

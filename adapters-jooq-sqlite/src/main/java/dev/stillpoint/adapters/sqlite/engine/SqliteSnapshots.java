@@ -46,7 +46,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
     public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         Connections.Borrowed borrowed = connections.read();
         try {
-            Tx.beginRead(borrowed.connection());
+            TransactionStatements.beginRead(borrowed.connection());
         } catch (SQLException e) {
             borrowed.close();
             throw SqlFailures.map("opening a snapshot of '" + tableName + "'", e);
@@ -68,7 +68,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
 
         /** Ends the read transaction and gives the connection back. */
         void end() {
-            Tx.rollbackQuietly(connection());
+            TransactionStatements.rollbackQuietly(connection());
             borrowed.close();
         }
 

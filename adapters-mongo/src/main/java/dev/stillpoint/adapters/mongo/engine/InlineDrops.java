@@ -21,9 +21,9 @@ final class InlineDrops implements TableDropPort {
     private static final Logger LOG = LoggerFactory.getLogger(InlineDrops.class);
 
     private final MongoCatalog catalog;
-    private final Work work;
+    private final Transactions work;
 
-    InlineDrops(MongoCatalog catalog, Work work) {
+    InlineDrops(MongoCatalog catalog, Transactions work) {
         this.catalog = catalog;
         this.work = work;
     }

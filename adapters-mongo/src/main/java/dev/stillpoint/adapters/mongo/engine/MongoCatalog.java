@@ -44,11 +44,11 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(MongoCatalog.class);
 
-    private final Work work;
+    private final Transactions work;
     private final TimeSource time;
     private final Duration delay;
 
-    MongoCatalog(Work work, TimeSource time, Duration delay) {
+    MongoCatalog(Transactions work, TimeSource time, Duration delay) {
         this.work = work;
         this.time = time;
         this.delay = delay;
@@ -75,12 +75,12 @@ public final class MongoCatalog implements ControlPlaneStore {
     /** The table's documents read in {@code session} (null: outside any), or empty without a document. */
     Optional<CatalogDocuments.Loaded> load(ClientSession session, String accountId, String tableName) {
         return work.run("reading the catalog document of table '" + tableName + "'", () -> {
-            BsonDocument table = Work.first(tables(), session,
+            BsonDocument table = Transactions.first(tables(), session,
                     eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)));
             if (table == null) {
                 return Optional.empty();
             }
-            List<BsonDocument> indexes = Work.all(indexes(), session,
+            List<BsonDocument> indexes = Transactions.all(indexes(), session,
                     eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal"));
             return Optional.of(CatalogDocuments.load(table, indexes));
         });
@@ -122,9 +122,9 @@ public final class MongoCatalog implements ControlPlaneStore {
         String doing = "creating table '" + request.tableName() + "'";
         try {
             work.write(doing, s -> {
-                Work.insert(tables(), s, table);
+                Transactions.insert(tables(), s, table);
                 for (BsonDocument i : indexDocs) {
-                    Work.insert(indexes(), s, i);
+                    Transactions.insert(indexes(), s, i);
                 }
                 return null;
             });
@@ -246,8 +246,8 @@ public final class MongoCatalog implements ControlPlaneStore {
     boolean removeDocuments(CatalogDocuments.Loaded loaded) {
         String tableId = loaded.table().getString("table_id").getValue();
         return work.write("removing the catalog documents of table '" + tableId + "'", s -> {
-            Work.deleteMany(indexes(), s, eq("table_id", tableId));
-            return Work.deleteMany(tables(), s, and(eq("_id", loaded.table().get("_id")), eq("table_id", tableId))) == 1;
+            Transactions.deleteMany(indexes(), s, eq("table_id", tableId));
+            return Transactions.deleteMany(tables(), s, and(eq("_id", loaded.table().get("_id")), eq("table_id", tableId))) == 1;
         });
     }
 

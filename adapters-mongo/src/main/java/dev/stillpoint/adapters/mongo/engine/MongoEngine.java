@@ -40,7 +40,7 @@ public final class MongoEngine implements AutoCloseable {
     static final int SCHEMA_VERSION = 1;
 
     private final MongoClient client;
-    private final Work work;
+    private final Transactions work;
     private final MongoCatalog catalog;
     private final MongoTables storage;
     private final StorageCore core;
@@ -50,9 +50,9 @@ public final class MongoEngine implements AutoCloseable {
         this.client = client;
         // A ping selects a server, so the driver's view of the deployment is known afterwards.
         client.getDatabase("admin").runCommand(new BsonDocument("ping", new BsonInt32(1)));
-        this.work = new Work(client, client.getDatabase(config.catalogDatabase()),
+        this.work = new Transactions(client, client.getDatabase(config.catalogDatabase()),
                 client.getDatabase(config.dataDatabase()),
-                Work.supportsTransactions(client.getClusterDescription().getType()));
+                Transactions.supportsTransactions(client.getClusterDescription().getType()));
         if (!work.transactional()) {
             LOG.warn("MongoDB at {} is not a replica set member: item writes run without transactions, and"
                     + " snapshots are refused (Unsupported)", config.redactedConnectionString());

@@ -37,11 +37,11 @@ final class MongoIndexBuild implements IndexBuild {
     /** Documents the driver fetches per round trip of the backfill's scan. */
     private static final int BATCH = 1000;
 
-    private final Work work;
+    private final Transactions work;
     private final MongoCatalog catalog;
     private final String doing;
 
-    MongoIndexBuild(Work work, MongoCatalog catalog, String doing) {
+    MongoIndexBuild(Transactions work, MongoCatalog catalog, String doing) {
         this.work = work;
         this.catalog = catalog;
         this.doing = doing;
@@ -84,13 +84,13 @@ final class MongoIndexBuild implements IndexBuild {
             return null;
         });
         boolean recorded = work.write(doing, s -> {
-            long updated = Work.update(catalog.tables(), s,
+            long updated = Transactions.update(catalog.tables(), s,
                     and(eq("_id", loaded.table().get("_id")), eq("rev", loaded.revision())),
                     Updates.combine(
                             Updates.set("attribute_definitions", CatalogJson.definitions(after.attributeDefinitions())),
                             Updates.set("next_index_ordinal", ordinal + 1), Updates.inc("rev", 1L)));
             if (updated == 1) {
-                Work.insert(catalog.indexes(), s, indexDoc);
+                Transactions.insert(catalog.indexes(), s, indexDoc);
             }
             return updated == 1;
         });

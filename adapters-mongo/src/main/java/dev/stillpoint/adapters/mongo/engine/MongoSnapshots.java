@@ -48,10 +48,10 @@ final class MongoSnapshots implements SnapshotReadPort {
     private static final ClientSessionOptions SNAPSHOT = ClientSessionOptions.builder()
             .snapshot(true).causallyConsistent(false).build();
 
-    private final Work work;
+    private final Transactions work;
     private final MongoCatalog catalog;
 
-    MongoSnapshots(Work work, MongoCatalog catalog) {
+    MongoSnapshots(Transactions work, MongoCatalog catalog) {
         this.work = work;
         this.catalog = catalog;
     }
@@ -75,7 +75,7 @@ final class MongoSnapshots implements SnapshotReadPort {
     }
 
     /** Begun: the session is started; its first read will fix the cluster time. */
-    private record Begun(Work work, MongoCatalog catalog, Session session, String accountId) implements BegunRead {
+    private record Begun(Transactions work, MongoCatalog catalog, Session session, String accountId) implements BegunRead {
         @Override
         public DefinedRead readDefinition() {
             String tableName = session.tableName();
@@ -91,7 +91,7 @@ final class MongoSnapshots implements SnapshotReadPort {
             if (table == null) {
                 throw StorageException.tableNotFound(tableName);
             }
-            List<BsonDocument> indexes = work.run(doing, () -> Work.all(
+            List<BsonDocument> indexes = work.run(doing, () -> Transactions.all(
                     catalog.indexes().withReadConcern(ReadConcern.SNAPSHOT), s,
                     eq("table_id", table.getString("table_id").getValue()), Sorts.ascending("ordinal")));
             CatalogDocuments.Loaded loaded = CatalogDocuments.load(table, indexes);
@@ -105,7 +105,7 @@ final class MongoSnapshots implements SnapshotReadPort {
     }
 
     /** Defined: the catalog documents are read at the cluster time the first read fixed. */
-    private record Defined(Work work, Session session, CatalogDocuments.Loaded loaded, TableDescription description,
+    private record Defined(Transactions work, Session session, CatalogDocuments.Loaded loaded, TableDescription description,
                            BsonTimestamp atClusterTime) implements DefinedRead {
         @Override
         public PinnedRead pin() {

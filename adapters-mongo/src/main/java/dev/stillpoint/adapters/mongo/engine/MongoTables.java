@@ -33,10 +33,10 @@ import org.bson.BsonValue;
  */
 final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
 
-    private final Work work;
+    private final Transactions work;
     private final MongoCatalog catalog;
 
-    MongoTables(Work work, MongoCatalog catalog) {
+    MongoTables(Transactions work, MongoCatalog catalog) {
         this.work = work;
         this.catalog = catalog;
     }
@@ -96,12 +96,12 @@ final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
     void store(ClientSession s, CatalogDocuments.Loaded loaded, ItemWrite write) {
         String id = KeyIds.of(write.key());
         BsonDocument doc = new BsonDocument("_id", new BsonString(id)).append("item", ItemDocuments.encode(write.item()));
-        Work.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
+        Transactions.replace(work.data(loaded.baseCollection()), s, eq("_id", id), doc);
         for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
-            Work.deleteMany(work.data(index.collection()), s, eq("base", id));
+            Transactions.deleteMany(work.data(index.collection()), s, eq("base", id));
             Optional<BsonDocument> entry = write.indexKey(index.name()).map(k -> entry(k, id, doc));
             if (entry.isPresent()) {
-                Work.insert(work.data(index.collection()), s, entry.get());
+                Transactions.insert(work.data(index.collection()), s, entry.get());
             }
         }
     }
@@ -109,9 +109,9 @@ final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
     /** Removes the item document under {@code id} and its index entries. */
     void remove(ClientSession s, CatalogDocuments.Loaded loaded, String id) {
         for (CatalogDocuments.IndexEntry index : loaded.indexEntries()) {
-            Work.deleteMany(work.data(index.collection()), s, eq("base", id));
+            Transactions.deleteMany(work.data(index.collection()), s, eq("base", id));
         }
-        Work.deleteMany(work.data(loaded.baseCollection()), s, eq("_id", id));
+        Transactions.deleteMany(work.data(loaded.baseCollection()), s, eq("_id", id));
     }
 
     /** The index entry of an item under its index key {@code indexKey}. */

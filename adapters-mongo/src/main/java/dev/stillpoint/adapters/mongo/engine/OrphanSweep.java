@@ -25,10 +25,10 @@ final class OrphanSweep {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrphanSweep.class);
 
-    private final Work work;
+    private final Transactions work;
     private final MongoCatalog catalog;
 
-    OrphanSweep(Work work, MongoCatalog catalog) {
+    OrphanSweep(Transactions work, MongoCatalog catalog) {
         this.work = work;
         this.catalog = catalog;
     }

@@ -8,13 +8,13 @@ import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
 /**
- * One read-write unit of work over the catalog and the data. On the shared layout it is one
+ * One read-write transaction over the catalog and the data. On the shared layout it is one
  * connection and one transaction; on the separate layout a catalog transaction, and a data
  * transaction begun when first needed (the catalog connection is always borrowed first).
  * {@link #commit()} commits the data first, then the catalog: a relation a CreateTable or
  * UpdateTable made exists before its row does, so no row ever names a missing relation.
  */
-final class Work implements AutoCloseable {
+final class Transaction implements AutoCloseable {
 
     private static final Settings SETTINGS = new Settings().withExecuteLogging(false);
 
@@ -22,7 +22,7 @@ final class Work implements AutoCloseable {
     private final Connection catalog;
     private Connection data;
 
-    private Work(Pools pools, Connection catalog) {
+    private Transaction(Pools pools, Connection catalog) {
         this.pools = pools;
         this.catalog = catalog;
         if (pools.shared()) {
@@ -31,15 +31,15 @@ final class Work implements AutoCloseable {
     }
 
     /** Borrows the catalog connection and begins its transaction. */
-    static Work begin(Pools pools) throws SQLException {
+    static Transaction begin(Pools pools) throws SQLException {
         Connection c = pools.catalog();
         try {
-            Tx.begin(c);
+            TransactionStatements.begin(c);
         } catch (SQLException | RuntimeException e) {
-            Tx.release(c);
+            TransactionStatements.release(c);
             throw e;
         }
-        return new Work(pools, c);
+        return new Transaction(pools, c);
     }
 
     static DSLContext dsl(Connection c) {
@@ -63,9 +63,9 @@ final class Work implements AutoCloseable {
         if (data == null) {
             Connection c = pools.data();
             try {
-                Tx.begin(c);
+                TransactionStatements.begin(c);
             } catch (SQLException | RuntimeException e) {
-                Tx.release(c);
+                TransactionStatements.release(c);
                 throw e;
             }
             data = c;
@@ -81,7 +81,7 @@ final class Work implements AutoCloseable {
     /** Separate layout: rolls the data transaction back and gives its connection back. */
     void rollbackData() {
         if (hasData()) {
-            Tx.release(data);
+            TransactionStatements.release(data);
             data = null;
         }
     }
@@ -89,25 +89,25 @@ final class Work implements AutoCloseable {
     /** Separate layout: commits the data transaction alone. */
     void commitData() throws SQLException {
         if (hasData()) {
-            Tx.commit(data);
+            TransactionStatements.commit(data);
         }
     }
 
     /** Commits the data transaction, then the catalog transaction. */
     void commit() throws SQLException {
         if (data != null && data != catalog) {
-            Tx.commit(data);
+            TransactionStatements.commit(data);
         }
-        Tx.commit(catalog);
+        TransactionStatements.commit(catalog);
     }
 
     @Override
     public void close() {
         if (data != null && data != catalog) {
-            Tx.release(data);
+            TransactionStatements.release(data);
         }
         // Release rolls back whatever was not committed.
-        Tx.release(catalog);
+        TransactionStatements.release(catalog);
     }
 
 }

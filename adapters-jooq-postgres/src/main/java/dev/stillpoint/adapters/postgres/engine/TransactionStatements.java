@@ -9,12 +9,12 @@ import java.sql.Statement;
  * (pgjdbc sends BEGIN with the first statement, and HikariCP rolls back a connection returned dirty);
  * its end restores auto-commit, so a connection always goes back to the pool outside a transaction.
  */
-final class Tx {
+final class TransactionStatements {
 
     /** The first statement of a snapshot's transaction: REPEATABLE READ, READ ONLY [P1, P2]. */
     static final String SNAPSHOT_CHARACTERISTICS = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
-    private Tx() {
+    private TransactionStatements() {
     }
 
     /** Begins a READ COMMITTED read-write transaction. */

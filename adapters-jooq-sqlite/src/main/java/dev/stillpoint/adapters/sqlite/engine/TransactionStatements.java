@@ -9,9 +9,9 @@ import java.sql.Statement;
  * {@code setAutoCommit(false)} begins the next transaction right after each commit, which would keep
  * the writer's lock (or a reader's snapshot) held between units of work.
  */
-final class Tx {
+final class TransactionStatements {
 
-    private Tx() {
+    private TransactionStatements() {
     }
 
     /** BEGIN IMMEDIATE: takes the write lock now, so the unit never fails upgrading a read lock. */

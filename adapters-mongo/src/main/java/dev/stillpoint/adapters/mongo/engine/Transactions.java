@@ -23,7 +23,7 @@ import org.bson.conversions.Bson;
  * transactions, so there the same steps run one by one (and a crash between them can leave an
  * index entry behind its item). Every driver failure leaves here mapped into the closed set [D10].
  */
-final class Work {
+final class Transactions {
 
     private static final TransactionOptions TRANSACTION = TransactionOptions.builder()
             .readConcern(ReadConcern.SNAPSHOT)
@@ -36,7 +36,7 @@ final class Work {
     private final MongoDatabase data;
     private final boolean transactions;
 
-    Work(MongoClient client, MongoDatabase catalog, MongoDatabase data, boolean transactions) {
+    Transactions(MongoClient client, MongoDatabase catalog, MongoDatabase data, boolean transactions) {
         this.client = client;
         this.catalog = catalog;
         this.data = data;
