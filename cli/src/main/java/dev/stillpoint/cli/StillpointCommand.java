@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "stillpoint", mixinStandardHelpOptions = true, version = "stillpoint 0.1.0",
         description = "Stillpoint: the storage core of DynamoDB-compatible servers, on its embedded SQLite default.",
         subcommands = {DemoCommand.class, ExportCommand.class, RestoreCommand.class, CreateTableCommand.class, PutCommand.class,
-            GetItemCommand.class, DeleteItemCommand.class, DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class},
+            GetItemCommand.class, DeleteItemCommand.class, DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class,
+            UpdateTableCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:success",
             "1:other storage error (validation, table not ACTIVE, internal)",

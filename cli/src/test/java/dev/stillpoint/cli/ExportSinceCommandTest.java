@@ -94,6 +94,53 @@ class ExportSinceCommandTest {
         assertThat(Files.exists(dir.resolve("changes"))).as("no output directory left").isFalse();
     }
 
+    @Test
+    void i1_updateTableSwitchesTheLogOnLater_aMarkerFromBeforeIsRefused_andAViewChangeWhileOnIsRefusedByName()
+            throws Exception {
+        Path dir = Cli.scratch("update-table");
+        Path db = dir.resolve("t.db");
+        ok(Cli.run("create-table", "--sqlite", db.toString(), "--table", "things", "--key", "pk:S"));
+        put(db, item("a", "1"));
+        ok(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", dir.resolve("before").toString()));
+        String before = JSON.readTree(dir.resolve("before/manifest.json").toFile()).path("snapshot").path("marker").asText();
+
+        Cli.Run on = Cli.run("update-table", "--sqlite", db.toString(), "--table", "things", "--change-log", "NEW_IMAGE");
+        ok(on);
+        assertThat(on.out()).contains("table 'things': change log NEW_IMAGE (was OFF)");
+        Cli.Run again = Cli.run("update-table", "--sqlite", db.toString(), "--table", "things", "--change-log", "NEW_IMAGE");
+        ok(again);
+        assertThat(again.out()).contains("(unchanged)");
+
+        Cli.Run early = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
+                dir.resolve("early").toString(), "--since", before);
+        assertThat(early.code()).as("[I4] a marker from before the switch").isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(early.err()).contains("'" + before + "'");
+
+        ok(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", dir.resolve("a").toString()));
+        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
+        put(db, item("b", "1"));
+        Cli.Run since = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
+                dir.resolve("changes").toString(), "--since", markerA);
+        ok(since);
+        assertThat(since.out()).contains("exported 1 changes (1 puts, 0 deletes)");
+
+        Cli.Run viewChange = Cli.run("update-table", "--sqlite", db.toString(), "--table", "things",
+                "--change-log", "NEW_AND_OLD_IMAGES");
+        assertThat(viewChange.code()).as("[I1] a view change while on").isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(viewChange.err()).contains("'things'").contains("cannot become NEW_AND_OLD_IMAGES");
+        Cli.Run bad = Cli.run("update-table", "--sqlite", db.toString(), "--table", "things", "--change-log", "SOMETIMES");
+        assertThat(bad.code()).as("an unknown view is a usage error").isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("SOMETIMES");
+        Cli.Run missing = Cli.run("update-table", "--sqlite", db.toString(), "--table", "nope", "--change-log", "OFF");
+        assertThat(missing.code()).isEqualTo(ExitCodes.TABLE_NOT_FOUND);
+
+        ok(Cli.run("update-table", "--sqlite", db.toString(), "--table", "things", "--change-log", "OFF"));
+        Cli.Run off = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
+                dir.resolve("off").toString(), "--since", markerA);
+        assertThat(off.code()).as("[I1] no window from a table whose log is off").isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(Files.exists(dir.resolve("off"))).as("no output directory left").isFalse();
+    }
+
     private static Map<String, JsonNode> items(Path jsonl) throws Exception {
         Map<String, JsonNode> out = new HashMap<>();
         try (Stream<String> lines = Files.lines(jsonl, StandardCharsets.UTF_8)) {

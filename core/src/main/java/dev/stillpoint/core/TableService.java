@@ -10,6 +10,7 @@ import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.TableRules;
 import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -94,6 +95,12 @@ public final class TableService implements TableOperations {
         TableRules.requireCreatable(request);
         return indexes.add(accountId, tableName, request,
                 before -> TableRules.requireItemsAvailable(before).applyCreateGsi(request));
+    }
+
+    @Override
+    public TableDescription updateChangeLog(String accountId, String tableName, ChangeLog setting) {
+        TableRules.requireAddress(accountId, tableName);
+        return catalog.switchChangeLog(accountId, tableName, stored -> TableRules.requireChangeLogSwitch(stored, setting));
     }
 
     @Override

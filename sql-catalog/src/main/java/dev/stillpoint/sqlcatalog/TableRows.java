@@ -37,6 +37,7 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
@@ -106,6 +107,17 @@ public final class TableRows {
                 .set(PROJECTION_JSON, projectionJson)
                 .set(INDEX_STATUS, status.name())
                 .set(BACKFILLING, backfilling)
+                .execute();
+    }
+
+    /**
+     * Stores {@code table}'s change log setting [I1] in the text that holds it beside the stream setting, as
+     * CreateTable writes it; the catalog's triggers advance the table's catalog version with it.
+     */
+    public static void setChangeLog(DSLContext ctx, TableDescription table, ChangeLog setting) {
+        ctx.update(TABLES)
+                .set(STREAM_SPEC_JSON, CatalogJson.stream(table.streamSpecification(), setting))
+                .where(TABLE_ID.eq(table.tableId()))
                 .execute();
     }
 

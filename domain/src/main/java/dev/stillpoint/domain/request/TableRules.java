@@ -5,6 +5,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Names;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -89,6 +90,34 @@ public final class TableRules {
         ErrorReason reason = table.status() == TableStatus.CREATING ? ErrorReason.TABLE_NOT_FOUND : ErrorReason.RESOURCE_IN_USE;
         throw new StorageException(reason, "table '" + table.tableName() + "' is " + table.status().name()
                 + "; its items can be read and written once it is ACTIVE");
+    }
+
+    /**
+     * The change log setting a table switches to [I1], checked against the table as stored: the table
+     * must admit item work (a CREATING or DELETING table cannot change), and a log that is on cannot change
+     * its view while it stays on, since a window spanning the change would hold old images for some of its
+     * changes only; switching it off and on again starts a new log. Asking for the setting the table has is
+     * no change (the log is kept, so its markers stay good).
+     *
+     * @param table the table as the switch's unit of work read it
+     * @param setting the setting asked for
+     * @return {@code setting}
+     * @throws StorageException VALIDATION naming both views when a log that is on would change its view;
+     *     VALIDATION when {@code setting} is null; as {@link #requireItemsAvailable} when the table is not ACTIVE
+     */
+    public static ChangeLog requireChangeLogSwitch(TableDescription table, ChangeLog setting) {
+        if (setting == null) {
+            throw StorageException.validation("the change log setting of table '" + table.tableName()
+                    + "' is required (OFF, NEW_IMAGE or NEW_AND_OLD_IMAGES), got null [I1]");
+        }
+        requireItemsAvailable(table);
+        ChangeLog now = table.changeLog();
+        if (now.enabled() && setting.enabled() && now != setting) {
+            throw StorageException.validation("table '" + table.tableName() + "' keeps a change log of " + now
+                    + "; it cannot become " + setting + " while it is on (a window would hold old images for"
+                    + " some changes only): switch it OFF, then on as " + setting + ", which starts a new log [I1]");
+        }
+        return setting;
     }
 
     private static void requireKeyNames(KeySchema schema, String role) {

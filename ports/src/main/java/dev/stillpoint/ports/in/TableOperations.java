@@ -4,6 +4,7 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -51,6 +52,22 @@ public interface TableOperations {
      * @return the table's description with the new index
      */
     TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request);
+
+    /**
+     * Switches the table's change log on, off, or leaves it [I1], as UpdateTable does a table setting: the
+     * view of a log that is on cannot change while it stays on (switch it off first, which discards it).
+     * Switching on starts the log now: an incremental export may start at the marker of any snapshot taken
+     * after this returns, never before [I4]. Asking for the setting the table has changes nothing.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param setting OFF, NEW_IMAGE or NEW_AND_OLD_IMAGES
+     * @return the table's description with the setting
+     * @throws dev.stillpoint.domain.error.StorageException VALIDATION for a view change while on or a null
+     *     setting; TABLE_NOT_FOUND or RESOURCE_IN_USE when the table is not ACTIVE; UNSUPPORTED on a backend
+     *     without the log
+     */
+    TableDescription updateChangeLog(String accountId, String tableName, ChangeLog setting);
 
     /**
      * Deletes the table [D5]: gone at once when nothing holds it and the delay is under a second;

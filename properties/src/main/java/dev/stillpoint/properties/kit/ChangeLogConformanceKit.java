@@ -80,20 +80,84 @@ public interface ChangeLogConformanceKit {
             // checked as the start of the next window, empty with no write between.
             assertThat(storage.changeLog().changesSince(KIT_ACCOUNT, table, changes.until().marker()).changes())
                     .as("[I2] the window ends where a window from its end marker starts").isEmpty();
-            Map<String, Item> replayed = new HashMap<>(a);
-            for (LoggedChange c : changes.changes()) {
-                String key = kitKey(c.keys());
-                if (oldImages) {
-                    assertThat(c.oldImage()).as("[I1] the old image of %s is its item at A", key)
-                            .isEqualTo(Optional.ofNullable(a.get(key)));
-                }
-                if (c.tombstone()) {
-                    replayed.remove(key);
-                } else {
-                    replayed.put(key, c.newImage().orElseThrow());
-                }
+            assertThat(kitReplay(a, changes, oldImages)).as("[I2] full(A) + changes(A, B) == full(B)").isEqualTo(b);
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
+        }
+    }
+
+    // [I1, I4] a log switched on after the table was written starts at the switch: a marker from before it
+    // is refused naming it (the writes before the switch are not kept), and from a marker after it
+    // full(A) + changes(A, B) == full(B).
+    @Property(tries = 10)
+    default void i1_kit_aLogSwitchedOnLaterStartsAtTheSwitch(
+            @ForAll @Size(max = 20) List<@IntRange(min = -7, max = 30) Integer> before,
+            @ForAll @Size(max = 20) List<@IntRange(min = -7, max = 30) Integer> inside,
+            @ForAll boolean oldImages) {
+        try (Storage storage = openChangeLogStorage()) {
+            if (!storage.capabilities().changeLog()) {
+                return;
             }
-            assertThat(replayed).as("[I2] full(A) + changes(A, B) == full(B)").isEqualTo(b);
+            String table = kitTable(storage, ChangeLog.OFF);
+            kitWrite(storage, table, before);
+            String beforeSwitch = kitSnapshot(storage, table, new HashMap<>());
+            ChangeLog setting = oldImages ? ChangeLog.NEW_AND_OLD_IMAGES : ChangeLog.NEW_IMAGE;
+            assertThat(storage.tables().updateChangeLog(KIT_ACCOUNT, table, setting).changeLog())
+                    .as("[I1] the switch answers the new setting").isEqualTo(setting);
+            assertThat(storage.tables().describeTable(KIT_ACCOUNT, table).changeLog()).as("[I1] described")
+                    .isEqualTo(setting);
+            kitRefusesMarker(storage, table, beforeSwitch, "[I4] a marker from before the log was switched on");
+            Map<String, Item> a = new HashMap<>();
+            String markerA = kitSnapshot(storage, table, a);
+            kitWrite(storage, table, inside);
+            TableChanges changes = storage.changeLog().changesSince(KIT_ACCOUNT, table, markerA);
+            Map<String, Item> b = new HashMap<>();
+            kitSnapshot(storage, table, b);
+            assertThat(kitReplay(a, changes, oldImages)).as("[I2] full(A) + changes(A, B) == full(B) after the switch")
+                    .isEqualTo(b);
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
+        }
+    }
+
+    // [I1, I4] asking for the setting the table has keeps the log and its markers; a view change while on is
+    // refused naming both views; switched off, no window is answered; switched on again, the log starts
+    // afresh and a marker of the first log is refused.
+    @Example
+    default void i1_kit_aLogSwitchedOffAndOnAgainStartsAfresh() {
+        try (Storage storage = openChangeLogStorage()) {
+            if (!storage.capabilities().changeLog()) {
+                return;
+            }
+            String table = kitTable(storage, ChangeLog.NEW_AND_OLD_IMAGES);
+            kitWrite(storage, table, List.of(1, 2, 3));
+            String first = kitSnapshot(storage, table, new HashMap<>());
+            kitWrite(storage, table, List.of(4));
+            assertThat(storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.NEW_AND_OLD_IMAGES).changeLog())
+                    .as("[I1] the same setting again").isEqualTo(ChangeLog.NEW_AND_OLD_IMAGES);
+            assertThat(storage.changeLog().changesSince(KIT_ACCOUNT, table, first).changes())
+                    .as("[I1] the same setting again keeps the log: the write after the first marker")
+                    .extracting(c -> kitKey(c.keys())).containsExactly("k4");
+            assertThatThrownBy(() -> storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.NEW_IMAGE))
+                    .as("[I1] a view change while on")
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("NEW_AND_OLD_IMAGES").hasMessageContaining("NEW_IMAGE while")
+                    .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION));
+            assertThat(storage.tables().describeTable(KIT_ACCOUNT, table).changeLog()).as("[I1] a refused switch changes nothing")
+                    .isEqualTo(ChangeLog.NEW_AND_OLD_IMAGES);
+            assertThat(storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.OFF).changeLog()).isEqualTo(ChangeLog.OFF);
+            kitRefusesMarker(storage, table, first, "[I1] a table whose log is off");
+            kitWrite(storage, table, List.of(5, -2));
+            storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.NEW_IMAGE);
+            kitRefusesMarker(storage, table, first, "[I4] a marker of the log before it was switched off");
+            Map<String, Item> a = new HashMap<>();
+            String second = kitSnapshot(storage, table, a);
+            kitWrite(storage, table, List.of(6, -1, 11));
+            TableChanges changes = storage.changeLog().changesSince(KIT_ACCOUNT, table, second);
+            Map<String, Item> b = new HashMap<>();
+            kitSnapshot(storage, table, b);
+            assertThat(changes.changes()).extracting(c -> kitKey(c.keys())).as("[I2] only the new log's window")
+                    .containsExactlyInAnyOrder("k1", "k3", "k6");
+            assertThat(kitReplay(a, changes, false)).as("[I2] full(A) + changes(A, B) == full(B) in the new log")
+                    .isEqualTo(b);
             storage.tables().deleteTable(KIT_ACCOUNT, table);
         }
     }
@@ -139,7 +203,43 @@ public interface ChangeLogConformanceKit {
             assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, name, "x@1"))
                     .isInstanceOf(StorageException.class)
                     .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.UNSUPPORTED));
+            String table = kitTable(storage, ChangeLog.OFF);
+            assertThatThrownBy(() -> storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.NEW_IMAGE))
+                    .as("[I1] a log switched on later")
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("'" + table + "'")
+                    .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.UNSUPPORTED));
+            assertThat(storage.tables().updateChangeLog(KIT_ACCOUNT, table, ChangeLog.OFF).changeLog())
+                    .as("[I1] OFF, the setting it has, is no change").isEqualTo(ChangeLog.OFF);
+            assertThat(storage.tables().describeTable(KIT_ACCOUNT, table).changeLog()).isEqualTo(ChangeLog.OFF);
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
         }
+    }
+
+    private static void kitRefusesMarker(Storage storage, String table, String marker, String what) {
+        assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, table, marker))
+                .as(what)
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("'" + marker + "'")
+                .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION));
+    }
+
+    /** {@code a} with the window's changes applied, checking each old image against {@code a} where kept. */
+    private static Map<String, Item> kitReplay(Map<String, Item> a, TableChanges changes, boolean oldImages) {
+        Map<String, Item> replayed = new HashMap<>(a);
+        for (LoggedChange c : changes.changes()) {
+            String key = kitKey(c.keys());
+            if (oldImages) {
+                assertThat(c.oldImage()).as("[I1] the old image of %s is its item at A", key)
+                        .isEqualTo(Optional.ofNullable(a.get(key)));
+            }
+            if (c.tombstone()) {
+                replayed.remove(key);
+            } else {
+                replayed.put(key, c.newImage().orElseThrow());
+            }
+        }
+        return replayed;
     }
 
     private static CreateTableRequest kitRequest(String name, ChangeLog setting) {

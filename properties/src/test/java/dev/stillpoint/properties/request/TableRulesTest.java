@@ -8,6 +8,7 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.TableRules;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
@@ -108,5 +109,27 @@ class TableRulesTest {
         StorageException deleting = refusal(() -> TableRules.requireItemsAvailable(created.withStatus(TableStatus.DELETING)));
         assertThat(deleting.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
         assertThat(deleting.getMessage()).isEqualTo("table 'orders' is DELETING; its items can be read and written once it is ACTIVE");
+    }
+
+    @Test
+    void i1_aChangeLogSwitchIsOffOnOrOnOff_neverAViewChangeWhileOn_andOnlyOnAnActiveTable() {
+        TableDescription active = table(ACCOUNT, name -> name).describe("id", "arn:orders", Instant.parse("2026-01-01T00:00:00Z"))
+                .withStatus(TableStatus.ACTIVE);
+        TableDescription logged = active.withChangeLog(ChangeLog.NEW_AND_OLD_IMAGES);
+        assertThat(TableRules.requireChangeLogSwitch(active, ChangeLog.NEW_IMAGE)).as("[I1] on").isEqualTo(ChangeLog.NEW_IMAGE);
+        assertThat(TableRules.requireChangeLogSwitch(logged, ChangeLog.OFF)).as("[I1] off").isEqualTo(ChangeLog.OFF);
+        assertThat(TableRules.requireChangeLogSwitch(logged, ChangeLog.NEW_AND_OLD_IMAGES)).as("[I1] unchanged")
+                .isEqualTo(ChangeLog.NEW_AND_OLD_IMAGES);
+        StorageException viewChange = refusal(() -> TableRules.requireChangeLogSwitch(logged, ChangeLog.NEW_IMAGE));
+        assertThat(viewChange.reason()).isEqualTo(ErrorReason.VALIDATION);
+        assertThat(viewChange.getMessage()).as("[I1, R6] names the table and both views")
+                .contains("'orders'").contains("NEW_AND_OLD_IMAGES").contains("cannot become NEW_IMAGE");
+        StorageException none = refusal(() -> TableRules.requireChangeLogSwitch(active, null));
+        assertThat(none.reason()).isEqualTo(ErrorReason.VALIDATION);
+        assertThat(none.getMessage()).contains("'orders'").contains("got null");
+        assertThat(refusal(() -> TableRules.requireChangeLogSwitch(active.withStatus(TableStatus.DELETING), ChangeLog.NEW_IMAGE))
+                .reason()).as("[D4] a DELETING table keeps its setting").isEqualTo(ErrorReason.RESOURCE_IN_USE);
+        assertThat(refusal(() -> TableRules.requireChangeLogSwitch(active.withStatus(TableStatus.CREATING), ChangeLog.OFF))
+                .reason()).as("[D4] a CREATING table").isEqualTo(ErrorReason.TABLE_NOT_FOUND);
     }
 }

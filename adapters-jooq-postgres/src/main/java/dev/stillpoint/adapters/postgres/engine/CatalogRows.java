@@ -102,7 +102,8 @@ final class CatalogRows {
          * Every data relation of the table: the base first, then each GSI and LSI relation by ordinal,
          * then each vector-index relation. The one list [P6]: the lock probe, the drop, the snapshot's
          * LOCK TABLE and the operator's holder query all take their relations from here. Last, the change
-         * log relation when the table keeps a log [I1]: dropped with the table, locked by a snapshot.
+         * log relation [I1], whatever the setting (a log switched off keeps its empty relation until the table
+         * goes): dropped with the table if it exists, locked by a snapshot where it exists.
          */
         List<DataRelation> relations() {
             if (!full) {
@@ -112,7 +113,7 @@ final class CatalogRows {
             all.add(DataRelation.fromCatalog(row.getRelationName()));
             indexes.forEach(i -> all.add(DataRelation.fromCatalog(i.getRelationName())));
             vectors.forEach(v -> all.add(DataRelation.fromCatalog(v.getRelationName())));
-            changes().ifPresent(c -> all.add(c.relation()));
+            all.add(changeRelation().relation());
             return all;
         }
 
@@ -121,7 +122,12 @@ final class CatalogRows {
             if (!description().changeLog().enabled()) {
                 return Optional.empty();
             }
-            return Optional.of(ChangeRelation.of(row.getTableId(), pkType(), skType()));
+            return Optional.of(changeRelation());
+        }
+
+        /** The table's change log relation [I1], whether or not it exists. */
+        ChangeRelation changeRelation() {
+            return ChangeRelation.of(row.getTableId(), pkType(), skType());
         }
     }
 

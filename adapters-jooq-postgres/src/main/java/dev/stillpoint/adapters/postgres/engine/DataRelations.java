@@ -141,7 +141,8 @@ final class DataRelations {
         return new HashSet<>(data.fetch(RELATIONS_HERE).getValues(0, String.class));
     }
 
-    private static boolean exists(DSLContext ctx, String relation) {
+    /** Whether {@code relation} exists in {@code ctx}'s schema. */
+    static boolean exists(DSLContext ctx, String relation) {
         return ctx.select(DSL.field("to_regclass({0})", Object.class, DSL.val(relation))).fetchOne(0) != null;
     }
 

@@ -2,9 +2,12 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
+import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
@@ -14,11 +17,13 @@ import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -59,6 +64,40 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     @Override
     public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
         return tx.inTransaction(doing, w -> work.run(new PgIndexBuild(w, doing)));
+    }
+
+    /**
+     * One unit of work holding the catalog row FOR UPDATE, so it waits for every item write in progress (FOR
+     * KEY SHARE) and every later write reads the new setting: the writes before it are outside the log, the
+     * writes after it are logged. Switching on creates the log relation where it is missing and writes its
+     * START row in the data transaction, which commits first: a snapshot that sees START sees every write
+     * made without the log [I4]. Switching off deletes the log's rows and keeps the relation, so no reader of
+     * it is waited for.
+     */
+    @Override
+    public TableDescription switchChangeLog(String accountId, String tableName,
+                                            Function<TableDescription, ChangeLog> decide) {
+        return tx.inTransaction("switching the change log of table '" + tableName + "'", w -> {
+            CatalogRows.Loaded loaded = CatalogRows.load(w.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE)
+                    .orElseThrow(() -> StorageException.tableNotFound(tableName));
+            TableDescription before = loaded.description();
+            ChangeLog setting = decide.apply(before);
+            if (setting == before.changeLog()) {
+                return before;
+            }
+            TableRows.setChangeLog(w.catalog(), before, setting);
+            ChangeRelation changes = loaded.changeRelation();
+            DSLContext data = w.data();
+            if (!setting.enabled()) {
+                data.execute(changes.discard());
+            } else if (DataRelations.exists(data, changes.relation().name())) {
+                changes.restart().forEach(data::execute);
+            } else {
+                changes.create().forEach(data::execute);
+                DataRelations.register(data, changes.relation().name());
+            }
+            return before.withChangeLog(setting);
+        });
     }
 
     @Override

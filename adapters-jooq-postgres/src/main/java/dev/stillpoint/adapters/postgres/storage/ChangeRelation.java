@@ -94,7 +94,25 @@ public final class ChangeRelation {
         return List.of("CREATE TABLE " + quoted() + " (" + columns + ")",
                 // The window's rows are those with xid >= the start snapshot's xmin (any older one is visible in it).
                 "CREATE INDEX " + quote(relation.name() + "__xid") + " ON " + quoted() + " (xid)",
-                "INSERT INTO " + quoted() + " (kind) VALUES ('" + START + "')");
+                start());
+    }
+
+    /**
+     * The statements that start the log again over its existing relation [I4]: every row goes (a trim pass
+     * may have marked the relation while the log was off, and a MARK older than this START must never
+     * become a START), then the new START row, whose xid is this transaction's.
+     */
+    public List<String> restart() {
+        return List.of(discard(), start());
+    }
+
+    private String start() {
+        return "INSERT INTO " + quoted() + " (kind) VALUES ('" + START + "')";
+    }
+
+    /** The statement that discards every record of the log, keeping the relation: no reader's lock is waited for. */
+    public String discard() {
+        return "DELETE FROM " + quoted();
     }
 
     /** The SQL type of a key column: the base relation's, nullable (START and MARK rows have no key). */

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record2;
@@ -41,9 +42,7 @@ public final class SqliteChangeLogTrim implements ChangeLogTrim {
     public void trim(Instant now, Duration retention) {
         List<String> tableIds;
         try (Connections.Borrowed r = connections.read()) {
-            tableIds = SqliteCatalog.dsl(r.connection()).select(SP_TABLES.TABLE_ID, SP_TABLES.STREAM_SPEC_JSON)
-                    .from(SP_TABLES).where(SP_TABLES.STATUS.ne(TableStatus.DELETING.name())).fetch().stream()
-                    .filter(t -> CatalogJson.changeLog(t.value2()).enabled()).map(t -> t.value1()).toList();
+            tableIds = loggedTables(SqliteCatalog.dsl(r.connection()), SP_TABLES.TABLE_ID.isNotNull());
         }
         long cutoff = now.minus(retention).toEpochMilli();
         for (String tableId : tableIds) {
@@ -51,17 +50,30 @@ public final class SqliteChangeLogTrim implements ChangeLogTrim {
                 Connection c = w.connection();
                 try {
                     TransactionStatements.beginWrite(c);
-                    trim(SqliteCatalog.dsl(c), ChangeRelation.ofTableId(tableId), now.toEpochMilli(), cutoff);
+                    DSLContext ctx = SqliteCatalog.dsl(c);
+                    // Asked again under the write lock: the log may have been switched off (its relation
+                    // dropped) or the table deleted since the listing.
+                    if (loggedTables(ctx, SP_TABLES.TABLE_ID.eq(tableId)).isEmpty()) {
+                        continue;
+                    }
+                    trim(ctx, ChangeRelation.ofTableId(tableId), now.toEpochMilli(), cutoff);
                     // No advance: the trim changes no item, so every snapshot's marker stays what it was [L5].
                     TransactionStatements.commit(c);
                 } finally {
                     TransactionStatements.rollbackQuietly(c);
                 }
             } catch (Exception e) {
-                // A table dropped meanwhile: the next pass lists the tables again.
+                // A failure of one table's trim leaves the others' to run; the next pass tries it again.
                 LOG.warn("change log trim of table {}: {}", tableId, e.toString());
             }
         }
+    }
+
+    /** The ids of the tables matching {@code which} that keep a change log and are not DELETING. */
+    private static List<String> loggedTables(DSLContext ctx, Condition which) {
+        return ctx.select(SP_TABLES.TABLE_ID, SP_TABLES.STREAM_SPEC_JSON)
+                .from(SP_TABLES).where(which, SP_TABLES.STATUS.ne(TableStatus.DELETING.name())).fetch().stream()
+                .filter(t -> CatalogJson.changeLog(t.value2()).enabled()).map(t -> t.value1()).toList();
     }
 
     /** Marks {@code changes} at {@code nowMillis} and cuts it at its newest MARK at or before {@code cutoffMillis}. */

@@ -3,9 +3,11 @@ package dev.stillpoint.adapters.sqlite.engine;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.out.IndexBuild;
@@ -13,8 +15,10 @@ import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.Record2;
 import org.jooq.impl.DSL;
@@ -51,6 +55,32 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
     @Override
     public <T> T inIndexBuild(String doing, IndexBuild.BuildWork<T> work) {
         return catalog.write(doing, ctx -> work.run(new SqliteIndexBuild(ctx)));
+    }
+
+    /**
+     * One IMMEDIATE transaction, so no item write commits between the setting and the log's START row (or
+     * the log's drop): every write before it is outside the log, every write after it under the new setting.
+     */
+    @Override
+    public TableDescription switchChangeLog(String accountId, String tableName,
+                                            Function<TableDescription, ChangeLog> decide) {
+        return catalog.write("switching the change log of table '" + tableName + "'", ctx -> {
+            CatalogRows.Loaded loaded = CatalogRows.load(ctx, accountId, tableName)
+                    .orElseThrow(() -> StorageException.tableNotFound(tableName));
+            TableDescription before = loaded.description();
+            ChangeLog setting = decide.apply(before);
+            if (setting == before.changeLog()) {
+                return before;
+            }
+            TableRows.setChangeLog(ctx, before, setting);
+            if (setting.enabled()) {
+                SqliteChangeLog.start(ctx, loaded.changes());
+            } else {
+                // A reader of the log keeps its WAL snapshot, so the drop waits for no one.
+                loaded.changes().dropIfExists(ctx).execute();
+            }
+            return before.withChangeLog(setting);
+        });
     }
 
     @Override

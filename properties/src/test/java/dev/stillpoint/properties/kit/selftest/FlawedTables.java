@@ -11,6 +11,7 @@ import dev.stillpoint.domain.request.ItemRules;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -71,6 +72,11 @@ final class FlawedTables implements TableOperations {
     @Override
     public TableDescription addGlobalSecondaryIndex(String accountId, String tableName, CreateGsiRequest request) {
         return core.addGlobalSecondaryIndex(accountId, tableName, request);
+    }
+
+    @Override
+    public TableDescription updateChangeLog(String accountId, String tableName, ChangeLog setting) {
+        return core.updateChangeLog(accountId, tableName, setting);
     }
 
     @Override
