@@ -76,8 +76,9 @@ public final class MongoStorage implements Storage {
     }
 
     /**
-     * Drops data collections whose table has no catalog document, e.g. one a racing put re-created
-     * after DeleteTable; the control-plane poller runs it on every pass. Returns the names dropped.
+     * Drops data collections of tables this catalog deleted that have come back, e.g. one a racing put
+     * re-created after DeleteTable; never a collection of a table this catalog did not record as deleted,
+     * whatever its name [O1]. The control-plane poller runs it on every pass. Returns the names dropped.
      */
     public List<String> sweepOrphanedCollections() {
         return engine.sweepOrphans();

@@ -270,20 +270,48 @@ class MongoLiveTest {
         assertThat(storage.tables().listTables(ACCOUNT)).doesNotContain(table.tableName());
     }
 
-    // [D5] a collection re-created after its table's documents are gone (a put racing DeleteTable) is
-    // dropped by the sweep the poller runs; a live table's collections and other collections are kept.
+    // [D5, O1] a collection re-created after its table's documents are gone (a put racing DeleteTable) is
+    // dropped by the sweep the poller runs; a live table's collections, collections named as this adapter
+    // names them but of no table this catalog deleted (another deployment's), and others are kept.
     @Test
-    void d5_theSweepDropsOnlyCollectionsWithoutADocument() {
+    void d5_theSweepDropsOnlyReCreatedCollectionsOfTablesThisCatalogDeleted() {
         MongoStorage storage = storage(scratch().config());
         TableDescription kept = activeTable(storage, "kept", true);
+        TableDescription gone = activeTable(storage, "gone", true);
+        storage.tables().deleteTable(ACCOUNT, gone.tableName());
         var data = storage.client().getDatabase(scratch().data());
+        data.getCollection("d_" + gone.tableId(), BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
         data.getCollection("d_0123abcd", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
         data.getCollection("d_0123abcd__gsi__0", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("1:Sx,")));
         data.getCollection("not_ours", BsonDocument.class).insertOne(new BsonDocument("_id", new BsonString("x")));
 
-        assertThat(storage.sweepOrphanedCollections()).containsExactlyInAnyOrder("d_0123abcd", "d_0123abcd__gsi__0");
+        assertThat(storage.sweepOrphanedCollections()).containsExactly("d_" + gone.tableId());
         assertThat(data.listCollectionNames().into(new ArrayList<>())).contains("d_" + kept.tableId(),
-                "d_" + kept.tableId() + "__gsi__0", "not_ours").doesNotContain("d_0123abcd");
+                "d_" + kept.tableId() + "__gsi__0", "d_0123abcd", "d_0123abcd__gsi__0", "not_ours")
+                .doesNotContain("d_" + gone.tableId());
+    }
+
+    // [O1] two deployments whose catalogs differ but whose data database is one (a mistyped setting): each
+    // sweep keeps the other's collections, and the other's table stays whole and readable.
+    @Test
+    void o1_aSweepNeverDropsAnotherCatalogsCollectionsInASharedDataDatabase() {
+        MongoConfig mine = scratch().config();
+        MongoConfig theirs = mine.withDatabases(mine.catalogDatabase() + "_b", mine.dataDatabase());
+        MongoStorage victim = storage(theirs);
+        try {
+            TableDescription precious = activeTable(victim, "precious", true);
+            victim.tables().putItem(ACCOUNT, precious.tableName(), Item.of(Map.of("pk", AttributeValue.s("a"))));
+            MongoStorage other = storage(mine);
+            TableDescription oops = activeTable(other, "oops", false);
+            other.tables().deleteTable(ACCOUNT, oops.tableName());
+
+            assertThat(other.sweepOrphanedCollections()).as("[O1] nothing of the other catalog's").isEmpty();
+            assertThat(victim.sweepOrphanedCollections()).as("[O1] nor the other way round").isEmpty();
+            assertThat(victim.tables().getItem(ACCOUNT, precious.tableName(),
+                    RequestKey.of("pk", AttributeValue.s("a")))).as("[O1] the other deployment's item").isPresent();
+        } finally {
+            victim.client().getDatabase(theirs.catalogDatabase()).drop();
+        }
     }
 
     // [E4] a restore: CREATING with its summary in progress, PutItem from elsewhere refused, items and

@@ -44,6 +44,11 @@ final class CatalogDocuments {
 
     static final String TABLES = "sp_tables";
     static final String INDEXES = "sp_indexes";
+    /**
+     * The ids of the tables this catalog deleted, each with its time: the orphan sweep drops only collections
+     * of these ids [L2, O1], never a collection it can tell apart by name alone (another deployment's).
+     */
+    static final String DROPPED_TABLES = "sp_dropped_tables";
     static final String SCHEMA = "sp_schema";
 
     private CatalogDocuments() {

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.mongo.engine;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.in;
+import static com.mongodb.client.model.Filters.lt;
 import static com.mongodb.client.model.Filters.ne;
 
 import com.mongodb.client.ClientSession;
@@ -27,11 +28,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonNull;
+import org.bson.BsonString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +64,10 @@ public final class MongoCatalog implements ControlPlaneStore {
 
     MongoCollection<BsonDocument> indexes() {
         return work.catalog(CatalogDocuments.INDEXES);
+    }
+
+    MongoCollection<BsonDocument> droppedTables() {
+        return work.catalog(CatalogDocuments.DROPPED_TABLES);
     }
 
     @Override
@@ -246,8 +254,27 @@ public final class MongoCatalog implements ControlPlaneStore {
     boolean removeDocuments(CatalogDocuments.Loaded loaded) {
         String tableId = loaded.table().getString("table_id").getValue();
         return work.write("removing the catalog documents of table '" + tableId + "'", s -> {
+            // Recorded with the removal: the sweep may then drop a collection of this id that a racing put
+            // re-creates, and only such collections [O1].
+            Transactions.replace(droppedTables(), s, eq("_id", tableId), new BsonDocument("_id", new BsonString(tableId))
+                    .append("dropped_at", new BsonDateTime(time.now().toEpochMilli())));
             Transactions.deleteMany(indexes(), s, eq("table_id", tableId));
             return Transactions.deleteMany(tables(), s, and(eq("_id", loaded.table().get("_id")), eq("table_id", tableId))) == 1;
+        });
+    }
+
+    /**
+     * The ids of the tables this catalog deleted [O1], forgetting those deleted before {@code now - keep}: a put
+     * racing a DeleteTable re-creates a collection only while its transaction lives (a minute by default).
+     */
+    Set<String> droppedTableIds(Duration keep) {
+        return work.run("listing the tables this catalog deleted", () -> {
+            droppedTables().deleteMany(lt("dropped_at", new BsonDateTime(time.now().minus(keep).toEpochMilli())));
+            Set<String> ids = new HashSet<>();
+            for (BsonDocument d : droppedTables().find()) {
+                ids.add(d.getString("_id").getValue());
+            }
+            return ids;
         });
     }
 

@@ -37,7 +37,7 @@ public final class MongoEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MongoEngine.class);
 
     /** Catalog schema versions this adapter knows; a catalog that has applied a later one is refused. */
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
     private final MongoClient client;
     private final Transactions work;
@@ -95,7 +95,8 @@ public final class MongoEngine implements AutoCloseable {
 
     /**
      * Versioned schema steps, recorded in {@code sp_schema} ({@code _id} the version). Step 1 creates the
-     * catalog collections and their indexes; creating an existing index is a no-op, so a restart is safe.
+     * catalog collections and their indexes; step 2 the register of deleted tables the orphan sweep reads [O1].
+     * Creating an existing index is a no-op, so a restart is safe.
      */
     private void applySchema() {
         var schema = work.catalog(CatalogDocuments.SCHEMA);
@@ -120,10 +121,23 @@ public final class MongoEngine implements AutoCloseable {
             work.catalog(CatalogDocuments.TABLES).createIndex(Indexes.ascending("status"), new IndexOptions().name("status"));
             work.catalog(CatalogDocuments.INDEXES).createIndex(Indexes.ascending("table_id", "ordinal"),
                     new IndexOptions().name("table_ordinal"));
-            schema.replaceOne(new BsonDocument("_id", new BsonInt32(1)),
-                    new BsonDocument("_id", new BsonInt32(1)).append("applied_at", new BsonDateTime(new Date().getTime())),
-                    new com.mongodb.client.model.ReplaceOptions().upsert(true));
+            recordSchemaStep(schema, 1);
         }
+        if (applied < 2) {
+            // The register of deleted tables [O1], created before any transaction writes to it (a collection
+            // made implicitly inside a transaction needs MongoDB 4.4 or later).
+            if (!work.catalogDatabase().listCollectionNames().into(new java.util.ArrayList<>())
+                    .contains(CatalogDocuments.DROPPED_TABLES)) {
+                work.catalogDatabase().createCollection(CatalogDocuments.DROPPED_TABLES);
+            }
+            recordSchemaStep(schema, 2);
+        }
+    }
+
+    private static void recordSchemaStep(com.mongodb.client.MongoCollection<BsonDocument> schema, int step) {
+        schema.replaceOne(new BsonDocument("_id", new BsonInt32(step)),
+                new BsonDocument("_id", new BsonInt32(step)).append("applied_at", new BsonDateTime(new Date().getTime())),
+                new com.mongodb.client.model.ReplaceOptions().upsert(true));
     }
 
     /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
@@ -161,7 +175,7 @@ public final class MongoEngine implements AutoCloseable {
         return storage.entryIds(accountId, tableName, indexName);
     }
 
-    /** Drops data collections whose table has no catalog document (the poller runs it every pass). */
+    /** Drops re-created data collections of tables this catalog deleted [O1] (the poller runs it every pass). */
     public List<String> sweepOrphans() {
         return sweep.run();
     }

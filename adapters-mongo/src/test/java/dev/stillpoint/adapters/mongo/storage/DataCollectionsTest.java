@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Data collection names: built from the table id only, and read back to it, which is how the orphan
- * sweep tells the adapter's collections (and their table) from anything else in the data database.
+ * sweep finds the collections of a table id this catalog recorded as deleted [O1].
  */
 class DataCollectionsTest {
 
