@@ -18,6 +18,7 @@ import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
+import dev.stillpoint.ports.out.BulkLoads;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
@@ -114,6 +115,12 @@ class ControlPlaneTest {
                     .hasMessageContaining("once wired");
             controlPlane.wake(); // before start: remembered, harmless
             assertThat(controlPlane.pollerPasses()).isZero();
+            assertThat(ports.bulkLoads()).as("[B1] no bulk path unless given").isEmpty();
+            BulkLoads bulk = table -> {
+                throw new AssertionError("not asked");
+            };
+            assertThat(ports.withBulkLoads(bulk).bulkLoads()).as("[B1] the bulk path given").containsSame(bulk);
+            assertThat(ports.withBulkLoads(bulk).items()).as("the other ports kept").isSameAs(ports.items());
             controlPlane.wire(ports);
             assertThat(controlPlane.restores()).as("[E4] restores once wired").isNotNull();
             assertThat(controlPlane.pollerState()).as("[D8] the poller's state, for diagnostics").isNotNull();

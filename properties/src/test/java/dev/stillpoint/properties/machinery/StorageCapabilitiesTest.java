@@ -6,7 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,5 +58,56 @@ class StorageCapabilitiesTest {
                     .contains("no read fixes an instant here, so no window between two of them either [I1]: "
                             + "no read fixes an instant");
         });
+    }
+
+    @Test
+    void i1_aStorageThatKeepsNoLogRefusesItsReadsNamingTheTableAndTheMarker() {
+        for (StorageCapabilities capabilities : new StorageCapabilities[] {
+            StorageCapabilities.full("fake"), StorageCapabilities.full("fake").withChangeLog()}) {
+            Storage bare = new Storage() {
+                @Override
+                public TableOperations tables() {
+                    throw new AssertionError("not asked");
+                }
+
+                @Override
+                public SnapshotEngine snapshots() {
+                    throw new AssertionError("not asked");
+                }
+
+                @Override
+                public StorageCapabilities capabilities() {
+                    return capabilities;
+                }
+
+                @Override
+                public TableRestores restores() {
+                    throw new AssertionError("not asked");
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            assertThatThrownBy(() -> bare.changeLog().changesSince("acct", "Orders", "id@7"))
+                    .as("[I1] the default of a storage that implements no log, whatever it claims")
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.UNSUPPORTED);
+                        assertThat(e.getMessage()).contains("fake");
+                        if (capabilities.changeLog()) {
+                            assertThat(e.getMessage()).contains("'Orders'").contains("'id@7'");
+                        } else {
+                            assertThat(e.getMessage()).contains(StorageCapabilities.NO_CHANGE_LOG_YET);
+                        }
+                    });
+        }
+    }
+
+    @Test
+    void i2_aChangeWithoutANewImageIsATombstone() {
+        Item keys = Item.of(Map.of("pk", AttributeValue.s("a")));
+        Item item = Item.of(Map.of("pk", AttributeValue.s("a"), "v", AttributeValue.s("1")));
+        assertThat(new LoggedChange(keys, Optional.empty(), Optional.of(item)).tombstone()).as("[I2] deleted").isTrue();
+        assertThat(new LoggedChange(keys, Optional.of(item), Optional.empty()).tombstone()).as("[I2] put").isFalse();
     }
 }

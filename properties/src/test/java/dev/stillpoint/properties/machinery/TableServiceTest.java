@@ -14,6 +14,7 @@ import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateGsiRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
@@ -59,6 +60,7 @@ class TableServiceTest {
                 name -> service.deleteItem("acct", name, key),
                 name -> service.deleteTable("acct", name),
                 name -> service.addGlobalSecondaryIndex("acct", name, gsiOn("g")),
+                name -> service.updateChangeLog("acct", name, ChangeLog.OFF),
                 name -> service.createTable(Descriptions.request("acct", name)));
         for (Consumer<String> operation : operations) {
             assertThatThrownBy(() -> operation.accept(bad))
@@ -137,6 +139,34 @@ class TableServiceTest {
         assertThat(service.getItem("acct", "Orders", RequestKey.of("pk", new AttributeValue.S("a")))).contains(written.item());
         service.deleteItem("acct", "Orders", RequestKey.of("pk", new AttributeValue.S("a")));
         assertThat(storage.items).isEmpty();
+    }
+
+    // I1: UpdateTable's change log switch runs the core's rules on the table as the catalog holds it; a
+    // catalog without a log (the port's default) answers the setting the table has and refuses a change
+    // UNSUPPORTED naming the table; a missing table is TableNotFound, a DELETING one in use.
+    @Test
+    void i1_theChangeLogSwitchRunsTheRulesOnTheStoredTable_aCatalogWithoutALogRefusesAChange() {
+        storage.tables.put("Orders", Descriptions.active("acct", "Orders"));
+        assertThat(service.updateChangeLog("acct", "Orders", ChangeLog.OFF).changeLog()).as("[I1] unchanged")
+                .isEqualTo(ChangeLog.OFF);
+        assertThatThrownBy(() -> service.updateChangeLog("acct", "Orders", ChangeLog.NEW_IMAGE))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.UNSUPPORTED);
+                    assertThat(e.getMessage()).contains("Orders");
+                });
+        assertThatThrownBy(() -> service.updateChangeLog("acct", "Orders", null))
+                .isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION));
+        assertThatThrownBy(() -> service.updateChangeLog("acct", "Missing", ChangeLog.OFF))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+                    assertThat(e.getMessage()).contains("Missing");
+                });
+        storage.tables.put("Old", Descriptions.active("acct", "Old").withStatus(TableStatus.DELETING));
+        assertThatThrownBy(() -> service.updateChangeLog("acct", "Old", ChangeLog.OFF))
+                .isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE));
+        assertThat(service.describeTable("acct", "Orders").changeLog()).isEqualTo(ChangeLog.OFF);
     }
 
     // D4: items of a CREATING table are not found yet, of a DELETING one in use; nothing is written.
