@@ -119,6 +119,24 @@ class BulkRestoreTest {
         assertThat(loads.chunks.stream().mapToInt(List::size).sum()).as("every item once").isEqualTo(120);
     }
 
+    // B1, V2, R6: an item that breaks PutItem's rules is refused before any chunk reaches the load, the
+    // message naming the table and the item's place in the batch; nothing of the batch is written.
+    @Test
+    void b1_anItemBreakingTheRulesIsRefusedByItsPlaceInTheBatchBeforeAnythingIsWritten() {
+        FakeLoads loads = new FakeLoads();
+        BulkRestore restore = new BulkRestore(loads, RESTORING);
+        List<Item> batch = new ArrayList<>(items(5, "x"));
+        batch.set(2, Item.of(Map.of("pk", AttributeValue.n("7"))));
+
+        StorageException refused = catchThrowableOfType(StorageException.class, () -> restore.write(batch, n -> { }));
+
+        assertThat(refused).as("[V2] the rules run on a bulk restore too").isNotNull();
+        assertThat(refused.reason()).isEqualTo(ErrorReason.VALIDATION);
+        assertThat(refused.getMessage()).as("[R6] names the table and the item's place")
+                .startsWith("restore into table 'Restored', item 3 of 5: ");
+        assertThat(loads.chunks).as("nothing of the batch reached the load").isEmpty();
+    }
+
     // B1, E5: after the load failed, nothing more reaches it: a later write and the finish are refused, so a
     // restore whose items did not all arrive never completes (the table would be ACTIVE without them).
     @Test
