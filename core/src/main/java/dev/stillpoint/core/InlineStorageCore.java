@@ -45,7 +45,7 @@ public final class InlineStorageCore implements AutoCloseable {
         ItemWrites writes = new ItemWrites(ports.items());
         this.tables = new TableService(ports.catalog(), writes, ports.creator(), deletion, settings.events());
         this.restores = new RestoreService(ports.restores(), ports.catalog(), writes, deletion, settings.time(),
-                settings.restoreIdleLimit(), settings.events());
+                settings.restoreIdleLimit(), settings.events(), ports.bulkLoads());
         StatisticsRefresh statistics = new StatisticsRefresh(ports.statistics(), settings.time(),
                 StatisticsRefresh.DEFAULT_INTERVAL);
         RestoreSweep sweep = new RestoreSweep(deletion, settings.time());

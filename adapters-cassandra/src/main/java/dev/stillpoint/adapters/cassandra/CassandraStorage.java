@@ -51,7 +51,8 @@ public final class CassandraStorage implements Storage {
         // No ControlPlane: CreateTable is the adapter's own LWT (ACTIVE at once) and DeleteTable drops
         // inline [C2]; the core wires the rest, with a poller for the recount and dead restores.
         this.core = new InlineStorageCore(new InlineCorePorts(lifecycle, lifecycle, items,
-                new InlineDrops(cql, catalog, config), new CassandraRestores(catalog, lifecycle, config), lifecycle),
+                new InlineDrops(cql, catalog, config), new CassandraRestores(catalog, lifecycle, config), lifecycle)
+                .withBulkLoads(new CassandraBulkLoads(cql, catalog, entries, config)),
                 config.coreSettings(), "stillpoint-cassandra-statistics");
         core.start();
     }

@@ -142,6 +142,60 @@ class CassandraRestoreTest extends OnSharedNode {
         }
     }
 
+    // B1: a restore loads through the bulk path (no item goes through the write-one-item path), in writes of
+    // more items than the path keeps in flight, every item and exactly its index entries stored; a key
+    // written twice in one load is refused naming the table, and the restore is then abandoned with nothing left.
+    @Test
+    void b1_aRestoreLoadsThroughTheBulkPathAndRefusesAKeyWrittenTwice() {
+        String account = TestCassandra.account();
+        String table = TestCassandra.tableName("bulk");
+        java.util.concurrent.atomic.AtomicInteger oneByOne = new java.util.concurrent.atomic.AtomicInteger();
+        storage.hooks(new WriteHooks() {
+            @Override
+            public void beforeItemWrite(String tableName) {
+                oneByOne.incrementAndGet();
+            }
+        });
+        try {
+            int n = 3 * CassandraBulkLoads.IN_FLIGHT + 17;
+            try (RestoreLoad load = storage.restores().begin(definition(account, table), ORIGIN)) {
+                load.write(items(0, n));
+                load.write(items(n, 5));
+                load.complete();
+            }
+            assertThat(oneByOne.get()).as("[B1] no item written one at a time").isZero();
+            List<String> dataTables = StoredData.dataTables(storage, account, table);
+            int total = n + 5;
+            assertThat(rows(dataTables.get(0))).as("[B1] every item once").isEqualTo(total);
+            assertThat(rows(dataTables.get(1))).as("[B1] a GSI entry for each item with g")
+                    .isEqualTo((int) java.util.stream.IntStream.range(0, total).filter(i -> i % 2 == 0).count());
+            assertThat(rows(dataTables.get(2))).as("[B1] an LSI entry for each item with l")
+                    .isEqualTo((int) java.util.stream.IntStream.range(0, total).filter(i -> i % 3 == 0).count());
+            for (int i : new int[] {0, n - 1, n + 4}) {
+                Item expected = item(i);
+                assertThat(storage.tables().getItem(account, table,
+                        RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk")))).as("item %d", i).contains(expected);
+            }
+
+            String twice = TestCassandra.tableName("twice");
+            RestoreLoad load = storage.restores().begin(definition(account, twice), ORIGIN);
+            String id = load.table().tableId();
+            load.write(items(0, 10));
+            List<String> twiceTables = StoredData.dataTables(storage, account, twice);
+            assertThatThrownBy(() -> load.write(items(5, 3)))
+                    .as("[B1] a key written twice in one load")
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
+                        assertThat(e.getMessage()).contains("'" + twice + "'").contains("written twice");
+                    });
+            assertThatThrownBy(load::complete).as("[E5] a broken load never completes").isInstanceOf(StorageException.class);
+            load.close();
+            assertNothingLeft(account, twice, id, twiceTables);
+        } finally {
+            storage.hooks(WriteHooks.NONE);
+        }
+    }
+
     // E5: close without complete leaves no catalog row, no restore row and no data table.
     @Test
     void e5_closeWithoutCompleteLeavesNothing() {

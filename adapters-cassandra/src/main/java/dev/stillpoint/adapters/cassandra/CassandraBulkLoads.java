@@ -1,0 +1,157 @@
+package dev.stillpoint.adapters.cassandra;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.itemjson.ItemJson;
+import dev.stillpoint.ports.out.BulkLoad;
+import dev.stillpoint.ports.out.BulkLoads;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Restore's bulk path on Cassandra [B1]: bounded concurrent asynchronous writes instead of one write at a
+ * time. A restoring table is CREATING, so no other writer touches it [E4] and an item needs neither the
+ * read of its old version nor the catalog's second look that {@link CassandraItems} makes: each item is one
+ * {@code INSERT ... IF NOT EXISTS} (still a lightweight transaction, so a key written twice in one load is
+ * seen and refused, as the port requires, without a set of every key in memory) and each of its index
+ * entries, whose keys the core computed, one insert at the load's revision. At most {@link #IN_FLIGHT}
+ * statements are outstanding; a write returns when all of its statements are answered, so a failure breaks
+ * the load before the next write. Every statement is acknowledged at the session's consistency level
+ * before {@code write} returns, so {@code finish} has nothing left to make durable.
+ */
+final class CassandraBulkLoads implements BulkLoads {
+
+    /** Statements outstanding at once: enough to keep a node busy, few enough not to time its queue out. */
+    static final int IN_FLIGHT = 64;
+
+    private final Cql cql;
+    private final CatalogStore catalog;
+    private final IndexEntries entries;
+    private final CassandraConfig config;
+
+    CassandraBulkLoads(Cql cql, CatalogStore catalog, IndexEntries entries, CassandraConfig config) {
+        this.cql = cql;
+        this.catalog = catalog;
+        this.entries = entries;
+        this.config = config;
+    }
+
+    @Override
+    public BulkLoad open(TableDescription table) {
+        CatalogRow row = catalog.find(table.accountId(), table.tableName())
+                .filter(r -> r.tableId().equals(table.tableId()))
+                .orElseThrow(() -> StorageException.tableNotFound(table.tableName()));
+        Instant now = config.time().now();
+        // One revision for the load: every later write of an item takes a revision above it (a clock reading).
+        long rev = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000L);
+        return new Load(row, rev);
+    }
+
+    private final class Load implements BulkLoad {
+        private final CatalogRow row;
+        private final long rev;
+        private final Semaphore slots = new Semaphore(IN_FLIGHT);
+        private final AtomicReference<StorageException> failure = new AtomicReference<>();
+        private boolean closed;
+
+        Load(CatalogRow row, long rev) {
+            this.row = row;
+            this.rev = rev;
+        }
+
+        @Override
+        public synchronized void write(List<ItemWrite> items) {
+            requireOpen();
+            try {
+                for (ItemWrite write : items) {
+                    if (failure.get() != null) {
+                        break;
+                    }
+                    BaseKey key = BaseKey.of(row, write.key());
+                    send(cql.bind("restoring an item of '" + row.tableName() + "'", ItemStatements.insertItem(row),
+                            ItemStatements.insertValues(key, ItemJson.encode(write.item()), rev)), write.key());
+                    for (Map.Entry<String, Key> entry : write.indexKeys().entrySet()) {
+                        IndexDef index = row.index(entry.getKey()).orElseThrow(() -> StorageException.internal(
+                                "table '" + row.tableName() + "' has no index '" + entry.getKey() + "' to restore into", null));
+                        send(entries.insert(row, index, IndexKey.of(row, index, entry.getValue()), key, write.item(), rev),
+                                null);
+                    }
+                }
+                slots.acquireUninterruptibly(IN_FLIGHT);
+                slots.release(IN_FLIGHT);
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, DriverFailures.map("restoring into table '" + row.tableName() + "'", e));
+                // Wait for what was sent, so nothing of this write is still running when the caller sees it fail.
+                slots.acquireUninterruptibly(IN_FLIGHT);
+                slots.release(IN_FLIGHT);
+            }
+            requireNotBroken();
+        }
+
+        /**
+         * Sends {@code statement} once a slot is free; the answer frees it. {@code itemKey} is the key of an
+         * item insert, whose refusal by its condition means the key was written before in this load.
+         */
+        private void send(BoundStatement statement, Key itemKey) {
+            slots.acquireUninterruptibly();
+            CompletionStage<AsyncResultSet> answer;
+            try {
+                answer = cql.session().executeAsync(statement);
+            } catch (RuntimeException e) {
+                slots.release();
+                throw e;
+            }
+            answer.whenComplete((rs, error) -> {
+                try {
+                    if (error != null) {
+                        failure.compareAndSet(null, DriverFailures.map("restoring into table '" + row.tableName() + "'",
+                                error));
+                    } else if (itemKey != null && !rs.wasApplied()) {
+                        failure.compareAndSet(null, StorageException.validation("restore into table '"
+                                + row.tableName() + "': the key " + itemKey + " is written twice; a restored table"
+                                + " holds each key once [B1]"));
+                    }
+                } finally {
+                    slots.release();
+                }
+            });
+        }
+
+        @Override
+        public synchronized void finish() {
+            requireOpen();
+            requireNotBroken();
+        }
+
+        @Override
+        public synchronized void close() {
+            // Every write waited for its statements, so nothing is outstanding; what was written goes with the
+            // table when the restore is removed [E5].
+            closed = true;
+        }
+
+        private void requireOpen() {
+            if (closed) {
+                throw new StorageException(ErrorReason.INTERNAL, "the bulk load into table '" + row.tableName()
+                        + "' was closed", null);
+            }
+        }
+
+        private void requireNotBroken() {
+            StorageException broken = failure.get();
+            if (broken != null) {
+                throw new StorageException(broken.reason(), "the bulk load into table '" + row.tableName()
+                        + "' failed: " + broken.getMessage(), broken);
+            }
+        }
+    }
+}
