@@ -52,6 +52,7 @@ class JsonAnswersTest {
         success.put("list-tables", List.of("list-tables", "--sqlite", db));
         success.put("export", List.of("export", "--sqlite", db, "--table", "things", "--out", out));
         success.put("restore", List.of("restore", "--from", out, "--sqlite", db, "--table", "things2"));
+        success.put("update-table", List.of("update-table", "--sqlite", db, "--table", "things", "--change-log", "NEW_IMAGE"));
         success.put("delete-item", List.of("delete-item", "--sqlite", db, "--table", "things", "--key-json", KEY));
         success.put("delete-table", List.of("delete-table", "--sqlite", db, "--table", "things2"));
         success.put("demo", List.of("demo", "--items", "300"));
@@ -66,6 +67,7 @@ class JsonAnswersTest {
         failure.put("export", List.of("export", "--sqlite", db, "--table", "things", "--out", out));
         failure.put("restore", List.of("restore", "--from", dir.resolve("nothing").toString(), "--sqlite", db,
                 "--table", "things3"));
+        failure.put("update-table", List.of("update-table", "--sqlite", db, "--table", "nope", "--change-log", "OFF"));
         failure.put("delete-item", List.of("delete-item", "--sqlite", db, "--table", "things", "--key-json", "{}"));
         failure.put("delete-table", List.of("delete-table", "--sqlite", db, "--table", "things2"));
         failure.put("demo", List.of("demo", "--items", "0"));
