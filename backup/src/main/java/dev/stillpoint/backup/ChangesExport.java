@@ -8,16 +8,14 @@ import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.LoggedChange;
-import dev.stillpoint.ports.in.TableChanges;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -64,7 +62,7 @@ public final class ChangesExport {
      * @param format the layout written
      * @param view the images each line carries: NEW_IMAGE, or NEW_AND_OLD_IMAGES
      */
-    public record Result(TableChanges changes, long puts, long tombstones, long bytes, String sha256, Path dataFile,
+    public record Result(ChangeWindow changes, long puts, long tombstones, long bytes, String sha256, Path dataFile,
                          Path manifestFile, Duration elapsed, ExportFormat format, ChangeLog view) {
     }
 
@@ -110,21 +108,32 @@ public final class ChangesExport {
         long started = System.nanoTime();
         TableExport.prepareOutput(dir);
         ExportTemps.removeStale(dir);
-        TableChanges changes = reads.changesSince(account, table, sinceMarker);
-        // Read after the window's snapshot: every write in it committed before this instant [I3].
-        Instant read = Instant.now();
-        ChangeLog shown = viewOf(changes.description(), view);
         try {
             if (format == ExportFormat.DYNAMODB) {
-                return DynamoDbChangesLayout.write(changes, shown, dir, temps, read, started);
+                return DynamoDbChangesLayout.write(reads, account, table, sinceMarker, view, dir, temps, started);
             }
-            return write(changes, shown, account, dir, temps, started);
+            return write(reads, account, table, sinceMarker, view, dir, temps, started);
         } catch (IOException e) {
             temps.removeLeftovers();
             throw new BackupFailure(BackupFailure.Problem.OUTPUT, "cannot write the incremental export of table '"
                     + table + "' to " + dir + ": " + TableExport.reason(e), e);
         } catch (RuntimeException e) {
             temps.removeLeftovers();
+            throw e;
+        }
+    }
+
+    /**
+     * Streams the window into {@code file} and finishes it: the read's transaction is open while the lines
+     * are written; on any failure the file is closed and the caller removes the temps.
+     */
+    static void stream(ChangeLogReads reads, String account, String table, String sinceMarker, ChangeFile file)
+            throws IOException {
+        try {
+            reads.streamChanges(account, table, sinceMarker, file);
+            file.finish();
+        } catch (IOException | RuntimeException e) {
+            file.closeQuietly();
             throw e;
         }
     }
@@ -141,26 +150,22 @@ public final class ChangesExport {
         return view;
     }
 
-    private static Result write(TableChanges changes, ChangeLog view, String account, Path dir, ExportTemps temps,
-                                long started) throws IOException {
-        TableDescription description = changes.description();
-        MessageDigest sha = TableExport.sha256();
-        StringBuilder lines = new StringBuilder();
-        long puts = 0;
-        long tombstones = 0;
-        for (LoggedChange c : changes.changes()) {
-            String line = line(c, description.keySchema(), view);
-            lines.append(line).append('\n');
-            if (c.tombstone()) {
-                tombstones++;
-            } else {
-                puts++;
-            }
-        }
-        byte[] data = lines.toString().getBytes(StandardCharsets.UTF_8);
-        String digest = HexFormat.of().formatHex(sha.digest(data));
+    private static Result write(ChangeLogReads reads, String account, String table, String sinceMarker,
+                                Optional<ChangeLog> asked, Path dir, ExportTemps temps, long started) throws IOException {
         Path dataTemp = temps.create(dir, DATA_FILE);
-        LayoutWriter.writeSynced(dataTemp, data);
+        ChangeFile file = new ChangeFile(dataTemp, false, TableExport.sha256(), (window, read) -> {
+            ChangeLog shown = viewOf(window.description(), asked);
+            KeySchema schema = window.description().keySchema();
+            return c -> (line(c, schema, shown) + "\n").getBytes(StandardCharsets.UTF_8);
+        });
+        stream(reads, account, table, sinceMarker, file);
+        ChangeWindow changes = file.window();
+        TableDescription description = changes.description();
+        ChangeLog view = viewOf(description, asked);
+        long puts = file.puts();
+        long tombstones = file.tombstones();
+        long bytes = file.lineBytes();
+        String digest = ChangeFile.hex(file.digest());
         ObjectNode m = DescriptionJson.MAPPER.createObjectNode();
         m.put("format", FORMAT);
         m.put("account", account);
@@ -171,7 +176,7 @@ public final class ChangesExport {
         m.put("changeCount", puts + tombstones);
         m.put("puts", puts);
         m.put("tombstones", tombstones);
-        m.put("bytes", data.length);
+        m.put("bytes", bytes);
         m.put("sha256", digest);
         m.putObject("since").put("kind", changes.since().kind()).put("marker", changes.since().marker());
         m.putObject("until").put("kind", changes.until().kind()).put("marker", changes.until().marker())
@@ -186,7 +191,7 @@ public final class ChangesExport {
             LayoutWriter.rename(dataTemp, dataFile);
             LayoutWriter.rename(manifestTemp, manifest);
         });
-        return new Result(changes, puts, tombstones, data.length, digest, dataFile, manifest,
+        return new Result(changes, puts, tombstones, bytes, digest, dataFile, manifest,
                 Duration.ofNanos(System.nanoTime() - started), ExportFormat.STILLPOINT, view);
     }
 

@@ -3,9 +3,9 @@ package dev.stillpoint.backup;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.ports.in.LoggedChange;
-import dev.stillpoint.ports.in.TableChanges;
-import java.io.ByteArrayOutputStream;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.ChangeWindow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * DynamoDB's incremental export layout [I3], as the developer guide's "DynamoDB table export output format"
@@ -56,35 +56,31 @@ final class DynamoDbChangesLayout {
     private DynamoDbChangesLayout() {
     }
 
-    static ChangesExport.Result write(TableChanges changes, ChangeLog view, Path dir, ExportTemps temps, Instant read,
-                                      long started) throws IOException {
-        TableDescription description = changes.description();
-        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, read);
-        String metadata = "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" + micros + "\"}},";
-        ByteArrayOutputStream gz = new ByteArrayOutputStream();
-        long puts = 0;
-        long tombstones = 0;
-        long billed = 0;
-        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
-            for (LoggedChange c : changes.changes()) {
-                byte[] line = ChangesExport.body(new StringBuilder(256).append(metadata), c, description.keySchema(), view)
-                        .append("}\n").toString().getBytes(StandardCharsets.UTF_8);
-                out.write(line);
-                billed += line.length - 1;
-                if (c.tombstone()) {
-                    tombstones++;
-                } else {
-                    puts++;
-                }
-            }
-        }
-        byte[] data = gz.toByteArray();
-        byte[] md5 = TableExport.digest("MD5").digest(data);
+    static ChangesExport.Result write(ChangeLogReads reads, String account, String table, String sinceMarker,
+                                      Optional<ChangeLog> asked, Path dir, ExportTemps temps, long started)
+            throws IOException {
         String exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
         String dataName = exportId + "-00000.json.gz";
         Path dataDir = temps.directory(dir.resolve(DynamoDbLayout.DATA_DIR));
         Path dataTemp = temps.create(dataDir, dataName);
-        LayoutWriter.writeSynced(dataTemp, data);
+        ChangeFile file = new ChangeFile(dataTemp, true, TableExport.digest("MD5"), (window, read) -> {
+            ChangeLog shown = ChangesExport.viewOf(window.description(), asked);
+            long micros = ChronoUnit.MICROS.between(Instant.EPOCH, read);
+            String metadata = "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" + micros + "\"}},";
+            KeySchema schema = window.description().keySchema();
+            return c -> ChangesExport.body(new StringBuilder(256).append(metadata), c, schema, shown)
+                    .append("}\n").toString().getBytes(StandardCharsets.UTF_8);
+        });
+        ChangesExport.stream(reads, account, table, sinceMarker, file);
+        ChangeWindow changes = file.window();
+        TableDescription description = changes.description();
+        ChangeLog view = ChangesExport.viewOf(description, asked);
+        Instant read = file.begunAt();
+        long puts = file.puts();
+        long tombstones = file.tombstones();
+        long billed = file.lineBytes() - (puts + tombstones);
+        byte[] md5 = file.digest();
+        long dataBytes = Files.size(dataTemp);
 
         ObjectNode line = DescriptionJson.MAPPER.createObjectNode()
                 .put("itemCount", puts + tombstones)
@@ -133,7 +129,7 @@ final class DynamoDbChangesLayout {
             LayoutWriter.rename(summarySum, dir.resolve("manifest-summary.checksum"));
             LayoutWriter.rename(summaryTemp, summaryFile);
         });
-        return new ChangesExport.Result(changes, puts, tombstones, data.length, null, dataFile, summaryFile,
+        return new ChangesExport.Result(changes, puts, tombstones, dataBytes, null, dataFile, summaryFile,
                 Duration.ofNanos(System.nanoTime() - started), ExportFormat.DYNAMODB, view);
     }
 

@@ -1,5 +1,8 @@
 package dev.stillpoint.ports.in;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Reads a table's change log between two snapshot markers [I2]: the start is a marker an earlier snapshot
  * reported ({@link SnapshotInfo#marker()}); the end is a new snapshot, taken by the read itself.
@@ -13,13 +16,41 @@ package dev.stillpoint.ports.in;
 public interface ChangeLogReads {
 
     /**
-     * The changes committed after the snapshot {@code sinceMarker} names and visible in a new snapshot,
-     * one per key changed (the key's last change in the window wins).
+     * Streams the changes committed after the snapshot {@code sinceMarker} names and visible in a new
+     * snapshot into {@code sink}, one per key changed (the key's last change in the window wins), holding a
+     * page of them at a time: the window first, then each change, inside the read's transaction, which ends
+     * on every path before this returns.
+     *
+     * @param accountId the account the table belongs to
+     * @param tableName the table's name
+     * @param sinceMarker the marker of the snapshot the window starts after
+     * @param sink told the window, then each change; its exceptions end the read
+     */
+    void streamChanges(String accountId, String tableName, String sinceMarker, ChangeSink sink);
+
+    /**
+     * The window's changes in a list: {@link #streamChanges} collected, for windows known to be small (a
+     * test's, a caller's who checks the count first).
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name
      * @param sinceMarker the marker of the snapshot the window starts after
      * @return the window's changes and both markers
      */
-    TableChanges changesSince(String accountId, String tableName, String sinceMarker);
+    default TableChanges changesSince(String accountId, String tableName, String sinceMarker) {
+        List<LoggedChange> changes = new ArrayList<>();
+        ChangeWindow[] window = new ChangeWindow[1];
+        streamChanges(accountId, tableName, sinceMarker, new ChangeSink() {
+            @Override
+            public void begin(ChangeWindow w) {
+                window[0] = w;
+            }
+
+            @Override
+            public void change(LoggedChange change) {
+                changes.add(change);
+            }
+        });
+        return new TableChanges(window[0].description(), window[0].since(), window[0].until(), changes);
+    }
 }

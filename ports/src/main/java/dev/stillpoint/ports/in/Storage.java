@@ -38,7 +38,7 @@ public interface Storage extends AutoCloseable {
      * @return this backend's change log reads
      */
     default ChangeLogReads changeLog() {
-        return (accountId, tableName, sinceMarker) -> {
+        return (accountId, tableName, sinceMarker, sink) -> {
             capabilities().requireChangeLog();
             throw dev.stillpoint.domain.error.StorageException.unsupported(capabilities().backend(),
                     "table '" + tableName + "': this backend keeps no change log, so it has no changes since '"

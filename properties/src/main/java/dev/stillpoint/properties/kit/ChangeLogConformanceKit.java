@@ -2,25 +2,25 @@ package dev.stillpoint.properties.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitKey;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitRefusesMarker;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitRequest;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitSnapshot;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitTable;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitWindow;
+import static dev.stillpoint.properties.kit.ChangeLogKitSteps.kitWrite;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.ChangeLog;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.ChangeSink;
+import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableChanges;
-import dev.stillpoint.ports.in.TableSnapshot;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -167,6 +167,56 @@ public interface ChangeLogConformanceKit {
         }
     }
 
+    // [I2, S7] a streamed window tells its window first, once, then each key's change once; a sink that fails
+    // ends the read with its own exception, and the read's transaction and connection are given back on that
+    // path too: many failed reads in a row leave every later read and write working.
+    @Example
+    default void i2_kit_aStreamedWindowStartsWithItsWindowAndEndsWhereItsSinkFails() {
+        try (Storage storage = openChangeLogStorage()) {
+            if (!storage.capabilities().changeLog()) {
+                return;
+            }
+            String table = kitTable(storage, ChangeLog.NEW_IMAGE);
+            String marker = kitSnapshot(storage, table, new HashMap<>());
+            kitWrite(storage, table, List.of(0, 1, 2, 3, 4, 5, 6, 7, 1, 2));
+            List<String> events = new ArrayList<>();
+            storage.changeLog().streamChanges(KIT_ACCOUNT, table, marker, new ChangeSink() {
+                @Override
+                public void begin(ChangeWindow window) {
+                    events.add("window " + window.since().marker());
+                }
+
+                @Override
+                public void change(LoggedChange change) {
+                    events.add(kitKey(change.keys()));
+                }
+            });
+            assertThat(events.get(0)).as("[I2] the window first").isEqualTo("window " + marker);
+            assertThat(events.subList(1, events.size())).as("[I2] each key changed once")
+                    .containsExactlyInAnyOrder("k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7");
+            StorageException full = new StorageException(ErrorReason.VALIDATION, "the kit's sink is full");
+            for (int i = 0; i < 40; i++) {
+                int[] seen = {0};
+                assertThatThrownBy(() -> storage.changeLog().streamChanges(KIT_ACCOUNT, table, marker, new ChangeSink() {
+                    @Override
+                    public void begin(ChangeWindow window) {
+                    }
+
+                    @Override
+                    public void change(LoggedChange change) {
+                        if (++seen[0] == 3) {
+                            throw full;
+                        }
+                    }
+                })).as("[S7] the sink's failure, unchanged").isSameAs(full);
+            }
+            kitWrite(storage, table, List.of(9));
+            assertThat(storage.changeLog().changesSince(KIT_ACCOUNT, table, marker).changes())
+                    .as("[S7] after 40 failed reads, reads and writes still work").hasSize(8);
+            storage.tables().deleteTable(KIT_ACCOUNT, table);
+        }
+    }
+
     // [I1, C1] a backend that does not claim the log refuses a table asking for one, UNSUPPORTED, and
     // creates nothing; its change log reads are refused the same way.
     @Example
@@ -194,88 +244,5 @@ public interface ChangeLogConformanceKit {
             assertThat(storage.tables().describeTable(KIT_ACCOUNT, table).changeLog()).isEqualTo(ChangeLog.OFF);
             storage.tables().deleteTable(KIT_ACCOUNT, table);
         }
-    }
-
-    /**
-     * Takes snapshot A, makes the writes {@code inside}, reads the window since A and takes snapshot B:
-     * checks full(A) + changes(A, B) == full(B) [I2] and returns the window.
-     */
-    private static TableChanges kitWindow(Storage storage, String table, List<Integer> inside, boolean oldImages,
-                                          String where) {
-        Map<String, Item> a = new HashMap<>();
-        String markerA = kitSnapshot(storage, table, a);
-        kitWrite(storage, table, inside);
-        TableChanges changes = storage.changeLog().changesSince(KIT_ACCOUNT, table, markerA);
-        Map<String, Item> b = new HashMap<>();
-        kitSnapshot(storage, table, b);
-        assertThat(kitReplay(a, changes, oldImages)).as("[I2] full(A) + changes(A, B) == full(B)" + where).isEqualTo(b);
-        return changes;
-    }
-
-    private static void kitRefusesMarker(Storage storage, String table, String marker, String what) {
-        assertThatThrownBy(() -> storage.changeLog().changesSince(KIT_ACCOUNT, table, marker))
-                .as(what)
-                .isInstanceOf(StorageException.class)
-                .hasMessageContaining("'" + marker + "'")
-                .satisfies(e -> assertThat(((StorageException) e).reason()).isEqualTo(ErrorReason.VALIDATION));
-    }
-
-    /** {@code a} with the window's changes applied, checking each old image against {@code a} where kept. */
-    private static Map<String, Item> kitReplay(Map<String, Item> a, TableChanges changes, boolean oldImages) {
-        Map<String, Item> replayed = new HashMap<>(a);
-        for (LoggedChange c : changes.changes()) {
-            String key = kitKey(c.keys());
-            if (oldImages) {
-                assertThat(c.oldImage()).as("[I1] the old image of %s is its item at A", key)
-                        .isEqualTo(Optional.ofNullable(a.get(key)));
-            }
-            if (c.tombstone()) {
-                replayed.remove(key);
-            } else {
-                replayed.put(key, c.newImage().orElseThrow());
-            }
-        }
-        return replayed;
-    }
-
-    private static CreateTableRequest kitRequest(String name, ChangeLog setting) {
-        return CreateTableRequest.builder(KIT_ACCOUNT, name).partitionKey("pk", ScalarType.S)
-                .sortKey("sk", ScalarType.N).changeLog(setting).build();
-    }
-
-    private static String kitTable(Storage storage, ChangeLog setting) {
-        String name = "kit_log_" + UUID.randomUUID().toString().substring(0, 8);
-        storage.tables().createTable(kitRequest(name, setting));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (storage.tables().describeTable(KIT_ACCOUNT, name).status() != TableStatus.ACTIVE) {
-            assertThat(System.nanoTime()).as("table %s ACTIVE within 30 s", name).isLessThan(deadline);
-            Thread.onSpinWait();
-        }
-        assertThat(storage.tables().describeTable(KIT_ACCOUNT, name).changeLog()).as("[I1] described").isEqualTo(setting);
-        return name;
-    }
-
-    private static void kitWrite(Storage storage, String table, List<Integer> writes) {
-        for (int w : writes) {
-            if (w < 0) {
-                storage.tables().deleteItem(KIT_ACCOUNT, table,
-                        RequestKey.of("pk", AttributeValue.s("k" + -w), "sk", AttributeValue.n("1")));
-            } else {
-                storage.tables().putItem(KIT_ACCOUNT, table, Item.of(Map.of("pk", AttributeValue.s("k" + w % 8),
-                        "sk", AttributeValue.n("1"), "v", AttributeValue.s("v" + w))));
-            }
-        }
-    }
-
-    /** Reads a full snapshot into {@code into}; answers its marker. */
-    private static String kitSnapshot(Storage storage, String table, Map<String, Item> into) {
-        try (TableSnapshot s = storage.snapshots().openTableSnapshot(KIT_ACCOUNT, table)) {
-            s.items().forEachRemaining(i -> into.put(kitKey(i.item()), i.item()));
-            return s.info().marker();
-        }
-    }
-
-    private static String kitKey(Item item) {
-        return ((AttributeValue.S) item.get("pk")).value();
     }
 }

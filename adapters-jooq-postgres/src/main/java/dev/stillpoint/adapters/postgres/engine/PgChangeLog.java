@@ -7,9 +7,10 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.ChangeSink;
+import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.SnapshotInfo;
-import dev.stillpoint.ports.in.TableChanges;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -17,8 +18,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +31,8 @@ import java.util.regex.Pattern;
  * commits, so neither an xid nor a sequence value orders commits; visibility in the two snapshots is
  * exact whatever the commit order. Rows are folded per key (last change wins, old image of the first).
  *
- * <p>The window's changes are held in memory (one per key changed), as SQLite's are.
+ * <p>The folded rows are read through a cursor inside the snapshot's transaction and handed to the sink as
+ * they come: the client holds one fetch of them, whatever the window's size [S7]; the server sorts them.
  */
 public final class PgChangeLog implements ChangeLogReads {
 
@@ -43,6 +43,9 @@ public final class PgChangeLog implements ChangeLogReads {
     private static final String NOT_LATER = "SELECT pg_snapshot_xmax(?::pg_snapshot) <= pg_snapshot_xmax(?::pg_snapshot)"
             + " AND NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(?::pg_snapshot) x WHERE pg_visible_in_snapshot(x, ?::pg_snapshot))";
 
+    /** Rows a fetch of the window's cursor holds. */
+    static final int FETCH_ROWS = 500;
+
     private final PostgresSnapshots snapshots;
 
     public PgChangeLog(PostgresSnapshots snapshots) {
@@ -50,7 +53,7 @@ public final class PgChangeLog implements ChangeLogReads {
     }
 
     @Override
-    public TableChanges changesSince(String accountId, String tableName, String sinceMarker) {
+    public void streamChanges(String accountId, String tableName, String sinceMarker, ChangeSink sink) {
         String doing = "reading the changes of table '" + tableName + "' since marker '" + sinceMarker + "'";
         BegunRead begun = snapshots.begin(accountId, tableName, ReadObserver.NONE);
         DefinedRead defined;
@@ -84,9 +87,9 @@ public final class PgChangeLog implements ChangeLogReads {
             String since = sinceOf(sinceMarker, tableName, loaded.row().getTableId());
             Connection data = pinned.data();
             requireInWindow(data, changes, sinceMarker, since, until, tableName);
-            List<LoggedChange> window = fold(data, changes, since, description.changeLog().keepsOldImage());
-            return new TableChanges(description.dropDeletingIndexes().snapshotView(),
-                    new SnapshotInfo(PostgresSnapshots.KIND, sinceMarker), pinned.info(), window);
+            sink.begin(new ChangeWindow(description.dropDeletingIndexes().snapshotView(),
+                    new SnapshotInfo(PostgresSnapshots.KIND, sinceMarker), pinned.info()));
+            fold(data, changes, since, description.changeLog().keepsOldImage(), sink);
         } catch (SQLException e) {
             throw PgFailures.map(doing, e);
         } finally {
@@ -162,9 +165,11 @@ public final class PgChangeLog implements ChangeLogReads {
 
     /**
      * The window's rows folded per key, in key order: the last change's kind and new image (by seq, which
-     * for one key is the commit order), the first change's kind and old image (the item at A).
+     * for one key is the commit order), the first change's kind and old image (the item at A). Read through
+     * a cursor of {@link #FETCH_ROWS} rows (the snapshot's transaction is open), each handed to the sink as it
+     * comes, so a window of any size holds one fetch in memory [S7].
      */
-    private static List<LoggedChange> fold(Connection data, ChangeRelation changes, String since, boolean oldImages)
+    private static void fold(Connection data, ChangeRelation changes, String since, boolean oldImages, ChangeSink sink)
             throws SQLException {
         String keys = changes.keyColumns();
         String sql = "SELECT kind, key_json, new_image, first_kind, first_old FROM (SELECT kind, key_json, new_image, "
@@ -177,8 +182,8 @@ public final class PgChangeLog implements ChangeLogReads {
                 + " WINDOW w AS (PARTITION BY " + keys + " ORDER BY seq"
                 + " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) w"
                 + " WHERE from_last = 1 ORDER BY " + keys;
-        List<LoggedChange> out = new ArrayList<>();
         try (PreparedStatement s = data.prepareStatement(sql)) {
+            s.setFetchSize(FETCH_ROWS);
             s.setString(1, since);
             s.setString(2, since);
             try (ResultSet rs = s.executeQuery()) {
@@ -190,12 +195,11 @@ public final class PgChangeLog implements ChangeLogReads {
                         // Written and deleted inside the window, absent at both ends: no change at all.
                         continue;
                     }
-                    out.add(new LoggedChange(ItemJson.decode(rs.getString(2)),
+                    sink.change(new LoggedChange(ItemJson.decode(rs.getString(2)),
                             deleted ? Optional.empty() : image(rs.getString(3)), oldImages ? old : Optional.empty()));
                 }
             }
         }
-        return out;
     }
 
     private static Optional<Item> image(String json) {

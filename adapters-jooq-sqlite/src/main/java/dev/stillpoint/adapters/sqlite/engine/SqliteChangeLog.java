@@ -9,18 +9,19 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
+import dev.stillpoint.ports.in.ChangeSink;
+import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.SnapshotInfo;
-import dev.stillpoint.ports.in.TableChanges;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jooq.Cursor;
 import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.Record6;
 import org.jooq.impl.DSL;
 
 /**
@@ -29,10 +30,8 @@ import org.jooq.impl.DSL;
  * change rows it sees are exactly those committed at or before B. A row's seq is the sequence its writing
  * transaction committed as (one writer at a time), so the window (A, B] is "seq greater than A's", read in
  * this snapshot. Rows are folded per key in key order: the last change wins, the old image is the first
- * change's (the item at A).
- *
- * <p>The window's changes are held in memory (one per key changed), not streamed: a bound on what an
- * incremental export of a large window costs in memory is not yet kept.
+ * change's (the item at A). The rows are read through a lazy cursor and each key's change is handed to the
+ * sink as soon as its last row is read, so a window of any size holds one key's rows in memory [S7].
  */
 public final class SqliteChangeLog implements ChangeLogReads {
 
@@ -46,7 +45,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
     }
 
     @Override
-    public TableChanges changesSince(String accountId, String tableName, String sinceMarker) {
+    public void streamChanges(String accountId, String tableName, String sinceMarker, ChangeSink sink) {
         String doing = "reading the changes of table '" + tableName + "' since marker '" + sinceMarker + "'";
         try (Connections.Borrowed borrowed = connections.read()) {
             try {
@@ -68,9 +67,9 @@ public final class SqliteChangeLog implements ChangeLogReads {
                 String tableId = loaded.row().getTableId();
                 ChangeRelation changes = loaded.changes();
                 long since = sinceOf(sinceMarker, tableName, tableId, until, start(ctx, changes, tableName));
-                List<LoggedChange> window = fold(ctx, changes, since, until, description.changeLog().keepsOldImage());
-                return new TableChanges(description.snapshotView(), new SnapshotInfo("sqlite-wal", sinceMarker),
-                        new SnapshotInfo("sqlite-wal", tableId + "@" + until), window);
+                sink.begin(new ChangeWindow(description.snapshotView(), new SnapshotInfo("sqlite-wal", sinceMarker),
+                        new SnapshotInfo("sqlite-wal", tableId + "@" + until)));
+                fold(ctx, changes, since, until, description.changeLog().keepsOldImage(), sink);
             } catch (SQLException e) {
                 throw SqlFailures.map(doing, e);
             } catch (RuntimeException e) {
@@ -138,35 +137,34 @@ public final class SqliteChangeLog implements ChangeLogReads {
     }
 
     /** The window's rows, per key: the last change's kind and new image, the first change's old image. */
-    private static List<LoggedChange> fold(DSLContext ctx, ChangeRelation changes, long since, long until,
-                                           boolean oldImages) {
-        List<LoggedChange> out = new ArrayList<>();
+    private static void fold(DSLContext ctx, ChangeRelation changes, long since, long until, boolean oldImages,
+                             ChangeSink sink) {
         Record first = null;
         Record last = null;
-        for (Record r : ctx.select(changes.pk(), changes.sk(), changes.changeKind(), changes.keyJson(), changes.newImage(),
-                        changes.oldImage())
+        try (Cursor<Record6<byte[], byte[], String, String, String, String>> rows = ctx.select(changes.pk(), changes.sk(),
+                        changes.changeKind(), changes.keyJson(), changes.newImage(), changes.oldImage())
                 .from(changes.table())
                 .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().in(ChangeRelation.PUT, ChangeRelation.DELETE))
                 .orderBy(changes.pk(), changes.sk(), changes.seq(), DSL.field(DSL.name("rowid")))
-                .fetch()) {
-            if (last != null && !(Arrays.equals(last.get(changes.pk()), r.get(changes.pk()))
-                    && Arrays.equals(last.get(changes.sk()), r.get(changes.sk())))) {
-                add(out, changes, first, last, oldImages);
-                first = null;
+                .fetchLazy()) {
+            for (Record r : rows) {
+                if (last != null && !(Arrays.equals(last.get(changes.pk()), r.get(changes.pk()))
+                        && Arrays.equals(last.get(changes.sk()), r.get(changes.sk())))) {
+                    add(sink, changes, first, last, oldImages);
+                    first = null;
+                }
+                if (first == null) {
+                    first = r;
+                }
+                last = r;
             }
-            if (first == null) {
-                first = r;
-            }
-            last = r;
         }
         if (last != null) {
-            add(out, changes, first, last, oldImages);
+            add(sink, changes, first, last, oldImages);
         }
-        return out;
     }
 
-    private static void add(List<LoggedChange> out, ChangeRelation changes, Record first, Record last,
-                            boolean oldImages) {
+    private static void add(ChangeSink sink, ChangeRelation changes, Record first, Record last, boolean oldImages) {
         Optional<Item> old = image(first.get(changes.oldImage()));
         boolean absentAtStart = oldImages && first.get(changes.changeKind()).equals(ChangeRelation.PUT) && old.isEmpty();
         boolean deleted = last.get(changes.changeKind()).equals(ChangeRelation.DELETE);
@@ -174,7 +172,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
             // Written and deleted inside the window, absent at both ends: no change at all.
             return;
         }
-        out.add(new LoggedChange(ItemJson.decode(last.get(changes.keyJson())),
+        sink.change(new LoggedChange(ItemJson.decode(last.get(changes.keyJson())),
                 deleted ? Optional.empty() : image(last.get(changes.newImage())), old));
     }
 
