@@ -139,8 +139,10 @@ public final class ExportJobsBench {
                     JOBS[j], runs, bestExport[j], bestExport[0] / bestExport[j], bestRestore[j],
                     bestRestore[0] / bestRestore[j]);
         }
-        System.out.printf("targets (PostgreSQL): export -j 2 >= 1.3x -j 1: %.2fx; restore -j 2 >= 1.3x -j 1: %.2fx%n",
-                bestExport[0] / bestExport[1], bestRestore[0] / bestRestore[1]);
+        if (backend.startsWith("PostgreSQL")) {
+            System.out.printf("targets: export -j 2 >= 1.3x -j 1: %.2fx; restore -j 2 >= 1.3x -j 1: %.2fx%n",
+                    bestExport[0] / bestExport[1], bestRestore[0] / bestRestore[1]);
+        }
     }
 
     /** DeleteTable is asynchronous: the next restore into the name waits until the table is gone. */
