@@ -29,7 +29,9 @@ import java.util.zip.GZIPOutputStream;
  * itemCount, md5Checksum (base64), etag (hex MD5, as S3 gives a single-part upload), dataFileS3Key), and
  * the gzipped data files under {@value #DATA_DIR}/, each line {@code {"Item": <the stored item>}}.
  * {@code .checksum} files beside both manifests hold their hex MD5. Paths in the manifests are relative
- * to the output directory, where DynamoDB's are relative to the bucket's export prefix.
+ * to the output directory, where DynamoDB's are relative to the bucket's export prefix. At {@code -j N} [B3]
+ * each segment writes its own data files (a new one every {@code itemsPerFile} items), listed lowest key
+ * range first.
  */
 final class DynamoDbLayout implements LayoutWriter {
     static final String SUMMARY = "manifest-summary.json";

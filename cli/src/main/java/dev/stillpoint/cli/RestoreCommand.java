@@ -190,8 +190,8 @@ final class RestoreCommand extends StorageCommand {
             if (jobs > 1) {
                 out.printf("  %d data file%s, loaded %d at once (-j %d%s)%n", export.dataFiles(),
                         export.dataFiles() == 1 ? "" : "s", r.writers(), jobs,
-                        r.writers() < Math.min(jobs, export.dataFiles()) ? "; " + shownBackend()
-                                + " loads one file at a time" : "");
+                        r.writers() < Math.min(jobs, export.dataFiles()) ? "; this backend takes " + r.writers()
+                                + (r.writers() == 1 ? " writer (SQLite: one)" : " writers") + " at once" : "");
             }
             if (export.collapsedLines() > 0) {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
