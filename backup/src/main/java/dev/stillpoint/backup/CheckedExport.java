@@ -23,6 +23,8 @@ public final class CheckedExport {
     private final Optional<java.time.Instant> exportTime;
     private final ExportKey key;
     private final ExportReader.Scan scan;
+    /** Each data file's own reading, in {@link #files} order: what {@code restore -j N} reads in parallel. */
+    private final List<ExportReader.Scan> fileScans;
     private final List<Path> files;
     private final Optional<String> snapshotMarker;
     /** The places of the lines a later line with the same key replaces (LAST_WINS), sorted. */
@@ -30,7 +32,12 @@ public final class CheckedExport {
 
     CheckedExport(ExportFormat format, Path dir, long itemCount, Optional<JsonNode> table,
                   Optional<String> sourceTableArn, Optional<java.time.Instant> exportTime, ExportKey key,
-                  ExportReader.Scan scan, List<Path> files, Optional<String> snapshotMarker) {
+                  ExportReader.Scan scan, List<ExportReader.Scan> fileScans, List<Path> files,
+                  Optional<String> snapshotMarker) {
+        if (fileScans.size() != files.size()) {
+            throw new IllegalArgumentException(fileScans.size() + " file readings for " + files.size() + " files");
+        }
+        this.fileScans = List.copyOf(fileScans);
         this.snapshotMarker = snapshotMarker;
         this.exportTime = exportTime;
         this.files = List.copyOf(files);
@@ -103,6 +110,15 @@ public final class CheckedExport {
         }
     }
 
+    /**
+     * The export's data files, in order: a restore loads at most this many in parallel.
+     *
+     * @return how many data files the manifest lists
+     */
+    public int dataFiles() {
+        return files.size();
+    }
+
     /** @return the ARN of the exported table, when the export names one */
     public Optional<String> sourceTableArn() {
         return sourceTableArn;
@@ -161,8 +177,49 @@ public final class CheckedExport {
      * @throws BackupFailure when a file no longer matches what was checked
      */
     public void load(int batchSize, Consumer<List<Item>> batches) {
+        load(batchSize, 1, batches);
+    }
+
+    /**
+     * Reads every item again as {@link #load(int, Consumer)} does, the data files on up to {@code lanes} threads
+     * at once ({@code restore -j N}) [B3]: each file is read, checked again (its checksum and count) and handed
+     * over in batches by one thread, so {@code batches} is told from several threads at once and must take that;
+     * the order of batches of different files is not kept. The lines a later line replaces (LAST_WINS) are left
+     * out as in one reading: the full check decided them across all files. The first failure of any file stops
+     * the others and is thrown once every thread has ended.
+     *
+     * @param batchSize items per batch, at least 1
+     * @param lanes     threads, at least 1; more than the files are not started; 1 is {@link #load(int, Consumer)}
+     * @param batches   told each batch (a new list each time), from the lanes' threads
+     * @throws BackupFailure when a file no longer matches what was checked
+     */
+    public void load(int batchSize, int lanes, Consumer<List<Item>> batches) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+        }
+        if (lanes < 1) {
+            throw new IllegalArgumentException("lanes must be at least 1, got " + lanes);
+        }
+        int threads = Math.min(lanes, fileScans.size());
+        if (threads > 1) {
+            FileLanes.run(fileScans.size(), threads, shared -> file -> {
+                java.util.ArrayList<Item> batch = new java.util.ArrayList<>(batchSize);
+                fileScans.get(file).run((item, place) -> {
+                    shared.requireGoing();
+                    if (collapsed.length > 0 && java.util.Arrays.binarySearch(collapsed, place) >= 0) {
+                        return; // a later line holds this key and wins [V4]
+                    }
+                    batch.add(item);
+                    if (batch.size() == batchSize) {
+                        batches.accept(List.copyOf(batch));
+                        batch.clear();
+                    }
+                });
+                if (!batch.isEmpty()) {
+                    batches.accept(List.copyOf(batch));
+                }
+            });
+            return;
         }
         java.util.ArrayList<Item> batch = new java.util.ArrayList<>(batchSize);
         scan.run((item, place) -> {

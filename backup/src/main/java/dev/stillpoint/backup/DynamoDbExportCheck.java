@@ -96,11 +96,12 @@ final class DynamoDbExportCheck {
         TableDescription rules = DataFileLines.rulesOf(new CreateTableRequest("000000000000", "restore-check",
                 key.schema(), key.definitions().stream().filter(d -> keyNames.contains(d.name())).toList(),
                 List.of(), List.of(), Optional.empty()));
-        ExportReader.Scan scan = items -> {
-            long seen = 0;
-            for (int f = 0; f < entries.size(); f++) {
-                DataFileEntry entry = entries.get(f);
-                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, rules, items, f);
+        List<ExportReader.Scan> files = new ArrayList<>();
+        for (int f = 0; f < entries.size(); f++) {
+            DataFileEntry entry = entries.get(f);
+            int index = f;
+            files.add(items -> {
+                DataFileLines.FileDigest d = DataFileLines.read(entry.file(), true, "MD5", key, rules, items, index);
                 String md5 = Base64.getEncoder().encodeToString(d.digest());
                 // Integrity first [V5]: a damaged or cut file is exit 11 whatever its damaged lines look like.
                 if (!md5.equals(entry.md5())) {
@@ -112,16 +113,21 @@ final class DynamoDbExportCheck {
                             + " items; manifest-files.json says " + entry.items(), null);
                 }
                 d.requireItems();
-                seen += d.lines();
-            }
-            if (seen != total) {
-                throw new BackupFailure(Problem.INTEGRITY, summaryFile, 0, "the data files hold " + seen + " items; "
+            });
+        }
+        // Each file's count is checked against its manifest line as it is read, so the files' total is the sum
+        // of those lines: checked once every file is read, as before any file was read alone.
+        long listed = entries.stream().mapToLong(DataFileEntry::items).sum();
+        ExportReader.Scan scan = items -> {
+            files.forEach(file -> file.run(items));
+            if (listed != total) {
+                throw new BackupFailure(Problem.INTEGRITY, summaryFile, 0, "the data files hold " + listed + " items; "
                         + summaryFile + " says " + total, null);
             }
         };
         Optional<String> arn = s.hasNonNull("tableArn") ? Optional.of(s.get("tableArn").asText()) : Optional.empty();
         return new CheckedExport(ExportFormat.DYNAMODB, root, total, Optional.empty(), arn,
-                ManifestJson.optionalInstant(s, "exportTime", summaryFile), key, scan,
+                ManifestJson.optionalInstant(s, "exportTime", summaryFile), key, scan, files,
                 entries.stream().map(DataFileEntry::file).toList(),
                 ExportReader.optionalText(s.path(DynamoDbLayout.SNAPSHOT), "marker"));
     }

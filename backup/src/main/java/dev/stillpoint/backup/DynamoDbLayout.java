@@ -29,7 +29,9 @@ import java.util.zip.GZIPOutputStream;
  * itemCount, md5Checksum (base64), etag (hex MD5, as S3 gives a single-part upload), dataFileS3Key), and
  * the gzipped data files under {@value #DATA_DIR}/, each line {@code {"Item": <the stored item>}}.
  * {@code .checksum} files beside both manifests hold their hex MD5. Paths in the manifests are relative
- * to the output directory, where DynamoDB's are relative to the bucket's export prefix.
+ * to the output directory, where DynamoDB's are relative to the bucket's export prefix. At {@code -j N} [B3]
+ * each segment writes its own data files (a new one every {@code itemsPerFile} items), listed lowest key
+ * range first.
  */
 final class DynamoDbLayout implements LayoutWriter {
     static final String SUMMARY = "manifest-summary.json";
@@ -75,56 +77,75 @@ final class DynamoDbLayout implements LayoutWriter {
         }
     }
 
+    /** One segment's files: a new one begins every {@code itemsPerFile} items. */
+    private final class SegmentFiles implements Lane {
+        final List<DataFile> files = new ArrayList<>();
+        DataFile current;
+        /** The segment's items' JSON, uncompressed: its share of the manifest's billedSizeBytes. */
+        long itemBytes;
+
+        SegmentFiles() throws IOException {
+            current = next(files);
+        }
+
+        @Override
+        public String where(long position) {
+            long line = current.items == itemsPerFile ? 1 : current.items + 1;
+            String name = current.items == itemsPerFile ? "the next data file" : DATA_DIR + "/" + current.name;
+            return "line " + line + " of " + name;
+        }
+
+        @Override
+        public void write(byte[] itemJson) throws IOException {
+            if (current.items == itemsPerFile) {
+                current.finish();
+                current = next(files);
+            }
+            current.out.write(PREFIX);
+            current.out.write(itemJson);
+            current.out.write(SUFFIX);
+            current.items++;
+            itemBytes += itemJson.length;
+        }
+
+        @Override
+        public void endData() throws IOException {
+            current.finish();
+        }
+    }
+
     private final Path dir;
     private final Path dataDir;
     private final ExportTemps temps;
     private final int itemsPerFile;
     private final String exportId;
-    private final List<DataFile> files = new ArrayList<>();
-    private DataFile current;
-    /** The exported items' JSON, uncompressed: the manifest's billedSizeBytes (see {@link #commit}). */
-    private long itemBytes;
+    private final List<SegmentFiles> segments = new ArrayList<>();
+    /** Data files made so far, of every segment: the next file's number (segments make theirs concurrently). */
+    private final java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
 
-    DynamoDbLayout(Path dir, ExportTemps temps, int itemsPerFile) throws IOException {
+    DynamoDbLayout(Path dir, ExportTemps temps, int itemsPerFile, int segments) throws IOException {
         this.dir = dir;
         this.dataDir = temps.directory(dir.resolve(DATA_DIR));
         this.temps = temps;
         this.itemsPerFile = itemsPerFile;
         // DynamoDB's shape of an export id: 14 digits of epoch millis, a dash, 8 hex digits.
         this.exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
-        this.current = next();
+        for (int i = 0; i < segments; i++) {
+            this.segments.add(new SegmentFiles());
+        }
     }
 
-    private DataFile next() throws IOException {
-        String name = exportId + "-" + String.format("%05d", files.size()) + ".json.gz";
+    /** A new data file appended to {@code files}; numbered in the order files are made, across segments. */
+    private DataFile next(List<DataFile> files) throws IOException {
+        String name = exportId + "-" + String.format("%05d", made.getAndIncrement()) + ".json.gz";
         DataFile file = new DataFile(name, temps.create(dataDir, name));
         files.add(file);
         return file;
     }
 
     @Override
-    public String where(long position) {
-        long line = current.items == itemsPerFile ? 1 : current.items + 1;
-        String name = current.items == itemsPerFile ? "the next data file" : DATA_DIR + "/" + current.name;
-        return "line " + line + " of " + name;
-    }
-
-    @Override
-    public void write(byte[] itemJson) throws IOException {
-        if (current.items == itemsPerFile) {
-            current.finish();
-            current = next();
-        }
-        current.out.write(PREFIX);
-        current.out.write(itemJson);
-        current.out.write(SUFFIX);
-        current.items++;
-        itemBytes += itemJson.length;
-    }
-
-    @Override
-    public void endData() throws IOException {
-        current.finish();
+    public Lane lane(int index) {
+        return segments.get(index);
     }
 
     @Override
@@ -134,6 +155,13 @@ final class DynamoDbLayout implements LayoutWriter {
         long items = 0;
         long bytes = 0;
         List<Path> finals = new ArrayList<>();
+        long itemBytes = 0;
+        // Lowest key range first, each segment's files in the order written: the files' order is key order.
+        List<DataFile> files = new ArrayList<>();
+        for (SegmentFiles segment : segments) {
+            files.addAll(segment.files);
+            itemBytes += segment.itemBytes;
+        }
         for (DataFile f : files) {
             byte[] md5 = f.md5.digest();
             ObjectNode line = DescriptionJson.MAPPER.createObjectNode()
@@ -202,7 +230,7 @@ final class DynamoDbLayout implements LayoutWriter {
 
     @Override
     public void closeQuietly() {
-        for (DataFile f : files) {
+        for (DataFile f : segments.stream().flatMap(s -> s.files.stream()).toList()) {
             try {
                 f.channel.close();
             } catch (IOException ignored) {

@@ -141,17 +141,14 @@ public final class ExportReader {
     private static CheckedExport checkOurs(Path dir, Path manifestFile, Optional<ExportKey> given) {
         JsonNode m = ManifestJson.readJson(manifestFile);
         String format = m.path("format").asText("");
-        if (!StillpointLayout.FORMAT.equals(format)) {
+        if (!StillpointLayout.FORMAT.equals(format) && !StillpointLayout.FORMAT_SEGMENTED.equals(format)) {
             throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": format '" + format
-                    + "' is not " + StillpointLayout.FORMAT + ", the version this build reads", null);
-        }
-        String dataName = ManifestJson.requiredText(m, "dataFile", manifestFile);
-        if (!StillpointLayout.DATA_FILE.equals(dataName)) {
-            throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": dataFile '" + dataName
-                    + "' is not " + StillpointLayout.DATA_FILE, null);
+                    + "' is not " + StillpointLayout.FORMAT + " or " + StillpointLayout.FORMAT_SEGMENTED
+                    + ", the versions this build reads", null);
         }
         long count = ManifestJson.requiredCount(m, "itemCount", manifestFile);
-        String sha = ManifestJson.requiredText(m, "sha256", manifestFile);
+        List<OurDataFile> entries = StillpointLayout.FORMAT.equals(format) ? List.of(singleFile(dir, m, manifestFile, count))
+                : segmentFiles(dir, m, manifestFile, count);
         JsonNode table = m.path("table");
         ExportKey key;
         TableDescription rules;
@@ -168,25 +165,78 @@ public final class ExportReader {
             throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": the export's key ("
                     + key.shown() + ") is not the key given with --key (" + given.get().shown() + ")", null);
         }
-        Path data = dir.resolve(StillpointLayout.DATA_FILE);
         ExportKey checked = key;
-        Scan scan = items -> {
-            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, rules, items, 0);
-            // Integrity first [V5]: a file changed or cut short is exit 11 whatever its damaged lines look like.
-            if (!HexFormat.of().formatHex(d.digest()).equals(sha)) {
-                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 "
-                        + HexFormat.of().formatHex(d.digest()) + " is not the manifest's " + sha + d.cut(), null);
-            }
-            if (d.lines() >= 0 && d.lines() != count) {
-                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " items; "
-                        + manifestFile.getFileName() + " says " + count, null);
-            }
-            d.requireItems();
-        };
+        List<Scan> files = new ArrayList<>();
+        for (int f = 0; f < entries.size(); f++) {
+            OurDataFile entry = entries.get(f);
+            int index = f;
+            files.add(items -> {
+                Path data = entry.file();
+                DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", checked, rules, items, index);
+                // Integrity first [V5]: a file changed or cut short is exit 11 whatever its damaged lines look like.
+                if (!HexFormat.of().formatHex(d.digest()).equals(entry.sha256())) {
+                    throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 "
+                            + HexFormat.of().formatHex(d.digest()) + " is not the manifest's " + entry.sha256() + d.cut(), null);
+                }
+                if (d.lines() >= 0 && d.lines() != entry.items()) {
+                    throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " items; "
+                            + manifestFile.getFileName() + " says " + entry.items(), null);
+                }
+                d.requireItems();
+            });
+        }
         Optional<String> arn = table.hasNonNull("TableArn") ? Optional.of(table.get("TableArn").asText()) : Optional.empty();
         return new CheckedExport(ExportFormat.STILLPOINT, dir, count, Optional.of(table), arn,
-                ManifestJson.optionalInstant(m.path("snapshot"), "openedAt", manifestFile), key, scan, List.of(data),
+                ManifestJson.optionalInstant(m.path("snapshot"), "openedAt", manifestFile), key,
+                items -> files.forEach(file -> file.run(items)), files,
+                entries.stream().map(OurDataFile::file).toList(),
                 optionalText(m.path("snapshot"), "marker"));
+    }
+
+    /** One data file of our layout as its manifest lists it. */
+    private record OurDataFile(Path file, long items, String sha256) {
+    }
+
+    /** Format 1: the one {@value StillpointLayout#DATA_FILE} holding every item. */
+    private static OurDataFile singleFile(Path dir, JsonNode m, Path manifestFile, long count) {
+        String dataName = ManifestJson.requiredText(m, "dataFile", manifestFile);
+        if (!StillpointLayout.DATA_FILE.equals(dataName)) {
+            throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": dataFile '" + dataName
+                    + "' is not " + StillpointLayout.DATA_FILE, null);
+        }
+        return new OurDataFile(dir.resolve(StillpointLayout.DATA_FILE), count,
+                ManifestJson.requiredText(m, "sha256", manifestFile));
+    }
+
+    /**
+     * Format 2 ({@code export -j N}) [B3]: {@code dataFiles}, one per segment, named {@code items-00000.jsonl} up
+     * in order (no other name is read, so a manifest cannot point outside the directory), whose counts add up
+     * to the manifest's itemCount.
+     */
+    private static List<OurDataFile> segmentFiles(Path dir, JsonNode m, Path manifestFile, long count) {
+        JsonNode listed = m.get("dataFiles");
+        if (listed == null || !listed.isArray() || listed.isEmpty()) {
+            throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": field dataFiles is missing,"
+                    + " not a list or empty", null);
+        }
+        List<OurDataFile> files = new ArrayList<>();
+        long sum = 0;
+        for (int i = 0; i < listed.size(); i++) {
+            JsonNode e = listed.get(i);
+            String name = ManifestJson.requiredText(e, "file", manifestFile);
+            if (!StillpointLayout.segmentFile(i).equals(name)) {
+                throw new BackupFailure(Problem.FORMAT, manifestFile, 0, manifestFile + ": dataFiles[" + i + "] is '"
+                        + name + "', not " + StillpointLayout.segmentFile(i), null);
+            }
+            long items = ManifestJson.requiredCount(e, "itemCount", manifestFile);
+            files.add(new OurDataFile(dir.resolve(name), items, ManifestJson.requiredText(e, "sha256", manifestFile)));
+            sum += items;
+        }
+        if (sum != count) {
+            throw new BackupFailure(Problem.INTEGRITY, manifestFile, 0, manifestFile + ": its dataFiles hold " + sum
+                    + " items in all; its itemCount says " + count, null);
+        }
+        return files;
     }
 
     /** A text field, when present and not empty. */

@@ -70,7 +70,22 @@ public record ExportRequest(Path dir, ExportOptions options, ExportListener list
     }
 
     /**
-     * The same request with other options (layout, item check, DynamoDB data file size).
+     * The same request reading the snapshot as {@code segments} segments of one instant, each written to its own
+     * data file(s) by its own thread ({@code export -j N}) [B3]: our layout then lists one data file per segment
+     * in its manifest; DynamoDB's writes each segment's items to its own data files. The items written are
+     * exactly those of one segment at that instant.
+     *
+     * @param segments 1..{@value ExportOptions#MAX_SEGMENTS}; 1 is the single stream
+     * @return the request
+     * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming a count outside 1..{@value
+     *     ExportOptions#MAX_SEGMENTS}
+     */
+    public ExportRequest segments(int segments) {
+        return new ExportRequest(dir, options.withSegments(segments), listener, events, temps);
+    }
+
+    /**
+     * The same request with other options (layout, item check, DynamoDB data file size, segments).
      *
      * @param options how the export writes
      * @return the request
@@ -118,11 +133,18 @@ public record ExportRequest(Path dir, ExportOptions options, ExportListener list
      * @param table   the table's name
      * @return what was written
      * @throws dev.stillpoint.domain.error.StorageException as the snapshot engine throws it (TableNotFound,
-     *     LimitExceeded, Unsupported ...)
+     *     LimitExceeded, Unsupported ...); Unsupported before anything is made for more than one segment on a
+     *     backend whose {@code capabilities().segments()} is NONE
      * @throws BackupFailure OUTPUT for a directory that cannot be made, is not writable or holds an
      *     export, or a file that cannot be written; CORRUPT_ITEM for an item that fails the check
      */
     public ExportResult run(Storage storage, String account, String table) {
+        if (options.segments() > 1 && !storage.capabilities().segments().offered()) {
+            // Refused before the directory is made: the backend cannot read one instant as several segments.
+            throw dev.stillpoint.domain.error.StorageException.unsupported(storage.capabilities().backend(),
+                    "it serves no segmented snapshot, so an export of " + options.segments() + " segments (-j "
+                            + options.segments() + ") cannot be written; export with one (-j 1) [B3]");
+        }
         return run(storage.snapshots(), account, table);
     }
 

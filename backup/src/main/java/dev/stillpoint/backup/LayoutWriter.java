@@ -13,21 +13,36 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 
-/** One export layout's writing: item lines into temp files, then the manifest and the renames. */
+/**
+ * One export layout's writing: item lines into temp files, then the manifest and the renames. The lines go
+ * through {@link Lane}s: one for a single-stream export, one per segment for {@code export -j N} [B3], each
+ * written by one thread of its own; {@link #commit} runs once every lane has ended.
+ */
 interface LayoutWriter {
 
     /** What the layout wrote once committed. */
     record Written(long bytes, String sha256, List<Path> dataFiles, Path manifest) {
     }
 
-    /** Where item {@code position} (from 1) goes, for a message naming it: "line N of FILE". */
-    String where(long position);
+    /** One segment's data file(s): written by one thread, in the segment's order. */
+    interface Lane {
+        /** Where the lane's item {@code position} (from 1) goes, for a message naming it: "line N of FILE". */
+        String where(long position);
 
-    /** Appends one item line (without its line break) in UTF-8. */
-    void write(byte[] itemJson) throws IOException;
+        /** Appends one item line (without its line break) in UTF-8. */
+        void write(byte[] itemJson) throws IOException;
 
-    /** Every item written: flushes and syncs the data. */
-    void endData() throws IOException;
+        /** Every item of the lane written: flushes and syncs its data. */
+        void endData() throws IOException;
+    }
+
+    /**
+     * Lane {@code index}, from 0 up to the count the layout was made with.
+     *
+     * @param index the segment's index
+     * @return its lane
+     */
+    Lane lane(int index);
 
     /** Writes the manifest(s) and renames every temp file to its final name, the completing manifest last. */
     Written commit(String account, TableDescription description, SnapshotInfo info, boolean keyOrdered,

@@ -24,9 +24,13 @@ import java.util.Optional;
  * @param batchSize  items per {@code RestoreLoad.write}
  * @param listener   told as items go in
  * @param abort      the handle a signal handler may abandon the restore with
+ * @param jobs       data files loaded at once at most ({@code restore -j N}) [B3]: on a backend whose bulk path
+ *                   has several writers (PostgreSQL) each file is read, checked again and loaded by a thread and
+ *                   a load of its own; on one with one writer (SQLite, or no bulk path) the files load one after
+ *                   another whatever N is. 1 by default
  */
 public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Duplicates duplicates, int batchSize,
-                             TableRestore.Listener listener, TableRestore.Abort abort) {
+                             TableRestore.Listener listener, TableRestore.Abort abort, int jobs) {
 
     /**
      * Requires every part and a batch of at least one item.
@@ -37,6 +41,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @param batchSize  items per write
      * @param listener   told as items go in
      * @param abort      the abandon handle
+     * @param jobs       data files loaded at once at most, 1..{@value ExportOptions#MAX_SEGMENTS}
      */
     public RestoreRequest {
         Objects.requireNonNull(dir, "dir");
@@ -47,11 +52,15 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
         }
+        if (jobs < 1 || jobs > ExportOptions.MAX_SEGMENTS) {
+            throw dev.stillpoint.domain.error.StorageException.validation("the number of restore jobs (-j) must be 1.."
+                    + ExportOptions.MAX_SEGMENTS + ", got " + jobs);
+        }
     }
 
     static RestoreRequest of(Path dir) {
         return new RestoreRequest(dir, Optional.empty(), ExportReader.Duplicates.REFUSE, TableRestore.DEFAULT_BATCH,
-                TableRestore.Listener.NONE, new TableRestore.Abort());
+                TableRestore.Listener.NONE, new TableRestore.Abort(), 1);
     }
 
     /**
@@ -61,7 +70,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @return the request
      */
     public RestoreRequest key(ExportKey key) {
-        return new RestoreRequest(dir, Optional.of(key), duplicates, batchSize, listener, abort);
+        return new RestoreRequest(dir, Optional.of(key), duplicates, batchSize, listener, abort, jobs);
     }
 
     /**
@@ -70,7 +79,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @return the request
      */
     public RestoreRequest lastWins() {
-        return new RestoreRequest(dir, key, ExportReader.Duplicates.LAST_WINS, batchSize, listener, abort);
+        return new RestoreRequest(dir, key, ExportReader.Duplicates.LAST_WINS, batchSize, listener, abort, jobs);
     }
 
     /**
@@ -80,7 +89,18 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @return the request
      */
     public RestoreRequest batchSize(int batchSize) {
-        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort);
+        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort, jobs);
+    }
+
+    /**
+     * The same request loading up to {@code jobs} data files at once ({@code restore -j N}) [B3].
+     *
+     * @param jobs 1..{@value ExportOptions#MAX_SEGMENTS}
+     * @return the request
+     * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming a count outside that range
+     */
+    public RestoreRequest jobs(int jobs) {
+        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort, jobs);
     }
 
     /**
@@ -90,7 +110,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @return the request
      */
     public RestoreRequest listener(TableRestore.Listener listener) {
-        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort);
+        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort, jobs);
     }
 
     /**
@@ -100,7 +120,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @return the request
      */
     public RestoreRequest abort(TableRestore.Abort abort) {
-        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort);
+        return new RestoreRequest(dir, key, duplicates, batchSize, listener, abort, jobs);
     }
 
     /**
@@ -118,7 +138,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
     public TableRestore.Result run(Storage storage, String account, String table) {
         TableRestore.refuseNameInUse(storage, account, table);
         return TableRestore.restore(storage, ExportReader.check(dir, key, duplicates), account, table, batchSize,
-                listener, abort);
+                jobs, listener, abort);
     }
 
     /**
@@ -137,7 +157,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @throws TableRestore.Abandoned a failure after the table was begun: the table was removed
      */
     public TableRestore.Result run(Storage storage, CheckedExport export, String account, String table) {
-        return TableRestore.restore(storage, export, account, table, batchSize, listener, abort);
+        return TableRestore.restore(storage, export, account, table, batchSize, jobs, listener, abort);
     }
 
     /**

@@ -1,17 +1,14 @@
 package dev.stillpoint.backup;
 
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ItemStream;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.SnapshotInfo;
-import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -114,17 +111,18 @@ public final class TableExport {
      */
     static ExportResult export(SnapshotEngine engine, String account, String table, Path dir,
                                       ExportOptions options, ExportListener listener, ExportTemps temps) {
+        if (options.segments() > 1) {
+            return SegmentedExport.export(engine, account, table, dir, options, listener, temps);
+        }
         long started = System.nanoTime();
         LayoutWriter writer = null;
         try {
-            writer = options.format() == ExportFormat.STILLPOINT
-                    ? new StillpointLayout(dir, temps)
-                    : new DynamoDbLayout(dir, temps, options.itemsPerDataFile());
+            writer = layout(dir, options, temps);
             Instant openedAt = Instant.now();
             TableDescription description;
             SnapshotInfo info;
             boolean keyOrdered;
-            Lines lines;
+            CheckedLines lines;
             HandOff handOff = null;
             try {
                 try (TableSnapshot snapshot = engine.openTableSnapshot(account, table, StoredKeys.INCLUDED)) {
@@ -133,7 +131,8 @@ public final class TableExport {
                     keyOrdered = snapshot.keyOrdered();
                     listener.opened(info);
                     snapshot.itemCount().ifPresent(listener::counted);
-                    lines = new Lines(writer, options.checkItems() ? new ItemCheck(description) : null, listener);
+                    lines = new CheckedLines(writer.lane(0), options.checkItems() ? new ItemCheck(description) : null,
+                            listener);
                     handOff = new HandOff(lines);
                     ItemStream items = snapshot.items();
                     while (items.hasNext() && handOff.add(items.next())) {
@@ -149,7 +148,7 @@ public final class TableExport {
                     handOff.abandon();
                 }
             }
-            long count = lines.count;
+            long count = lines.count();
             listener.finished(count);
             LayoutWriter.Written written = writer.commit(account, description, info, keyOrdered, openedAt);
             return new ExportResult(options.format(), description, info, keyOrdered, count, written.bytes(),
@@ -167,82 +166,15 @@ public final class TableExport {
         }
     }
 
-    /** The writing thread's work: each item checked, then written as one line, in order. */
-    private static final class Lines implements HandOff.Sink {
-        private final LayoutWriter writer;
-        private final ItemCheck check;
-        private final ExportListener listener;
-        private long count;
-
-        Lines(LayoutWriter writer, ItemCheck check, ExportListener listener) {
-            this.writer = writer;
-            this.check = check;
-            this.listener = listener;
-        }
-
-        @Override
-        public void accept(StoredItem item) throws IOException {
-            byte[] stored = item.storedBytes().orElse(null);
-            byte[] utf8;
-            if (stored != null && asStored(item, stored)) { // the driver's bytes go to the file as they are
-                utf8 = stored;
-                if (check != null) {
-                    check.check(item, utf8, count + 1, writer.where(count + 1));
-                }
-            } else {
-                String json = item.json();
-                if (plain(json)) { // checked and written from one UTF-8 encoding of the text
-                    utf8 = json.getBytes(StandardCharsets.UTF_8);
-                    if (check != null) {
-                        check.check(item, utf8, count + 1, writer.where(count + 1));
-                    }
-                } else { // checked as stored first, so a bad item is named before line() could refuse it
-                    if (check != null) {
-                        check.check(item, count + 1, writer.where(count + 1));
-                    }
-                    if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
-                        // A stored item, not this program, is at fault: exit 8 naming its key, as any bad item [V5].
-                        throw ItemCheck.rawLineBreak(item, count + 1, writer.where(count + 1));
-                    }
-                    utf8 = line(json, count).getBytes(StandardCharsets.UTF_8);
-                }
-            }
-            writer.write(utf8);
-            count++;
-            listener.exported(count);
-        }
-
-        @Override
-        public void end() throws IOException {
-            writer.endData();
-        }
-
-        /**
-         * Whether {@code stored} can be the item's line as it is: UTF-8 without a raw line break. Bytes
-         * that are not UTF-8 end the export naming the item, as a check failure does, whether or not items
-         * are checked: no line of the file is anything but UTF-8 [E1]. A raw line break is left to the text
-         * path, which refuses it.
-         */
-        private boolean asStored(StoredItem item, byte[] stored) {
-            boolean ascii = true;
-            for (byte b : stored) {
-                if (b == '\n' || b == '\r') {
-                    return false;
-                }
-                ascii &= b >= 0;
-            }
-            if (!ascii) {
-                int at = Utf8Text.firstMalformedByte(stored);
-                if (at >= 0) {
-                    throw ItemCheck.notUtf8(item, count + 1, writer.where(count + 1), stored[at], at);
-                }
-            }
-            return true;
-        }
+    /** The layout {@code options} name, with one lane per segment. */
+    static LayoutWriter layout(Path dir, ExportOptions options, ExportTemps temps) throws IOException {
+        return options.format() == ExportFormat.STILLPOINT
+                ? new StillpointLayout(dir, temps, options.segments())
+                : new DynamoDbLayout(dir, temps, options.itemsPerDataFile(), options.segments());
     }
 
     /** Whether {@code json} goes on its line as it is: no line break, no UTF-16 surrogate (see {@link #line}). */
-    private static boolean plain(String json) {
+    static boolean plain(String json) {
         int n = json.length();
         for (int i = 0; i < n; i++) {
             char c = json.charAt(i);

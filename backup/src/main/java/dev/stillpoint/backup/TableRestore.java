@@ -64,8 +64,23 @@ public final class TableRestore {
      * @param format  the layout read
      * @param items   items loaded
      * @param elapsed from begin to ACTIVE (the checked input's first reading not included)
+     * @param writers the data files loaded at once ({@code restore -j N}: at most N, the files and the backend's
+     *                writers; 1 on a backend with one writer)
      */
-    public record Result(TableDescription table, ExportFormat format, long items, Duration elapsed) {
+    public record Result(TableDescription table, ExportFormat format, long items, Duration elapsed, int writers) {
+
+        /**
+         * A result of one writer.
+         *
+         * @param table   the new table
+         * @param format  the layout read
+         * @param items   items loaded
+         * @param elapsed from begin to ACTIVE
+         */
+        public Result(TableDescription table, ExportFormat format, long items, Duration elapsed) {
+            this(table, format, items, elapsed, 1);
+        }
+
         /** @return items per second, begin to ACTIVE */
         public double itemsPerSecond() {
             return items / Math.max(1e-9, elapsed.toNanos() / 1e9);
@@ -77,32 +92,52 @@ public final class TableRestore {
      * the batch being written, then closes the load, which removes the new table.
      */
     public static final class Abort {
-        private RestoreLoad load;
-        private boolean abandoned;
+        /**
+         * Writes share it (several at once under {@code restore -j N}); {@link #abandon} takes it alone, so it
+         * waits for every batch being written, as it waited for the one batch of a single writer.
+         */
+        private final java.util.concurrent.locks.ReentrantReadWriteLock lock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+        private volatile RestoreLoad load;
+        private volatile boolean abandoned;
         private boolean completed;
 
-        synchronized void started(RestoreLoad started) {
-            if (abandoned) {
-                started.close();
-                throw interrupted();
+        void started(RestoreLoad started) {
+            lock.writeLock().lock();
+            try {
+                if (abandoned) {
+                    started.close();
+                    throw interrupted();
+                }
+                this.load = started;
+            } finally {
+                lock.writeLock().unlock();
             }
-            this.load = started;
         }
 
-        synchronized void write(List<Item> batch) {
-            if (abandoned) {
-                throw interrupted();
+        void write(List<Item> batch) {
+            lock.readLock().lock();
+            try {
+                if (abandoned) {
+                    throw interrupted();
+                }
+                load.write(batch);
+            } finally {
+                lock.readLock().unlock();
             }
-            load.write(batch);
         }
 
-        synchronized TableDescription complete() {
-            if (abandoned) {
-                throw interrupted();
+        TableDescription complete() {
+            lock.writeLock().lock();
+            try {
+                if (abandoned) {
+                    throw interrupted();
+                }
+                TableDescription done = load.complete();
+                completed = true;
+                return done;
+            } finally {
+                lock.writeLock().unlock();
             }
-            TableDescription done = load.complete();
-            completed = true;
-            return done;
         }
 
         /**
@@ -110,16 +145,21 @@ public final class TableRestore {
          *
          * @return whether a begun table was abandoned (false when none was begun or it had completed)
          */
-        public synchronized boolean abandon() {
-            if (completed) {
+        public boolean abandon() {
+            abandoned = true; // first, so writes waiting for the lock give up instead of writing on
+            lock.writeLock().lock();
+            try {
+                if (completed) {
+                    return false;
+                }
+                if (load != null) {
+                    load.close();
+                    return true;
+                }
                 return false;
+            } finally {
+                lock.writeLock().unlock();
             }
-            abandoned = true;
-            if (load != null) {
-                load.close();
-                return true;
-            }
-            return false;
         }
 
         private static BackupFailure interrupted() {
@@ -178,7 +218,7 @@ public final class TableRestore {
     static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         refuseNameInUse(storage, accountId, tableName);
-        return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, listener, abort);
+        return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, 1, listener, abort);
     }
 
     /**
@@ -190,6 +230,8 @@ public final class TableRestore {
      * @param accountId the new table's account
      * @param tableName the new table's name
      * @param batchSize items per {@link RestoreLoad#write}
+     * @param jobs      data files loaded at once at most ({@code -j N}); as many as the load's
+     *                  {@link RestoreLoad#concurrentWriters()} and the export's files allow
      * @param listener  told as items go in
      * @param abort     the handle a signal handler may abandon the restore with
      * @return what was restored
@@ -198,7 +240,7 @@ public final class TableRestore {
      * @throws Abandoned a failure after the table was begun: the table was removed
      */
     static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
-                                 int batchSize, Listener listener, Abort abort) {
+                                 int batchSize, int jobs, Listener listener, Abort abort) {
         long started = System.nanoTime();
         refuseNameInUse(storage, accountId, tableName);
         CreateTableRequest definition = export.definition(accountId, tableName);
@@ -216,14 +258,19 @@ public final class TableRestore {
             abort.started(load);
             listener.began(load.table(), export.itemCount());
             long[] written = {0};
-            export.load(batchSize, batch -> {
+            int writers = Math.min(jobs, Math.min(load.concurrentWriters(), export.dataFiles()));
+            export.load(batchSize, Math.max(1, writers), batch -> {
                 abort.write(batch);
-                written[0] += batch.size();
-                listener.restored(written[0]);
+                // Batches of several files come from several threads: the total and the listener under one lock.
+                synchronized (written) {
+                    written[0] += batch.size();
+                    listener.restored(written[0]);
+                }
             });
             TableDescription done = abort.complete();
             listener.finished(written[0]);
-            return new Result(done, export.format(), written[0], Duration.ofNanos(System.nanoTime() - started));
+            return new Result(done, export.format(), written[0], Duration.ofNanos(System.nanoTime() - started),
+                    Math.max(1, writers));
         } catch (RuntimeException e) {
             abort.abandon();
             load.close(); // idempotent: the table is removed even when abort never saw the load

@@ -144,7 +144,7 @@ class RestoreCheckRulesTest {
         Files.write(file, changed);
         Path target = ExportReaderTest.scratch("restore-midway-target").resolve("target.db");
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(target).withControlPlaneDelay(Duration.ZERO))) {
-            assertThatThrownBy(() -> TableRestore.restore(storage, checked, ACCOUNT, "copy", 1, TableRestore.Listener.NONE,
+            assertThatThrownBy(() -> TableRestore.restore(storage, checked, ACCOUNT, "copy", 1, 1, TableRestore.Listener.NONE,
                     new TableRestore.Abort()))
                     .isInstanceOf(TableRestore.Abandoned.class).hasMessageContaining("the table was removed")
                     // Integrity is judged before content [V5]: the changed file is named by its MD5, not its line 4.

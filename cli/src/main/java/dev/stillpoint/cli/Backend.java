@@ -166,11 +166,18 @@ final class Backend {
     }
 
 
+    /**
+     * Snapshot permits a read-only SQLite file is opened with: 1, or N for {@code export -j N}, whose N segments
+     * each hold one [B2, B3] (they share one read connection; the pool is twice the permits, as the config asks).
+     */
+    int readOnlySnapshots = 1;
+
     private SqliteStorage openSqlite(boolean readOnly, boolean createsDatabase, StorageEvents events) {
         if (readOnly) {
             DatabaseFile.requireExisting(sqlite);
             try {
-                return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite).withPool(2, 1).withEvents(events));
+                return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite)
+                        .withPool(2 * readOnlySnapshots, readOnlySnapshots).withEvents(events));
             } catch (StorageException e) {
                 throw new CliFailure(ExitCodes.DATABASE_FILE, CliCommand.message(e), e); // the message names the file
             }

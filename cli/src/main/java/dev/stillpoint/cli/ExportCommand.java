@@ -83,6 +83,17 @@ final class ExportCommand extends StorageCommand {
                     + " table's log's own.")
     dev.stillpoint.domain.table.ChangeLog view;
 
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
+            description = "Read the snapshot as N segments of ONE instant (disjoint key ranges), each written to its own"
+                    + " data file(s) by its own thread [B3]: our layout writes items-00000.jsonl .. items-<N-1>.jsonl"
+                    + " and a manifest.json of format stillpoint-export/2 listing each file with its itemCount, bytes"
+                    + " and sha256; DynamoDB's layout writes each segment's own data files. The items are exactly those"
+                    + " of -j 1 at that instant. 1..64 (default 1: items.jsonl, format stillpoint-export/1, as before)."
+                    + " Each segment holds a snapshot permit (PostgreSQL: at most half the pool; more is exit 6)."
+                    + " PostgreSQL reads the segments on N connections at once; SQLite cuts its one read into N files;"
+                    + " MongoDB serves no segments: -j above 1 is refused (exit 9).")
+    int jobs;
+
     @picocli.CommandLine.Mixin
     ProgressOptions progress = new ProgressOptions();
 
@@ -107,12 +118,19 @@ final class ExportCommand extends StorageCommand {
         if (view != null && since == null) {
             throw new CliFailure(ExitCodes.USAGE, "--view chooses the images of an incremental export: give it with --since");
         }
+        requireJobs();
         try {
             // A backend without snapshots (Cassandra [C1]) is refused before anything is opened or written [E2].
             backend.capabilities().requireSnapshots();
         } catch (StorageException refusal) {
             throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(refusal), refusal);
         }
+        if (jobs > 1 && !backend.capabilities().segments().offered()) {
+            // Refused, not served as one file: a user who asked for N files gets none rather than a different layout.
+            throw new CliFailure(ExitCodes.UNSUPPORTED, backend.capabilities().backend() + " serves no segmented"
+                    + " snapshot, so -j " + jobs + " cannot be exported; export with -j 1 [B3]; nothing opened or written");
+        }
+        backend.readOnlySnapshots = jobs;
         // The database is checked first: a file refused as no Stillpoint database leaves no output directory.
         try (Storage storage = openReadOnly()) {
             boolean made = !Files.exists(outDir);
@@ -129,6 +147,19 @@ final class ExportCommand extends StorageCommand {
                 }
                 throw e;
             }
+        }
+    }
+
+    /** {@code -j}: checked before anything is opened or created; a bad count is a usage error naming it. */
+    private void requireJobs() {
+        try {
+            ExportOptions.requireSegments(jobs);
+        } catch (StorageException e) {
+            throw new CliFailure(ExitCodes.USAGE, CliCommand.message(e) + "; nothing opened or written", e);
+        }
+        if (jobs > 1 && since != null) {
+            throw new CliFailure(ExitCodes.USAGE, "-j " + jobs + " splits a full export into segments; an incremental"
+                    + " export (--since) is one file: leave -j out");
         }
     }
 
@@ -187,6 +218,7 @@ final class ExportCommand extends StorageCommand {
     /** The export on an engine already open: what {@link #run} does after opening it, with the same exit codes. */
     int exportWith(SnapshotEngine engine) {
         return guarded(() -> {
+            requireJobs();
             Exporter.prepareOutput(outDir);
             return export(engine, -1);
         });
@@ -219,7 +251,7 @@ final class ExportCommand extends StorageCommand {
         }
         ExportResult r;
         try {
-            r = Exporter.export(engine, account, table, outDir, ExportOptions.of(format),
+            r = Exporter.export(engine, account, table, outDir, ExportOptions.of(format).withSegments(jobs),
                     ExportListener.both(progress.progress(err(), "exporting " + table + " (each item checked)",
                             estimate, true), pace));
         } catch (StorageException e) {
@@ -234,9 +266,10 @@ final class ExportCommand extends StorageCommand {
         answer.put("elapsedMillis", r.elapsed().toMillis());
         answer.putObject("snapshot").put("kind", r.info().kind().toString()).put("marker", r.info().marker());
         answer.put("keyOrdered", r.keyOrdered());
-        if (r.sha256() != null) {
+        if (r.sha256() != null && !r.sha256().isEmpty()) {
             answer.put("sha256", r.sha256());
         }
+        answer.put("segments", jobs);
         r.dataFiles().forEach(f -> answer.withArray("dataFiles").add(f.toString()));
         answer.put("manifest", r.manifestFile().toString());
         PrintWriter out = out();
@@ -244,8 +277,11 @@ final class ExportCommand extends StorageCommand {
                 r.elapsed().toMillis());
         out.printf("  snapshot  %s %s, key-ordered: %s%n", r.info().kind(), r.info().marker(),
                 r.keyOrdered() ? "yes" : "no");
-        if (r.format() == ExportFormat.STILLPOINT) {
+        if (r.format() == ExportFormat.STILLPOINT && r.dataFiles().size() == 1) {
             out.printf("  %s  %,d bytes, sha256 %s%n", TableExport.DATA_FILE, r.bytes(), r.sha256());
+        } else if (r.format() == ExportFormat.STILLPOINT) {
+            out.printf("  %d data files (one per segment), %,d bytes; each file's count and sha256 in the manifest%n",
+                    r.dataFiles().size(), r.bytes());
         } else {
             out.printf("  %d data file%s under data/, %,d bytes gzipped%n", r.dataFiles().size(),
                     r.dataFiles().size() == 1 ? "" : "s", r.bytes());

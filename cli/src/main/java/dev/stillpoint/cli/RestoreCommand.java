@@ -77,6 +77,15 @@ final class RestoreCommand extends StorageCommand {
             description = "Items per write (default: ${DEFAULT-VALUE}).")
     int batch;
 
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
+            description = "Load up to N data files at once [B3] (an export -j N has N; DynamoDB's layout may have several):"
+                    + " on PostgreSQL each file is read, checked again and COPYed by its own thread on its own connection"
+                    + " and transaction (at most half the pool); SQLite has one writer, so its files load one after"
+                    + " another whatever N is (the summary says so). The check before anything is created is the same"
+                    + " for every N: every file's checksum and count, every line, and every key against every other"
+                    + " file's. 1..64 (default 1).")
+    int jobs;
+
     @picocli.CommandLine.Mixin
     ProgressOptions progress = new ProgressOptions();
 
@@ -118,6 +127,10 @@ final class RestoreCommand extends StorageCommand {
         if (batch < 1) {
             throw new CliFailure(ExitCodes.USAGE, "--batch must be at least 1, got " + batch);
         }
+        if (jobs < 1 || jobs > dev.stillpoint.backup.ExportOptions.MAX_SEGMENTS) {
+            throw new CliFailure(ExitCodes.USAGE, "-j must be 1.." + dev.stillpoint.backup.ExportOptions.MAX_SEGMENTS
+                    + ", got " + jobs + "; nothing read or created");
+        }
         if (CheckedChanges.isIncremental(from)) {
             return apply();
         }
@@ -158,7 +171,7 @@ final class RestoreCommand extends StorageCommand {
                 }
             };
             TableRestore.Result r = TableRestore.from(from).batchSize(batch).listener(both).abort(abort)
-                    .run(storage, export, account, table);
+                    .jobs(jobs).run(storage, export, account, table);
             answer.put("from", from.toString());
             answer.put("table", table);
             answer.put("status", r.table().status().name());
@@ -167,12 +180,19 @@ final class RestoreCommand extends StorageCommand {
             answer.put("elapsedMillis", r.elapsed().toMillis());
             answer.put("itemsPerSecond", Math.round(r.itemsPerSecond()));
             answer.put("collapsedLines", export.collapsedLines());
+            answer.put("writers", r.writers());
             r.table().restoreSummary().ifPresent(s -> answer.putObject("restoreSummary")
                     .put("sourceTableArn", s.sourceTableArn().orElse(null))
                     .put("restoreDateTime", s.restoreDateTime().toString()));
             PrintWriter out = out();
             out.printf("restored %,d items into table '%s' (%s) on %s in %d ms: %,.0f items/s%n", r.items(), table,
                     r.table().status(), shownBackend(), r.elapsed().toMillis(), r.itemsPerSecond());
+            if (jobs > 1) {
+                out.printf("  %d data file%s, loaded %d at once (-j %d%s)%n", export.dataFiles(),
+                        export.dataFiles() == 1 ? "" : "s", r.writers(), jobs,
+                        r.writers() < Math.min(jobs, export.dataFiles()) ? "; this backend takes " + r.writers()
+                                + (r.writers() == 1 ? " writer (SQLite: one)" : " writers") + " at once" : "");
+            }
             if (export.collapsedLines() > 0) {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
                         export.collapsedLines());

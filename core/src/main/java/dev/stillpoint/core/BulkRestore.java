@@ -19,6 +19,10 @@ import java.util.function.IntConsumer;
  * table), so it is read once, at begin, instead of in every unit of work. The load opens at the first
  * write and is handed chunks of at most {@link #CHUNK_ITEMS} items or about {@link #CHUNK_BYTES}, so that
  * the restore gives a sign of life between chunks however large a write is.
+ *
+ * <p>Writes may come from up to {@link BulkLoads#writers()} threads at once ({@code restore -j N}) [B3]: each
+ * takes a load of its own for the whole write (up to that many loads opened side by side, each its own
+ * connection and transaction) and gives it back after; {@link #finish()} makes each of them durable in turn.
  */
 final class BulkRestore {
 
@@ -29,8 +33,11 @@ final class BulkRestore {
 
     private final BulkLoads loads;
     private final TableDescription created;
-    // Guarded by this: the load, once opened, and whether the restore closed it.
-    private BulkLoad load;
+    /** Loads open side by side at most: the backend's {@link BulkLoads#writers()}. */
+    private final int writers;
+    // Guarded by this: every load opened, those no write is using, and whether the restore closed them.
+    private final List<BulkLoad> opened = new ArrayList<>();
+    private final java.util.ArrayDeque<BulkLoad> idle = new java.util.ArrayDeque<>();
     private boolean closed;
     /** The load's first failure: the load is broken after it, so every later write or finish says so. */
     private volatile StorageException broken;
@@ -38,6 +45,12 @@ final class BulkRestore {
     BulkRestore(BulkLoads loads, TableDescription created) {
         this.loads = loads;
         this.created = created;
+        this.writers = Math.max(1, loads.writers());
+    }
+
+    /** @return how many writes may run at once, each on a load of its own [B3] */
+    int writers() {
+        return writers;
     }
 
     /**
@@ -55,37 +68,42 @@ final class BulkRestore {
                         + " of " + batch.size() + ": " + e.getMessage(), e);
             }
         }
-        int from = 0;
-        while (from < checked.size()) {
-            int to = chunkEnd(batch, from);
-            try {
-                load().write(checked.subList(from, to));
-            } catch (StorageException e) {
-                broken = new StorageException(e.reason(), "restore into table '" + name() + "', items " + (from + 1)
-                        + "-" + to + " of " + batch.size() + ": " + e.getMessage(), e);
-                throw broken;
+        BulkLoad load = take();
+        try {
+            int from = 0;
+            while (from < checked.size()) {
+                int to = chunkEnd(batch, from);
+                try {
+                    load.write(checked.subList(from, to));
+                } catch (StorageException e) {
+                    broken = new StorageException(e.reason(), "restore into table '" + name() + "', items " + (from + 1)
+                            + "-" + to + " of " + batch.size() + ": " + e.getMessage(), e);
+                    throw broken;
+                }
+                afterChunk.accept(to - from);
+                from = to;
             }
-            afterChunk.accept(to - from);
-            from = to;
+        } finally {
+            give(load);
         }
     }
 
     /** Makes everything written durable; the caller completes the restore only after this returns. */
     void finish() {
         requireNotBroken();
-        BulkLoad opened;
+        List<BulkLoad> loads;
         synchronized (this) {
-            opened = load;
+            loads = List.copyOf(opened);   // none when nothing was written: nothing to make durable
         }
-        if (opened == null) {
-            return;   // nothing was written: nothing to make durable
-        }
-        try {
-            opened.finish();
-        } catch (StorageException e) {
-            broken = new StorageException(e.reason(), "restore into table '" + name() + "', finishing its load: "
-                    + e.getMessage(), e);
-            throw broken;
+        for (BulkLoad load : loads) {
+            // Each load commits alone: one that fails leaves the table CREATING, and its removal takes the rest [E5].
+            try {
+                load.finish();
+            } catch (StorageException e) {
+                broken = new StorageException(e.reason(), "restore into table '" + name() + "', finishing its load: "
+                        + e.getMessage(), e);
+                throw broken;
+            }
         }
     }
 
@@ -94,24 +112,47 @@ final class BulkRestore {
      * thread while a write runs, in which case the load waits for that write. No load opens after it.
      */
     void close() {
-        BulkLoad opened;
+        List<BulkLoad> loads;
         synchronized (this) {
             closed = true;
-            opened = load;
+            notifyAll();
+            // Idle loads first: a write waiting on a row an idle load holds goes on once that load rolled back.
+            loads = java.util.stream.Stream.concat(idle.stream(), opened.stream().filter(l -> !idle.contains(l)))
+                    .toList();
         }
-        if (opened != null) {
-            opened.close();
+        loads.forEach(BulkLoad::close);
+    }
+
+    /**
+     * A load no other write is using: an idle one, else a new one while fewer than {@link #writers} are open,
+     * else the next one given back. Opened at the first write, so a restore of nothing opens none.
+     */
+    private synchronized BulkLoad take() {
+        while (true) {
+            if (closed) {
+                throw StorageException.validation("cannot write to the restore into table '" + name() + "': it was closed");
+            }
+            if (!idle.isEmpty()) {
+                return idle.pop();
+            }
+            if (opened.size() < writers) {
+                BulkLoad load = loads.open(created);
+                opened.add(load);
+                return load;
+            }
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw StorageException.validation("the restore into table '" + name() + "' was interrupted waiting"
+                        + " for a load");
+            }
         }
     }
 
-    private synchronized BulkLoad load() {
-        if (closed) {
-            throw StorageException.validation("cannot write to the restore into table '" + name() + "': it was closed");
-        }
-        if (load == null) {
-            load = loads.open(created);
-        }
-        return load;
+    private synchronized void give(BulkLoad load) {
+        idle.push(load);
+        notifyAll();
     }
 
     private void requireNotBroken() {

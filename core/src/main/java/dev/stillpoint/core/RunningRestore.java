@@ -39,7 +39,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Where the backend has a bulk path ({@link BulkLoads}) the items go through it instead [B1]
  * ({@link BulkRestore}): checked by the same rules, in large chunks, made durable before the table turns
- * ACTIVE, and the load closed (its locks given back) before an abandoned table is removed.
+ * ACTIVE, and the load closed (its locks given back) before an abandoned table is removed. Its writes may come
+ * from up to {@link #concurrentWriters()} threads at once ({@code restore -j N}) [B3]: the stamp's renewal is
+ * taken under this object's lock, so one thread renews at a time.
  */
 final class RunningRestore implements RestoreLoad {
 
@@ -60,7 +62,7 @@ final class RunningRestore implements RestoreLoad {
     private final BulkRestore bulk;
     private final AtomicBoolean completed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    // Touched by the writing thread only (write and complete).
+    // Guarded by this: writes may run on several threads at once where the bulk path has several writers [B3].
     private TableState state;
     private long stampedAtNanos;
 
@@ -83,6 +85,11 @@ final class RunningRestore implements RestoreLoad {
     @Override
     public TableDescription table() {
         return created;
+    }
+
+    @Override
+    public int concurrentWriters() {
+        return bulk != null ? bulk.writers() : 1;
     }
 
     @Override
@@ -166,7 +173,7 @@ final class RunningRestore implements RestoreLoad {
     }
 
     @Override
-    public TableDescription complete() {
+    public synchronized TableDescription complete() {
         requireRunning("complete");
         if (bulk != null) {
             // Durable first: a crash between the two leaves a CREATING table, which is removed [E5].
@@ -203,7 +210,7 @@ final class RunningRestore implements RestoreLoad {
         }
     }
 
-    private void renewIfDue() {
+    private synchronized void renewIfDue() {
         if (time.monotonicNanos() - stampedAtNanos < idleLimit.renewEvery().toNanos()) {
             return;
         }

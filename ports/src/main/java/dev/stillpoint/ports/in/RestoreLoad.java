@@ -34,6 +34,18 @@ public interface RestoreLoad extends AutoCloseable {
     void write(List<Item> items);
 
     /**
+     * How many threads may call {@link #write} at once ({@code restore -j N}) [B3]: 1 (the default) unless the
+     * backend's bulk path has more than one writer for one restoring table (PostgreSQL: one COPY connection per
+     * thread). Writes beyond this many at once wait for one to end. {@link #complete()} comes after every write
+     * has returned.
+     *
+     * @return at least 1
+     */
+    default int concurrentWriters() {
+        return 1;
+    }
+
+    /**
      * Ends the restore: the table turns ACTIVE and its summary no longer in progress (the restore time kept).
      *
      * @return the table's description after

@@ -25,4 +25,18 @@ public interface BulkLoads {
      * @return the load; close it whether or not it finishes
      */
     BulkLoad open(TableDescription table);
+
+    /**
+     * How many loads of one restoring table may be open and written at once, each on its own connection and
+     * transaction ({@code restore -j N}) [B3]: 1 (the default) where the backend has one writer (SQLite). Loads
+     * of one table opened side by side never hold one key twice: the core's caller checks every key first [V4],
+     * and the base relation's primary key still refuses a key two loads both wrote (VALIDATION). Each load is
+     * made durable by its own {@link BulkLoad#finish()}; the table turns ACTIVE only after every one returned, and
+     * until then a failure removes the table with whatever any of them committed [E5].
+     *
+     * @return at least 1
+     */
+    default int writers() {
+        return 1;
+    }
 }

@@ -37,6 +37,9 @@ import org.postgresql.copy.CopyManager;
  * <p>Each index entry is the item's key in that index as the core computed it with the domain's rule
  * ({@link ItemWrite#indexKeys()}), written once; the base relation's primary key refuses a key written
  * twice (unique_violation, answered VALIDATION naming the table).
+ *
+ * <p>{@code restore -j N} opens up to {@link #writers()} loads of one table side by side [B3], each its own
+ * connection and transaction; the primary key refuses a key two of them wrote, whichever commits second.
  */
 public final class PgBulkLoads implements BulkLoads {
 
@@ -85,6 +88,15 @@ public final class PgBulkLoads implements BulkLoads {
             TransactionStatements.release(c);
             throw PgFailures.map(doing, e);
         }
+    }
+
+    /**
+     * Half the data pool, as snapshots may hold [D7]: each load of {@code restore -j N} holds one data
+     * connection and its own transaction until its finish, and the other half stays for everything else.
+     */
+    @Override
+    public int writers() {
+        return Math.max(1, tx.pools().dataPoolSize() / 2);
     }
 
     /** One relation of the load: its COPY statement and the rows not yet sent. */
