@@ -93,6 +93,9 @@ final class BulkRestore {
         requireNotBroken();
         List<BulkLoad> loads;
         synchronized (this) {
+            if (closed) {
+                throw StorageException.validation("cannot finish the restore into table '" + name() + "': it was closed");
+            }
             loads = List.copyOf(opened);   // none when nothing was written: nothing to make durable
         }
         for (BulkLoad load : loads) {
