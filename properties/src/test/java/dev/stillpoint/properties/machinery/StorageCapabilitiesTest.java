@@ -9,6 +9,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.ports.in.LoggedChange;
+import dev.stillpoint.ports.in.SegmentSharing;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
@@ -41,6 +42,12 @@ class StorageCapabilitiesTest {
         assertThat(logged.snapshots()).isTrue();
         assertThat(logged.backend()).isEqualTo("sqlite");
         assertThatCode(logged::requireChangeLog).doesNotThrowAnyException();
+
+        assertThat(full.segments()).as("[B2] no segments until the backend says how").isEqualTo(SegmentSharing.NONE);
+        StorageCapabilities segmented = logged.withSegments(SegmentSharing.ONE_READ);
+        assertThat(segmented.segments()).as("[B2] the sharing said").isEqualTo(SegmentSharing.ONE_READ);
+        assertThat(segmented.changeLog()).as("the other capabilities kept").isTrue();
+        assertThat(segmented.snapshots()).isTrue();
     }
 
     @Test
