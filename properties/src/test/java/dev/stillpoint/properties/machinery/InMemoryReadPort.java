@@ -46,6 +46,8 @@ final class InMemoryReadPort implements SnapshotReadPort {
     volatile FailAt failAt = FailAt.NOWHERE;
     /** What the last {@code pages} call was asked for. */
     volatile StoredKeys storedKeysAsked;
+    /** How many segments more (or fewer) than asked the read hands over: an adapter's miscut [B2]. */
+    volatile int miscut;
     /** Called at the start of every page fetch with the page's number (1 for the first); a test's hook. */
     volatile IntConsumer onPage = n -> { };
 
@@ -182,8 +184,9 @@ final class InMemoryReadPort implements SnapshotReadPort {
             this.plan = plan;
         }
 
-        /** The window's items cut into {@code count} ranges, the window itself shared under them. */
-        SegmentSources cut(int count) {
+        /** The window's items cut into {@code asked} ranges (more or fewer by a miscut), the window itself shared under them. */
+        SegmentSources cut(int asked) {
+            int count = asked + miscut;
             List<PageSource> parts = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 parts.add(new Range(this, (int) ((long) i * size / count), (int) ((long) (i + 1) * size / count)));

@@ -193,6 +193,30 @@ class SegmentedSnapshotProperties {
         }
     }
 
+    // [B2] an adapter that cuts the read into more or fewer segments than asked is refused INTERNAL naming both
+    // counts, and every permit, segment and the shared read come back: never N-1 streams passed off as N.
+    @Example
+    void b2_aMiscutIsRefusedAndReleasesEverything() {
+        for (int miscut : new int[] {-1, 1, 2}) {
+            wakes.set(0);
+            InMemoryReadPort port = port();
+            port.miscut = miscut;
+            PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(5));
+            try (LeasedSnapshotEngine engine = engine(port, ledger)) {
+                assertThat(catchThrowable(() -> engine.openTableSnapshot(ACCOUNT, TABLE, StoredKeys.OMITTED, 3)))
+                        .as("[B2] a cut of %d segments for 3", 3 + miscut)
+                        .isInstanceOfSatisfying(StorageException.class, e -> {
+                            assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL);
+                            assertThat(e.getMessage()).contains("into " + (3 + miscut) + " segments, 3 were asked for");
+                        });
+                assertThat(ledger.inUse()).as("[B2] every permit back").isZero();
+                assertThat(port.openWindows.get()).as("the shared read ended").isZero();
+                assertThat(port.openSegments.get()).as("every segment closed, the extra ones too").isZero();
+                assertThat(port.closedTwice.get()).isZero();
+            }
+        }
+    }
+
     // [B2] fewer than one segment is the caller's error, named; nothing is taken.
     @Example
     void b2_zeroSegmentsIsRefusedByName() {
