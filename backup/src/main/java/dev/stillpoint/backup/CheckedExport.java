@@ -202,27 +202,21 @@ public final class CheckedExport {
         }
         int threads = Math.min(lanes, fileScans.size());
         if (threads > 1) {
-            FileLanes.run(fileScans.size(), threads, shared -> file -> {
-                java.util.ArrayList<Item> batch = new java.util.ArrayList<>(batchSize);
-                fileScans.get(file).run((item, place) -> {
-                    shared.requireGoing();
-                    if (collapsed.length > 0 && java.util.Arrays.binarySearch(collapsed, place) >= 0) {
-                        return; // a later line holds this key and wins [V4]
-                    }
-                    batch.add(item);
-                    if (batch.size() == batchSize) {
-                        batches.accept(List.copyOf(batch));
-                        batch.clear();
-                    }
-                });
-                if (!batch.isEmpty()) {
-                    batches.accept(List.copyOf(batch));
-                }
-            });
+            FileLanes.run(fileScans.size(), threads,
+                    shared -> file -> inBatches(fileScans.get(file), batchSize, batches, shared::requireGoing));
             return;
         }
+        inBatches(scan, batchSize, batches, () -> { });
+    }
+
+    /**
+     * Hands {@code reading}'s items to {@code batches} in lists of {@code batchSize}, leaving out the lines a
+     * later line replaces [V4]; {@code beforeEach} runs first for every line (a lane's check that the others go on).
+     */
+    private void inBatches(ExportReader.Scan reading, int batchSize, Consumer<List<Item>> batches, Runnable beforeEach) {
         java.util.ArrayList<Item> batch = new java.util.ArrayList<>(batchSize);
-        scan.run((item, place) -> {
+        reading.run((item, place) -> {
+            beforeEach.run();
             if (collapsed.length > 0 && java.util.Arrays.binarySearch(collapsed, place) >= 0) {
                 return; // a later line holds this key and wins [V4]
             }

@@ -112,7 +112,8 @@ final class FileLanes {
         return stopped;
     }
 
-    private static void awaitEnd(ExecutorService threads) {
+    /** Waits for every thread of {@code threads}, however often this thread is interrupted meanwhile. */
+    static void awaitEnd(ExecutorService threads) {
         boolean interrupted = false;
         while (true) {
             try {

@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -109,7 +108,7 @@ final class SegmentedExport {
             throw new IllegalStateException("a segment of the export of '" + table + "' failed", e.getCause());
         } finally {
             threads.shutdownNow(); // wakes a segment waiting on its hand-off; each then abandons its writing thread
-            awaitEnd(threads);
+            FileLanes.awaitEnd(threads);
         }
     }
 
@@ -136,22 +135,6 @@ final class SegmentedExport {
         return lines.count();
     }
 
-    /** Waits for every segment thread, however often this thread is interrupted meanwhile. */
-    private static void awaitEnd(ExecutorService threads) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (threads.awaitTermination(1, TimeUnit.MINUTES)) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     /** The export's first failure, which every other segment sees at its next item and stops. */
     private static final class Stop {
