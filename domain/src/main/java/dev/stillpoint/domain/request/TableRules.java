@@ -97,7 +97,11 @@ public final class TableRules {
      * must admit item work (a CREATING or DELETING table cannot change), and a log that is on cannot change
      * its view while it stays on, since a window spanning the change would hold old images for some of its
      * changes only; switching it off and on again starts a new log. Asking for the setting the table has is
-     * no change (the log is kept, so its markers stay good).
+     * no change (the log is kept, so its markers stay good), as point-in-time recovery's switch is. The view
+     * rule follows DynamoDB's for streams, whose UpdateTable answers ValidationException "if you try to enable a
+     * stream on a table that already has a stream" (API reference, UpdateTable, StreamSpecification:
+     * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html): a view changes
+     * only through off.
      *
      * @param table the table as the switch's unit of work read it
      * @param setting the setting asked for
