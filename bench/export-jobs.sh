@@ -31,7 +31,7 @@ mvn -q -B -Dstyle.color=never -DskipTests -pl cli -am package dependency:build-c
   -Dmdep.outputFile=target/jobs-bench-classpath.txt -DincludeScope=test 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
 cp="cli/target/classes:$(cat cli/target/jobs-bench-classpath.txt)"
 javac -nowarn -encoding UTF-8 --release 17 -d "$classes" -cp "$cp" \
-  properties/src/test/java/dev/stillpoint/properties/bench/BenchItems.java bench/jobs/ExportJobsBench.java
+  properties/src/test/java/dev/stillpoint/properties/bench/BenchItems.java bench/common/BenchBackends.java bench/jobs/ExportJobsBench.java
 java -Xmx4g -XX:+UseParallelGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$classes:$cp" \
   ExportJobsBench "$items" "$runs" "$work" "$only"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

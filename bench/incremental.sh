@@ -30,7 +30,7 @@ mvn -q -B -Dstyle.color=never -DskipTests -pl cli -am package dependency:build-c
   -Dmdep.outputFile=target/incremental-bench-classpath.txt -DincludeScope=test 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
 cp="cli/target/classes:$(cat cli/target/incremental-bench-classpath.txt)"
 javac -nowarn -encoding UTF-8 --release 17 -d "$classes" -cp "$cp" \
-  properties/src/test/java/dev/stillpoint/properties/bench/BenchItems.java bench/incremental/IncrementalExportBench.java
+  properties/src/test/java/dev/stillpoint/properties/bench/BenchItems.java bench/common/BenchBackends.java bench/incremental/IncrementalExportBench.java
 java -Xmx4g -XX:+UseParallelGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$classes:$cp" \
   IncrementalExportBench "$items" "$runs" "$work" "$only"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

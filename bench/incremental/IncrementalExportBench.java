@@ -1,35 +1,17 @@
-import dev.stillpoint.adapters.postgres.PostgresConfig;
-import dev.stillpoint.adapters.postgres.PostgresStorage;
-import dev.stillpoint.adapters.sqlite.SqliteConfig;
-import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.backup.ChangesExport;
 import dev.stillpoint.backup.ExportResult;
 import dev.stillpoint.backup.TableExport;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.request.BatchWriteResult;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.ChangeLog;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.RestoreOrigin;
-import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.properties.bench.BenchItems;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Issue 31's second target: an incremental export of 1% of a table's keys against the full export of the
@@ -45,8 +27,8 @@ import java.util.stream.Stream;
  */
 public final class IncrementalExportBench {
 
-    private static final String ACCOUNT = "000000000000";
-    private static final String TABLE = "bench";
+    private static final String ACCOUNT = BenchBackends.ACCOUNT;
+    private static final String TABLE = BenchBackends.TABLE;
 
     private IncrementalExportBench() {
     }
@@ -56,54 +38,14 @@ public final class IncrementalExportBench {
         int runs = Integer.parseInt(args[1]);
         Path work = Path.of(args[2]);
         String which = args.length > 3 ? args[3] : "both";
-        if (!which.equals("postgres")) {
-            Path db = work.resolve("incremental.db");
-            deleteSqlite(db);
-            try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(db))) {
-                bench("SQLite", storage, items, runs, work);
-            } finally {
-                deleteSqlite(db);
-            }
-        }
-        if (!which.equals("sqlite")) {
-            try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(work.resolve("incremental-pg"))
-                    .setCleanDataDirectory(true).setPGStartupWait(java.time.Duration.ofSeconds(90))
-                    .setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").start()) {
-                String base = "jdbc:postgresql://localhost:" + pg.getPort() + "/";
-                try (Connection c = DriverManager.getConnection(base + "postgres?user=postgres");
-                     Statement s = c.createStatement()) {
-                    s.execute("CREATE DATABASE incremental");
-                }
-                PostgresConfig config = PostgresConfig.shared(
-                        new PostgresConfig.Database(base + "incremental?user=postgres", null, null));
-                try (PostgresStorage storage = PostgresStorage.open(config)) {
-                    bench("PostgreSQL (shared layout)", storage, items, runs, work);
-                }
-            }
-        }
+        BenchBackends.each(work, "incremental", which, (backend, storage) -> bench(backend, storage, items, runs, work));
     }
 
     private static void bench(String backend, Storage storage, int items, int runs, Path work) throws Exception {
         System.out.printf("%n== %s: %,d items, 1%% of the keys changed per window; load average %s%n", backend, items,
-                loadAverage());
+                BenchBackends.loadAverage());
         long loadStart = System.nanoTime();
-        CreateTableRequest definition = CreateTableRequest.builder(ACCOUNT, TABLE)
-                .partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
-                .globalIndex("by_email", "email", ScalarType.S, Projection.all()).build();
-        RestoreLoad load = storage.restores().begin(definition,
-                new RestoreOrigin(Optional.empty(), Optional.empty(), Instant.now()));
-        List<Item> page = new ArrayList<>(1000);
-        for (int i = 0; i < items; i++) {
-            page.add(BenchItems.item(i));
-            if (page.size() == 1000) {
-                load.write(page);
-                page.clear();
-            }
-        }
-        if (!page.isEmpty()) {
-            load.write(page);
-        }
-        load.complete();
+        BenchBackends.loadTable(storage, items);
         storage.tables().updateChangeLog(ACCOUNT, TABLE, ChangeLog.NEW_IMAGE);
         System.out.printf("loaded (bulk restore) and the log switched on in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
         int changed = items / 100;
@@ -112,8 +54,8 @@ public final class IncrementalExportBench {
         for (int run = 0; run <= runs; run++) {
             Path full = work.resolve("incremental-full");
             Path since = work.resolve("incremental-since");
-            deleteTree(full);
-            deleteTree(since);
+            BenchBackends.deleteTree(full);
+            BenchBackends.deleteTree(since);
             long t0 = System.nanoTime();
             ExportResult a = TableExport.to(full).run(storage, ACCOUNT, TABLE);
             double fullSeconds = (System.nanoTime() - t0) / 1e9;
@@ -132,9 +74,9 @@ public final class IncrementalExportBench {
             }
             System.out.printf((run == 0 ? "warm-up" : "run " + run) + ": full export %,d items %.2f s | export --since A: %,d changes %.3f s"
                             + " | incremental / full %.3f (load average %s)%n", a.items(), fullSeconds,
-                    window.puts(), sinceSeconds, ratio, loadAverage());
-            deleteTree(full);
-            deleteTree(since);
+                    window.puts(), sinceSeconds, ratio, BenchBackends.loadAverage());
+            BenchBackends.deleteTree(full);
+            BenchBackends.deleteTree(since);
         }
         System.out.printf("target %s incremental of 1%% / full export <= 0.05: %s (worst run %.3f)%n", backend,
                 worst <= 0.05 ? "MET" : "NOT MET", worst);
@@ -152,27 +94,6 @@ public final class IncrementalExportBench {
                     throw new IllegalStateException("unprocessed items: " + result.unprocessedItems().size());
                 }
                 batch.clear();
-            }
-        }
-    }
-
-    private static String loadAverage() throws Exception {
-        String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
-        return f[0] + " " + f[1] + " " + f[2];
-    }
-
-    private static void deleteSqlite(Path db) throws Exception {
-        for (String suffix : new String[] {"", "-wal", "-shm"}) {
-            Files.deleteIfExists(Path.of(db + suffix));
-        }
-    }
-
-    private static void deleteTree(Path dir) throws Exception {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
             }
         }
     }
