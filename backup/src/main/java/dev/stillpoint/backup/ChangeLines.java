@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stillpoint.backup.BackupFailure.Problem;
-import dev.stillpoint.backup.CheckedChanges.Change;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
@@ -23,8 +22,10 @@ import java.util.Set;
  * changes found so far: an object of {@code Keys}, {@code NewImage}, {@code OldImage} (and {@code Metadata} in
  * DynamoDB's layout) only; Keys exactly the target's key; NewImage put to PutItem's rules on the target [V2]
  * and keyed as Keys; OldImage only in the NEW_AND_OLD_IMAGES view; then, across every file, one line per key.
+ * The checked changes go to a {@link ChangeSpool} and their keys' digests to {@link KeyDigests}, so a check
+ * holds a bounded amount of memory whatever the window's size; closing a check not handed over removes both.
  */
-final class ChangeLines {
+final class ChangeLines implements AutoCloseable {
     private static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final Set<String> FIELDS = Set.of("Keys", "NewImage", "OldImage");
@@ -34,9 +35,9 @@ final class ChangeLines {
     private final boolean metadata;
     private final ItemCheck keyCheck;
     private final ItemCheck imageCheck;
-    private final List<Change> found = new ArrayList<>();
-    private long puts;
-    private long tombstones;
+    private final List<Path> read = new ArrayList<>();
+    private final KeyDigests keys;
+    private ChangeSpool spool = new ChangeSpool();
 
     ChangeLines(TableDescription target, ChangeLog view, boolean metadata) {
         this.target = target;
@@ -44,6 +45,7 @@ final class ChangeLines {
         this.metadata = metadata;
         this.keyCheck = new ItemCheck(target.keySchema(), target.attributeDefinitions());
         this.imageCheck = new ItemCheck(target.keySchema(), target.attributeDefinitions());
+        this.keys = new KeyDigests(target.keySchema());
     }
 
     void add(Path file, long line, String text) {
@@ -90,12 +92,11 @@ final class ChangeLines {
             }
             keyCheck.check(new LineText(n.get("OldImage").toString()), line, "line " + line + " of " + file);
         }
-        if (image.isPresent()) {
-            puts++;
-        } else {
-            tombstones++;
+        if (read.isEmpty() || !read.get(read.size() - 1).equals(file)) {
+            read.add(file);
         }
-        found.add(new Change(file, line, keys, image));
+        this.keys.add(keys, KeyDigests.place(read.size() - 1, line));
+        spool.add(keys, image);
     }
 
     private java.util.Map<String, dev.stillpoint.domain.item.AttributeValue> keyOf(Item item) {
@@ -106,33 +107,43 @@ final class ChangeLines {
     }
 
     void requireCounts(long expectedPuts, long expectedTombstones, Path manifest) {
-        if (puts != expectedPuts || tombstones != expectedTombstones) {
-            throw new BackupFailure(Problem.INTEGRITY, manifest, 0, "the data holds " + puts + " puts and "
-                    + tombstones + " tombstones; " + manifest + " says " + expectedPuts + " and " + expectedTombstones, null);
+        if (spool.puts() != expectedPuts || spool.tombstones() != expectedTombstones) {
+            throw new BackupFailure(Problem.INTEGRITY, manifest, 0, "the data holds " + spool.puts() + " puts and "
+                    + spool.tombstones() + " tombstones; " + manifest + " says " + expectedPuts + " and "
+                    + expectedTombstones, null);
         }
     }
 
-    /** The changes, after the one-key-one-line check across every file read [V4]. */
-    List<Change> checked(List<Path> read) {
-        try (KeyDigests keys = new KeyDigests(target.keySchema())) {
-            for (Change c : found) {
-                keys.add(c.keys(), KeyDigests.place(read.indexOf(c.file()), c.line()));
+    /**
+     * The changes, after the one-key-one-line check across every file read [V4], handed over: the caller closes
+     * them, and closing this check no longer removes them.
+     */
+    ChangeSpool checked() {
+        KeyDigests.Duplicate[] first = {null};
+        keys.collapsed(d -> {
+            if (first[0] == null || d.second() < first[0].second()) {
+                first[0] = d;
             }
-            KeyDigests.Duplicate[] first = {null};
-            keys.collapsed(d -> {
-                if (first[0] == null || d.second() < first[0].second()) {
-                    first[0] = d;
-                }
-            });
-            if (first[0] != null) {
-                Path a = read.get(KeyDigests.file(first[0].first()));
-                Path b = read.get(KeyDigests.file(first[0].second()));
-                throw new BackupFailure(Problem.ITEM, b, KeyDigests.line(first[0].second()), a + " line "
-                        + KeyDigests.line(first[0].first()) + " and " + b + " line " + KeyDigests.line(first[0].second())
-                        + " change one key; an incremental export holds one change per key", null);
-            }
+        });
+        if (first[0] != null) {
+            Path a = read.get(KeyDigests.file(first[0].first()));
+            Path b = read.get(KeyDigests.file(first[0].second()));
+            throw new BackupFailure(Problem.ITEM, b, KeyDigests.line(first[0].second()), a + " line "
+                    + KeyDigests.line(first[0].first()) + " and " + b + " line " + KeyDigests.line(first[0].second())
+                    + " change one key; an incremental export holds one change per key", null);
         }
-        return found;
+        ChangeSpool checked = spool.finished();
+        spool = null;
+        return checked;
+    }
+
+    /** Removes the key digests, and the changes unless {@link #checked} handed them over. */
+    @Override
+    public void close() {
+        keys.close();
+        if (spool != null) {
+            spool.close();
+        }
     }
 
     private static BackupFailure bad(Path file, long line, String why) {

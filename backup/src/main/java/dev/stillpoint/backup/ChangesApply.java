@@ -82,31 +82,29 @@ public final class ChangesApply {
         TableDescription target = storage.tables().describeTable(account, table);
         String since = startOf(dir);
         requireAt(target, since, dir);
-        CheckedChanges changes = CheckedChanges.check(dir, target);
-        requireAt(target, changes.since(), dir);
-        KeySchema schema = target.keySchema();
-        long puts = 0;
-        long tombstones = 0;
-        long absent = 0;
-        for (CheckedChanges.Change c : changes.changes()) {
-            if (c.newImage().isPresent()) {
-                storage.tables().putItem(account, table, c.newImage().get());
-                puts++;
-            } else {
-                RequestKey key = keyOf(c.keys(), schema);
-                if (storage.tables().getItem(account, table, key).isEmpty()) {
-                    absent++;
+        try (CheckedChanges changes = CheckedChanges.check(dir, target)) {
+            requireAt(target, changes.since(), dir);
+            KeySchema schema = target.keySchema();
+            long[] absent = {0};
+            changes.forEach(c -> {
+                if (c.newImage().isPresent()) {
+                    storage.tables().putItem(account, table, c.newImage().get());
+                } else {
+                    RequestKey key = keyOf(c.keys(), schema);
+                    if (storage.tables().getItem(account, table, key).isEmpty()) {
+                        absent[0]++;
+                    }
+                    storage.tables().deleteItem(account, table, key);
                 }
-                storage.tables().deleteItem(account, table, key);
-                tombstones++;
-            }
+            });
+            Optional<String> sourceTableArn = target.restoreSummary().flatMap(RestoreSummary::sourceTableArn);
+            storage.recordRestore(account, table, new RestoreSummary(
+                    Optional.of(RestoredMarker.backupArn(sourceTableArn, changes.until())), sourceTableArn,
+                    changes.untilTime().orElseGet(Instant::now), false));
+            return new Result(storage.tables().describeTable(account, table), changes.format(), changes.since(),
+                    changes.until(), changes.puts(), changes.tombstones(), absent[0],
+                    Duration.ofNanos(System.nanoTime() - started));
         }
-        Optional<String> sourceTableArn = target.restoreSummary().flatMap(RestoreSummary::sourceTableArn);
-        storage.recordRestore(account, table, new RestoreSummary(
-                Optional.of(RestoredMarker.backupArn(sourceTableArn, changes.until())), sourceTableArn,
-                changes.untilTime().orElseGet(Instant::now), false));
-        return new Result(storage.tables().describeTable(account, table), changes.format(), changes.since(),
-                changes.until(), puts, tombstones, absent, Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** The export's start marker from its manifest alone, so a mismatch is refused before the data is read. */

@@ -8,7 +8,6 @@ import dev.stillpoint.domain.table.TableDescription;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -22,19 +21,18 @@ import java.util.Optional;
  * NEW_AND_OLD_IMAGES view; no two lines holding one key (a window has one change per key). A bad input is
  * a {@link BackupFailure} naming the file and line; integrity is judged before content [V5].
  *
- * <p>The changes are kept in memory, as the change log's reads keep them (one per key changed), so the
- * apply writes exactly what was checked, with no second reading to go stale.
+ * <p>The changes are kept in a private temporary file ({@link ChangeSpool}), not in memory, so a window of any
+ * size is checked and applied in bounded memory, and the apply writes exactly what was checked, with no second
+ * reading of the input to go stale. {@link #close} removes the file.
  */
-public final class CheckedChanges {
+public final class CheckedChanges implements AutoCloseable {
     /**
      * One checked line.
      *
-     * @param file the data file it was read from
-     * @param line its line (from 1)
      * @param keys the key attributes
      * @param newImage the item at the window's end; empty for a tombstone
      */
-    record Change(Path file, long line, Item keys, Optional<Item> newImage) {
+    record Change(Item keys, Optional<Item> newImage) {
     }
 
     private final ExportFormat format;
@@ -43,17 +41,17 @@ public final class CheckedChanges {
     private final String until;
     private final Optional<Instant> untilTime;
     private final ChangeLog view;
-    private final List<Change> changes;
+    private final ChangeSpool changes;
 
     private CheckedChanges(ExportFormat format, Path dir, String since, String until, Optional<Instant> untilTime,
-                           ChangeLog view, List<Change> changes) {
+                           ChangeLog view, ChangeSpool changes) {
         this.format = format;
         this.dir = dir;
         this.since = since;
         this.until = until;
         this.untilTime = untilTime;
         this.view = view;
-        this.changes = List.copyOf(changes);
+        this.changes = changes;
     }
 
     /**
@@ -123,22 +121,23 @@ public final class CheckedChanges {
         String until = ManifestJson.requiredText(m.path("until"), "marker", manifest);
         ChangeLog view = view(m.path("view").asText(m.path("changeLog").asText("")), manifest);
         Path data = dir.resolve(ChangesExport.DATA_FILE);
-        ChangeLines lines = new ChangeLines(target, view, false);
-        DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", (text, line) -> lines.add(data, line, text));
-        String actual = java.util.HexFormat.of().formatHex(d.digest());
-        // Integrity first [V5]: a changed or cut file is exit 11 whatever its damaged lines look like.
-        if (!actual.equals(sha)) {
-            throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 " + actual + " is not the manifest's "
-                    + sha + d.cut(), null);
+        try (ChangeLines lines = new ChangeLines(target, view, false)) {
+            DataFileLines.FileDigest d = DataFileLines.read(data, false, "SHA-256", (text, line) -> lines.add(data, line, text));
+            String actual = java.util.HexFormat.of().formatHex(d.digest());
+            // Integrity first [V5]: a changed or cut file is exit 11 whatever its damaged lines look like.
+            if (!actual.equals(sha)) {
+                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + ": sha256 " + actual + " is not the manifest's "
+                        + sha + d.cut(), null);
+            }
+            if (d.lines() >= 0 && d.lines() != count) {
+                throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " changes; "
+                        + manifest.getFileName() + " says " + count, null);
+            }
+            d.requireItems();
+            lines.requireCounts(puts, tombstones, manifest);
+            return new CheckedChanges(ExportFormat.STILLPOINT, dir, since, until,
+                    ManifestJson.optionalInstant(m.path("until"), "exportedAt", manifest), view, lines.checked());
         }
-        if (d.lines() >= 0 && d.lines() != count) {
-            throw new BackupFailure(Problem.INTEGRITY, data, 0, data + " holds " + d.lines() + " changes; "
-                    + manifest.getFileName() + " says " + count, null);
-        }
-        d.requireItems();
-        lines.requireCounts(puts, tombstones, manifest);
-        return new CheckedChanges(ExportFormat.STILLPOINT, dir, since, until,
-                ManifestJson.optionalInstant(m.path("until"), "exportedAt", manifest), view, lines.checked(List.of(data)));
     }
 
     static ChangeLog view(String text, Path manifest) {
@@ -150,7 +149,7 @@ public final class CheckedChanges {
     }
 
     static CheckedChanges of(ExportFormat format, Path dir, String since, String until, Optional<Instant> untilTime,
-                             ChangeLog view, List<Change> changes) {
+                             ChangeLog view, ChangeSpool changes) {
         return new CheckedChanges(format, dir, since, until, untilTime, view, changes);
     }
 
@@ -184,18 +183,24 @@ public final class CheckedChanges {
         return view;
     }
 
-    /** @return the checked changes, in file order */
-    List<Change> changes() {
-        return changes;
+    /** Hands every checked change to {@code each}, in file order, read back from the temporary copy. */
+    void forEach(java.util.function.Consumer<Change> each) {
+        changes.forEach(each);
     }
 
     /** @return lines with a new image */
     public long puts() {
-        return changes.stream().filter(c -> c.newImage().isPresent()).count();
+        return changes.puts();
     }
 
     /** @return lines without one */
     public long tombstones() {
-        return changes.size() - puts();
+        return changes.tombstones();
+    }
+
+    /** Removes the temporary copy of the changes. */
+    @Override
+    public void close() {
+        changes.close();
     }
 }

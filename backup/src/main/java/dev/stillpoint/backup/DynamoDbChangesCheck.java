@@ -6,7 +6,6 @@ import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -46,47 +45,46 @@ final class DynamoDbChangesCheck {
                 s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES), summaryFile, 0);
         DynamoDbExportCheck.verifyChecksumFile(filesManifest, exportDir.resolve("manifest-files.checksum"));
         List<String> entries = ManifestJson.readAllLines(filesManifest);
-        ChangeLines lines = new ChangeLines(target, view, true);
-        List<Path> read = new ArrayList<>();
-        long seen = 0;
-        for (int i = 0; i < entries.size(); i++) {
-            if (entries.get(i).isBlank()) {
-                continue;
+        try (ChangeLines lines = new ChangeLines(target, view, true)) {
+            long seen = 0;
+            for (int i = 0; i < entries.size(); i++) {
+                if (entries.get(i).isBlank()) {
+                    continue;
+                }
+                JsonNode e;
+                try {
+                    e = ManifestJson.JSON.readTree(entries.get(i));
+                } catch (JsonProcessingException ex) {
+                    throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
+                            + " is not JSON: " + ex.getOriginalMessage(), ex);
+                }
+                Path file = DynamoDbExportCheck.resolve(root, exportDir,
+                        ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1), filesManifest, i + 1);
+                long count = ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1);
+                String md5 = ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1);
+                DataFileLines.FileDigest d = DataFileLines.read(file, true, "MD5", (text, line) -> lines.add(file, line, text));
+                String actual = Base64.getEncoder().encodeToString(d.digest());
+                // Integrity first [V5]: a damaged or cut file is exit 11 whatever its damaged lines look like.
+                if (!actual.equals(md5)) {
+                    throw new BackupFailure(Problem.INTEGRITY, file, 0, file + ": MD5 " + actual
+                            + " is not manifest-files.json's md5Checksum " + md5 + d.cut(), null);
+                }
+                if (d.lines() >= 0 && d.lines() != count) {
+                    throw new BackupFailure(Problem.INTEGRITY, file, 0, file + " holds " + d.lines()
+                            + " changes; manifest-files.json says " + count, null);
+                }
+                d.requireItems();
+                seen += d.lines();
             }
-            JsonNode e;
-            try {
-                e = ManifestJson.JSON.readTree(entries.get(i));
-            } catch (JsonProcessingException ex) {
-                throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
-                        + " is not JSON: " + ex.getOriginalMessage(), ex);
+            if (seen != total) {
+                throw new BackupFailure(Problem.INTEGRITY, summaryFile, 0, "the data files hold " + seen + " changes; "
+                        + summaryFile + " says " + total, null);
             }
-            Path file = DynamoDbExportCheck.resolve(root, exportDir,
-                    ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1), filesManifest, i + 1);
-            long count = ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1);
-            String md5 = ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1);
-            read.add(file);
-            DataFileLines.FileDigest d = DataFileLines.read(file, true, "MD5", (text, line) -> lines.add(file, line, text));
-            String actual = Base64.getEncoder().encodeToString(d.digest());
-            // Integrity first [V5]: a damaged or cut file is exit 11 whatever its damaged lines look like.
-            if (!actual.equals(md5)) {
-                throw new BackupFailure(Problem.INTEGRITY, file, 0, file + ": MD5 " + actual
-                        + " is not manifest-files.json's md5Checksum " + md5 + d.cut(), null);
-            }
-            if (d.lines() >= 0 && d.lines() != count) {
-                throw new BackupFailure(Problem.INTEGRITY, file, 0, file + " holds " + d.lines()
-                        + " changes; manifest-files.json says " + count, null);
-            }
-            d.requireItems();
-            seen += d.lines();
+            lines.requireCounts(ManifestJson.requiredCount(window, "puts", summaryFile),
+                    ManifestJson.requiredCount(window, "tombstones", summaryFile), summaryFile);
+            return CheckedChanges.of(ExportFormat.DYNAMODB, root, since, until,
+                    ManifestJson.optionalInstant(s, "exportToTime", summaryFile), view, lines.checked());
         }
-        if (seen != total) {
-            throw new BackupFailure(Problem.INTEGRITY, summaryFile, 0, "the data files hold " + seen + " changes; "
-                    + summaryFile + " says " + total, null);
-        }
-        lines.requireCounts(ManifestJson.requiredCount(window, "puts", summaryFile),
-                ManifestJson.requiredCount(window, "tombstones", summaryFile), summaryFile);
-        return CheckedChanges.of(ExportFormat.DYNAMODB, root, since, until,
-                ManifestJson.optionalInstant(s, "exportToTime", summaryFile), view, lines.checked(read));
     }
 
     private static void require(JsonNode s, String field, String expected, Path summary) {

@@ -111,7 +111,9 @@ class IncrementalRestoreTest {
                     .runSince(storage, ACCOUNT, "things", a.info().marker());
             ExportResult b = full(storage, "things", "full-b", ExportFormat.STILLPOINT);
 
+            List<Path> spoolsBefore = spools();
             ChangesApply.Result applied = TableRestore.from(dir.resolve("ab")).apply(storage, ACCOUNT, "copy");
+            assertThat(spools()).as("the checked changes' temporary copy removed after the apply").isEqualTo(spoolsBefore);
 
             assertThat(items(full(storage, "copy", "copy-b", ExportFormat.STILLPOINT).dataFile()))
                     .as("full(A) + changes(A, B), applied through restore").isEqualTo(items(b.dataFile()));
@@ -184,8 +186,10 @@ class IncrementalRestoreTest {
 
             String text = Files.readString(ours.dataFile()).replace("over again", "over AGAIN");
             Files.writeString(ours.dataFile(), text);
+            List<Path> spoolsBefore = spools();
             BackupFailure sha = catchThrowableOfType(
                     () -> TableRestore.from(dir.resolve("ours")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            assertThat(spools()).as("the temporary copy removed after a refusal").isEqualTo(spoolsBefore);
             assertThat(sha).as("a changed changes.jsonl").isNotNull();
             assertThat(sha.problem()).isEqualTo(BackupFailure.Problem.INTEGRITY);
             assertThat(sha.getMessage()).contains(ours.dataFile().toString()).contains("is not the manifest's");
@@ -344,5 +348,12 @@ class IncrementalRestoreTest {
             out.put(ItemJson.encode(Item.of(Map.of("pk", item.get("pk"), "sk", item.get("sk")))), item);
         }
         return out;
+    }
+
+    /** The checked changes' temporary copies in this JVM's temporary directory (the module's target/, see its pom). */
+    private static List<Path> spools() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("stillpoint-changes-")).sorted().toList();
+        }
     }
 }
