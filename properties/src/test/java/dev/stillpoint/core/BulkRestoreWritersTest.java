@@ -1,6 +1,7 @@
 package dev.stillpoint.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
@@ -121,35 +122,103 @@ class BulkRestoreWritersTest {
                 .containsExactlyInAnyOrder("close 1", "close 2");
     }
 
-    // B3: a write that waits for a load is woken by a close, refused, and opens nothing.
+    // B3: a write that waits for a load (seen waiting, its thread parked) is woken by the close itself, refused,
+    // and opens nothing; the writes holding the loads are still held, so no load given back wakes it.
     @Test
     void b3_aWriteWaitingForALoadIsRefusedWhenTheRestoreCloses() throws Exception {
         HeldLoads loads = new HeldLoads();
         BulkRestore restore = new BulkRestore(loads, RESTORING);
-        ExecutorService pool = Executors.newFixedThreadPool(3);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             pool.submit(() -> restore.write(one("a"), n -> { }));
             pool.submit(() -> restore.write(one("b"), n -> { }));
             assertThat(loads.twoWriting.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
-            CountDownLatch thirdStarted = new CountDownLatch(1);
-            Future<Throwable> c = pool.submit(() -> {
-                thirdStarted.countDown();
-                try {
-                    restore.write(one("c"), n -> { });
-                    return null;
-                } catch (RuntimeException e) {
-                    return e;
-                }
-            });
-            assertThat(thirdStarted.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+            Throwable[] refused = new Throwable[1];
+            Thread third = new Thread(() -> refused[0] = catchThrowable(() -> restore.write(one("c"), n -> { })));
+            third.start();
+            awaitWaiting(third);
             restore.close();
-            loads.release.countDown();
-            Throwable refused = c.get(BOUND_SECONDS, TimeUnit.SECONDS);
-            assertThat(refused).as("[B3] the waiting write ends, refused, once the restore is closed")
-                    .isNotNull().hasMessageContaining("it was closed");
+            third.join(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
+            assertThat(third.isAlive()).as("[B3] the waiting write ends once the restore is closed").isFalse();
+            assertThat(refused[0]).as("[B3] refused").isNotNull().hasMessageContaining("it was closed");
         } finally {
+            loads.release.countDown();
             pool.shutdownNow();
         }
         assertThat(loads.opened).as("no load opened for the refused write").isEqualTo(2);
+    }
+
+    // B3: a write waiting for a load whose thread is interrupted stops waiting, is refused naming the table,
+    // and keeps its thread's interrupt for its caller; nothing is opened for it.
+    @Test
+    void b3_aWriteWaitingForALoadStopsWhenInterrupted() throws Exception {
+        HeldLoads loads = new HeldLoads();
+        BulkRestore restore = new BulkRestore(loads, RESTORING);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            pool.submit(() -> restore.write(one("a"), n -> { }));
+            pool.submit(() -> restore.write(one("b"), n -> { }));
+            assertThat(loads.twoWriting.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+            Throwable[] refused = new Throwable[1];
+            boolean[] stillInterrupted = new boolean[1];
+            Thread third = new Thread(() -> {
+                refused[0] = catchThrowable(() -> restore.write(one("c"), n -> { }));
+                stillInterrupted[0] = Thread.currentThread().isInterrupted();
+            });
+            third.start();
+            awaitWaiting(third);
+            third.interrupt();
+            third.join(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
+            assertThat(third.isAlive()).isFalse();
+            assertThat(refused[0]).as("[B3] refused naming the table").isNotNull()
+                    .hasMessageContaining("interrupted waiting for a load").hasMessageContaining("Restored");
+            assertThat(stillInterrupted[0]).as("the interrupt kept for the caller").isTrue();
+        } finally {
+            loads.release.countDown();
+            pool.shutdownNow();
+        }
+        restore.close();
+        assertThat(loads.opened).as("no load opened for the interrupted write").isEqualTo(2);
+    }
+
+    // B1: a batch reaches its load in chunks of at most CHUNK_ITEMS items, each told once written.
+    @Test
+    void b1_aBatchIsWrittenInChunksOfAtMostChunkItems() {
+        List<Integer> written = new ArrayList<>();
+        BulkLoads one = table -> new BulkLoad() {
+            @Override
+            public void write(List<ItemWrite> items) {
+                written.add(items.size());
+            }
+
+            @Override
+            public void finish() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        BulkRestore restore = new BulkRestore(one, RESTORING);
+        List<Item> batch = new ArrayList<>();
+        for (int i = 0; i <= BulkRestore.CHUNK_ITEMS; i++) {
+            batch.add(Item.of(Map.of("pk", AttributeValue.s("k" + i))));
+        }
+        List<Integer> told = new ArrayList<>();
+        restore.write(batch, told::add);
+        restore.close();
+        assertThat(written).as("[B1] %d items in chunks of at most %d", batch.size(), BulkRestore.CHUNK_ITEMS)
+                .containsExactly(BulkRestore.CHUNK_ITEMS, 1);
+        assertThat(told).as("each chunk told with its size").containsExactly(BulkRestore.CHUNK_ITEMS, 1);
+    }
+
+    /** Waits (bounded) until {@code t} is parked waiting: a write waiting for a load waits on the restore's monitor. */
+    private static void awaitWaiting(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (t.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime() - deadline).as("%s waiting for a load within %d s", t.getName(), BOUND_SECONDS)
+                    .isNegative();
+            new CountDownLatch(1).await(2, TimeUnit.MILLISECONDS);
+        }
     }
 }

@@ -355,11 +355,14 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         return snapshot;
     }
 
-    /** Stands in for a segment the adapter did not hand over, so the failure path has something to close. */
+    /**
+     * Stands in for a segment the adapter did not hand over, so the failure path has something to close; the
+     * open fails before any stream exists, so nothing reads it.
+     */
     private static final PageSource EMPTY = new PageSource() {
         @Override
         public dev.stillpoint.ports.out.Page nextPage(PageBudget budget) {
-            return new dev.stillpoint.ports.out.Page(List.of(), true);
+            throw new IllegalStateException("a stand-in for a missing segment is never read");
         }
 
         @Override

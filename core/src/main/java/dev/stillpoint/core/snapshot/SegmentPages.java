@@ -67,9 +67,5 @@ final class SegmentPages implements PageSource {
                 LOG.warn("ending the shared read of a segmented snapshot of table '{}' failed: {}", table, e.toString());
             }
         }
-
-        int holders() {
-            return holders.get();
-        }
     }
 }

@@ -185,14 +185,21 @@ class ControlPlaneTest {
         awaitTrue(() -> core.pollerPasses() >= 1, "startup pass");
         assertThat(core.tables().createTable(Descriptions.request("acct", "fresh")).status()).isEqualTo(TableStatus.CREATING);
         awaitTrue(() -> catalog.rows.get("fresh").state() instanceof TableState.Active, "activated by the core's poller");
+        java.util.Set<Thread> timersBefore = IdleTimers.threads();
+        java.util.Set<Thread> timers;
         try (var snapshot = core.snapshots().openTableSnapshot("acct", "snap")) {
             assertThat(core.permits().inUse()).as("an open snapshot holds a permit").isEqualTo(1);
+            timers = IdleTimers.threads();
+            timers.removeAll(timersBefore);
+            assertThat(timers).as("the core's snapshot engine watches the open snapshot").isNotEmpty();
         }
         assertThat(core.permits().inUse()).as("its permit back when closed").isZero();
         assertThat(core.restores()).as("restores wired by the assembly").isNotNull();
         core.wakeSignal().wake();
         core.close();
         assertThat(core.pollerState().kind()).as("[D8] close stops the poller").isEqualTo(PollerState.Kind.STOPPED);
+        // The engine's idle timer would otherwise live on until its look at the snapshot, a limit away.
+        awaitTrue(() -> timers.stream().noneMatch(Thread::isAlive), "[L1] close ends the snapshot engine's idle timer");
         long passes = core.pollerPasses();
         core.tables().createTable(Descriptions.request("acct", "after-close"));
         assertThat(core.pollerPasses()).as("no pass after close").isEqualTo(passes);

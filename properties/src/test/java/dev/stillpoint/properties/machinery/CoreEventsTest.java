@@ -22,6 +22,7 @@ import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -70,6 +71,9 @@ class CoreEventsTest {
             assertThatThrownBy(() -> engine.openTableSnapshot("acct", "things"))
                     .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.LIMIT_EXCEEDED));
             assertThat(events.refused.get()).as("[X1, D7] the refused open told once").isEqualTo(1);
+            assertThatThrownBy(() -> engine.openTableSnapshot("acct", "things", StoredKeys.OMITTED, 2))
+                    .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.LIMIT_EXCEEDED));
+            assertThat(events.refused.get()).as("[X1, D7, B2] a refused segmented open told too").isEqualTo(2);
 
             open.close();
             assertThat(List.of(figures.inUse(), figures.heldBySnapshots(), figures.capacity())).isEqualTo(List.of(0, 0, 1));

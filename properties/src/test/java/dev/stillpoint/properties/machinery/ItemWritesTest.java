@@ -190,6 +190,20 @@ class ItemWritesTest {
         assertThat(runs).as("the rules ran once").hasValue(1);
     }
 
+    // Each table keeps its own definition: a write to a second table is never decided, nor written, under the
+    // first table's definition kept from before, though both stamps are current on the optimistic path.
+    @Test
+    void eachTableKeepsItsOwnDefinition() {
+        storage.table("Orders", 1);
+        storage.table("Invoices", 1);
+        writes.put(ACCOUNT, "Orders", putRules(item("a"), new AtomicInteger()));
+        writes.put(ACCOUNT, "Invoices", putRules(item("b"), new AtomicInteger()));
+        writes.put(ACCOUNT, "Orders", putRules(item("c"), new AtomicInteger()));
+        writes.put(ACCOUNT, "Invoices", putRules(item("d"), new AtomicInteger()));
+        assertThat(storage.items).as("each item in the table it was written to")
+                .containsOnlyKeys("Orders/a", "Invoices/b", "Orders/c", "Invoices/d");
+    }
+
     @Test
     void aStaleKnownDefinitionFallsBackToAUnitAndIsDecidedAgainUnderTheNewOne() {
         storage.table("Orders", 1);

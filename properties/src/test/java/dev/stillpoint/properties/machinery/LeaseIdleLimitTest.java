@@ -12,20 +12,16 @@ import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
-import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
 import dev.stillpoint.core.snapshot.PermitLedger;
 import dev.stillpoint.core.snapshot.ReadAhead;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -129,7 +125,7 @@ class LeaseIdleLimitTest {
     @Test
     void l1_theIdleClockStartsAtTheHandOutNotAtTheOpensStart() throws Exception {
         Duration limit = Duration.ofMillis(200);
-        TimerReadings clock = new TimerReadings();
+        IdleTimers.Readings clock = new IdleTimers.Readings();
         ReadObserver slowOpen = new ReadObserver() {
             @Override
             public void atPause(PausePoint point) {
@@ -169,7 +165,7 @@ class LeaseIdleLimitTest {
     // the engine ends it (no thread leaks).
     @Test
     void l1_closingTheEngineEndsTheIdleTimerThread() throws Exception {
-        Set<Thread> before = idleThreads();
+        Set<Thread> before = IdleTimers.threads();
         LeasedSnapshotEngine engine = engine(Duration.ofSeconds(30));
         TableSnapshot[] opened = new TableSnapshot[1];
         Thread opener = new Thread(() -> opened[0] = engine.openTableSnapshot(ACCOUNT, TABLE));
@@ -177,7 +173,7 @@ class LeaseIdleLimitTest {
         opener.start();
         opener.join(TimeUnit.SECONDS.toMillis(10));
         TableSnapshot snapshot = opened[0];
-        Set<Thread> mine = idleThreads();
+        Set<Thread> mine = IdleTimers.threads();
         mine.removeAll(before);
         assertThat(mine).as("one timer thread for the engine").hasSize(1);
         Thread timer = mine.iterator().next();
@@ -195,10 +191,10 @@ class LeaseIdleLimitTest {
     // IdleWatch keeps the thread, failing "the timer thread ends once nothing is watched".
     @Test
     void l1_anEngineWithNothingToWatchLetsItsTimerThreadGo() throws Exception {
-        Set<Thread> before = idleThreads();
+        Set<Thread> before = IdleTimers.threads();
         try (LeasedSnapshotEngine engine = engine(Duration.ofMillis(200))) {
             engine.openTableSnapshot(ACCOUNT, TABLE).close();
-            Set<Thread> mine = idleThreads();
+            Set<Thread> mine = IdleTimers.threads();
             mine.removeAll(before);
             assertThat(mine).as("one timer thread for the engine").hasSize(1);
             Thread timer = mine.iterator().next();
@@ -207,35 +203,6 @@ class LeaseIdleLimitTest {
             engine.openTableSnapshot(ACCOUNT, TABLE).close();
             assertThat(ledger.inUse()).as("the engine still opens snapshots").isZero();
         }
-    }
-
-    /** A monotonic clock the test moves (from a far origin, as System.nanoTime's may be); counts the idle timer's readings. */
-    private static final class TimerReadings implements TimeSource {
-        final Semaphore timerReadings = new Semaphore(0);
-        private volatile long nanos = 7_000_000_000_000L;
-
-        synchronized void advance(Duration by) {
-            nanos += by.toNanos();
-        }
-
-        @Override
-        public long monotonicNanos() {
-            if (Thread.currentThread().getName().startsWith("stillpoint-snapshot-idle-")) {
-                timerReadings.release();
-            }
-            return nanos;
-        }
-
-        @Override
-        public Instant now() {
-            return Instant.EPOCH.plusNanos(nanos);
-        }
-    }
-
-    private static Set<Thread> idleThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("stillpoint-snapshot-idle-") && t.isAlive())
-                .collect(Collectors.toSet());
     }
 
     private static void await(BooleanSupplier condition, Duration deadline, String what) throws InterruptedException {

@@ -68,6 +68,33 @@ class RestoreBulkPathTest {
         return IntStream.range(0, n).mapToObj(i -> Item.of(Map.of("pk", new AttributeValue.S("k" + i)))).toList();
     }
 
+    // B3: a restore offers as many concurrent writers as the backend's bulk path has loads, and one where the
+    // backend has no bulk path (its writes go through the units of item work, one at a time).
+    @Test
+    void b3_aRestoreOffersTheBulkPathsWriters() {
+        BulkLoads three = new BulkLoads() {
+            @Override
+            public BulkLoad open(TableDescription table) {
+                return loads.open(table);
+            }
+
+            @Override
+            public int writers() {
+                return 3;
+            }
+        };
+        RestoreService bulk = new RestoreService(rig.catalog, rig.storage, new ItemWrites(rig.storage), rig.deletion,
+                rig.clock, new RestoreIdleLimit(RestoreRig.LIMIT), StorageEvents.NONE, Optional.of(three));
+        RestoreService oneByOne = new RestoreService(rig.catalog, rig.storage, new ItemWrites(rig.storage),
+                rig.deletion, rig.clock, new RestoreIdleLimit(RestoreRig.LIMIT), StorageEvents.NONE, Optional.empty());
+        try (RestoreLoad load = bulk.begin(Descriptions.request("acct", "Bulk"), ORIGIN)) {
+            assertThat(load.concurrentWriters()).as("[B3] the bulk path's writers").isEqualTo(3);
+        }
+        try (RestoreLoad load = oneByOne.begin(Descriptions.request("acct", "OneByOne"), ORIGIN)) {
+            assertThat(load.concurrentWriters()).as("[B3] one writer without a bulk path").isEqualTo(1);
+        }
+    }
+
     // B1, E4: the items reach the load, none through the units of item work; the load is finished while the
     // table is still restoring, and only then is it ACTIVE (a crash between the two leaves a CREATING table).
     @Test

@@ -15,7 +15,9 @@ import dev.stillpoint.ports.in.SegmentedSnapshot;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
+import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.ports.out.StorageEvents;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -267,6 +269,65 @@ class SegmentedSnapshotProperties {
             assertThat(catchThrowable(waiting::hasNext)).isInstanceOfSatisfying(StorageException.class,
                     e -> assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED));
             seg.close();
+        }
+    }
+
+    // [B2, R1, S6] a segmented open takes the single open's steps in the same order: an invalid name is
+    // refused Validation before a permit or the port (never TableNotFound), and the open pauses after the
+    // definition and before the items, where the tests of a DeleteTable racing an open hold it.
+    @Example
+    void b2_aSegmentedOpenChecksTheNameFirstAndPausesWhereTheSingleOpenDoes() {
+        InMemoryReadPort port = port();
+        PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(2));
+        List<PausePoint> pauses = new ArrayList<>();
+        ReadObserver recording = new ReadObserver() {
+            @Override
+            public void atPause(PausePoint point) {
+                pauses.add(point);
+            }
+        };
+        try (LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet,
+                new PageBudget(4, 1 << 20), recording, Cleaner.create(), IdleLimit.DEFAULT, ReadAhead.NONE)) {
+            assertThat(catchThrowable(() -> engine.openTableSnapshot(ACCOUNT, "x!", StoredKeys.OMITTED, 2)))
+                    .isInstanceOfSatisfying(StorageException.class, e ->
+                            assertThat(e.reason()).as("[R1] Validation, never TableNotFound").isEqualTo(ErrorReason.VALIDATION));
+            assertThat(port.begun.get()).as("[R1] the read port untouched").isZero();
+            assertThat(ledger.inUse()).isZero();
+
+            engine.openTableSnapshot(ACCOUNT, TABLE, StoredKeys.OMITTED, 2).close();
+            assertThat(pauses).as("[S6] the open's pause points, in order")
+                    .containsExactly(PausePoint.AFTER_DEFINITION, PausePoint.BEFORE_ITEMS);
+        }
+    }
+
+    // [B2, L1] the segments' idle clock starts when they are handed out, not when the open began: an open
+    // held ten limits before its items hands out segments the timer looks at again and again without
+    // expiring them (no time passes on the engine's clock after the hand-out).
+    @Example
+    void b2_l1_theSegmentsIdleClockStartsAtTheHandOut() throws Exception {
+        Duration limit = Duration.ofMillis(200);
+        IdleTimers.Readings clock = new IdleTimers.Readings();
+        ReadObserver slowOpen = new ReadObserver() {
+            @Override
+            public void atPause(PausePoint point) {
+                if (point == PausePoint.BEFORE_ITEMS) {
+                    clock.advance(limit.multipliedBy(10));
+                }
+            }
+        };
+        InMemoryReadPort port = port();
+        PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(2));
+        try (LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet,
+                new PageBudget(4, 1 << 20), slowOpen, Cleaner.create(), new IdleLimit(limit), ReadAhead.NONE,
+                StorageEvents.NONE, clock)) {
+            SegmentedSnapshot seg = engine.openTableSnapshot(ACCOUNT, TABLE, StoredKeys.OMITTED, 2);
+            assertThat(clock.timerReadings.tryAcquire(6, 10, TimeUnit.SECONDS))
+                    .as("[L1] the timer looked at each segment three times").isTrue();
+            assertThat(seg.segments()).as("[B2, L1] not expired: no time passed since the hand-out")
+                    .noneMatch(ItemStream::isReleased);
+            assertThat(ledger.inUse()).isEqualTo(2);
+            seg.close();
+            assertThat(ledger.inUse()).isZero();
         }
     }
 
