@@ -26,6 +26,8 @@ import org.opentest4j.TestAbortedException;
  * by their owner's close, and at JVM exit whatever is left.
  */
 public final class PgServer {
+    /** {@code -Dstillpoint.test.pg.durable=true}: the embedded server with fsync, synchronous_commit, full_page_writes on. */
+    private static final boolean DURABLE = Boolean.getBoolean("stillpoint.test.pg.durable");
 
     private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^/]+)/([^?]*)(\\?.*)?");
 
@@ -91,9 +93,10 @@ public final class PgServer {
                 .setCleanDataDirectory(true)
                 // Enough connections for every pool the tests hold at once.
                 .setServerConfig("max_connections", "300")
-                .setServerConfig("fsync", "off")
-                .setServerConfig("synchronous_commit", "off")
-                .setServerConfig("full_page_writes", "off")
+                // Durability off for the tests' speed; a bench asks for a durable server with this property.
+                .setServerConfig("fsync", DURABLE ? "on" : "off")
+                .setServerConfig("synchronous_commit", DURABLE ? "on" : "off")
+                .setServerConfig("full_page_writes", DURABLE ? "on" : "off")
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
