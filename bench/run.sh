@@ -9,7 +9,9 @@
 #   3. bench/postgres-snapshot.sh ITEMS --only throughput,heap (--all-postgres: every section):
 #      (a), (b), (c), COPY through pgjdbc (d) and psql (e), heap;
 #   4. bench/put.sh, where the tree has it (PutItem against raw JDBC), printed as it comes;
-#   5. bench/restore-bulk.sh ITEMS --runs N: restore / native bulk load on SQLite and PostgreSQL (issue 30).
+#   5. bench/restore-bulk.sh ITEMS --runs N: restore / native bulk load on SQLite and PostgreSQL (issue 30);
+#   6. bench/export-jobs.sh ITEMS --runs N: export -j N and restore -j N at N = 1, 2, 4 (issue 30, B3);
+#   7. bench/segment-memory.sh ITEMS --runs N: the heap an open snapshot of N segments holds (issue 30, B2).
 # Then prints every ratio beside its target and whether it was met. All output is also kept in
 # target/bench/run-<UTC time>.log. Nothing here is a test: no threshold fails the script.
 set -euo pipefail
@@ -87,6 +89,14 @@ restore_log="$work/run-$stamp-restore.log"
 echo; echo "######## 5. Restore beside the native bulk load (bench/restore-bulk.sh, issue 30 B1)"
 bash bench/restore-bulk.sh "$items" --runs "$runs" 2>&1 | tee "$restore_log"
 
+jobs_log="$work/run-$stamp-jobs.log"
+echo; echo "######## 6. export -j N and restore -j N (bench/export-jobs.sh, issue 30 B3)"
+bash bench/export-jobs.sh "$items" --runs "$runs" 2>&1 | tee "$jobs_log"
+
+segments_log="$work/run-$stamp-segments.log"
+echo; echo "######## 7. Heap of an open segmented snapshot (bench/segment-memory.sh, issue 30 B2)"
+bash bench/segment-memory.sh "$items" --runs "$runs" 2>&1 | tee "$segments_log"
+
 # ratio LOG LABEL: "best-wall median-wall best-cpu" of the ratio line whose label starts with LABEL.
 ratio() { grep -F -- "  $2" "$1" | head -1 | awk '{ n = NF; for (i = 1; i <= NF; i++) if ($i ~ /^target$/) { n = i - 1; break } print $(n-2), $(n-1), $n }'; }
 # verdict VALUE OP TARGET -> MET / MISSED
@@ -138,3 +148,7 @@ fi
 echo "all output: $log"
 echo "Restore beside the native bulk load (issue 30 B1; see $restore_log):"
 grep -h "^restore / native bulk load" "$restore_log" | sed 's/^/  /' || echo "  not measured"
+echo "export -j N and restore -j N (issue 30 B3; see $jobs_log):"
+grep -hE "^(SQLite|PostgreSQL).* -j [0-9] \(best|^targets:" "$jobs_log" | sed 's/^/  /' || echo "  not measured"
+echo "Heap of an open segmented snapshot (issue 30 B2, target: N x (N=1) near 1.00; see $segments_log):"
+grep -hE "N=[0-9] \(median|holds .* of it" "$segments_log" | sed 's/^/  /' || echo "  not measured"
