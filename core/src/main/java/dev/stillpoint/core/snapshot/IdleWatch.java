@@ -34,8 +34,7 @@ final class IdleWatch implements AutoCloseable {
         });
         timer.setKeepAliveTime(5, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
-        timer.setRemoveOnCancelPolicy(true);
-        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        // No look is ever cancelled, and close() is shutdownNow, which drops the queued looks: no policy for either.
     }
 
     IdleLimit limit() {

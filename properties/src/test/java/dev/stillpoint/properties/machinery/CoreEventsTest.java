@@ -155,6 +155,9 @@ class CoreEventsTest {
         pass.run();
         assertThat(drops.pending()).isEqualTo(1);
         assertThat(drops.oldest()).as("[X1] aged since the first pass that deferred it").isEqualTo(Duration.ofSeconds(3));
+        clock.advance(Duration.ofSeconds(-10)); // the wall clock stepped back (an NTP correction)
+        assertThat(drops.oldest()).as("[X1] an age is never negative, whatever the wall clock did").isEqualTo(Duration.ZERO);
+        clock.advance(Duration.ofSeconds(10));
 
         catalog.held = t -> false;
         clock.advance(Duration.ofSeconds(1));
