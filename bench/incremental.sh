@@ -1,36 +1,9 @@
 #!/usr/bin/env bash
 # Issue 31's incremental export target (see BENCHMARKS.md, "Incremental export of 1% beside the full export"):
 #   bench/incremental.sh [ITEMS] [--runs N] [--only sqlite|postgres]
-# ITEMS defaults to 1,000,000 (BenchItems' ~400-byte items, pk S + sk N, one GSI). Builds cli and what it
-# depends on (tests compiled, not run, nothing installed), compiles bench/incremental/IncrementalExportBench
+# ITEMS defaults to 1,000,000 (BenchItems' ~400-byte items, pk S + sk N, one GSI). Through
+# bench/common/library-bench.sh (cli built, tests compiled not run, nothing installed), compiles bench/incremental/IncrementalExportBench
 # with BenchItems from source against cli's test classpath, and runs it in target/bench. Per backend and run:
 # the full export (marker A), 1% of the keys overwritten, `export --since A`, both timed through the library's
 # TableExport; prints "incremental / full" (target <= 0.05). Nothing is asserted but the window's count.
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-items=1000000
-runs=3
-only=both
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --runs) runs="$2"; shift ;;
-    --only) only="$2"; shift ;;
-    [0-9]*) items="$1" ;;
-    *) echo "usage: bench/incremental.sh [ITEMS] [--runs N] [--only sqlite|postgres]" >&2; exit 2 ;;
-  esac
-  shift
-done
-work="$root/target/bench"
-classes="$work/incremental-classes"
-mkdir -p "$work"; rm -rf "$classes"; mkdir -p "$classes"
-echo "bench/incremental.sh at git $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- '*/src' || echo ' (sources modified)'), $(date -u '+%Y-%m-%d %H:%M UTC'); $items items, $runs runs; nproc $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-java -version 2>&1 | head -1
-mvn -q -B -Dstyle.color=never -DskipTests -pl cli -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/incremental-bench-classpath.txt -DincludeScope=test 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
-cp="cli/target/classes:$(cat cli/target/incremental-bench-classpath.txt)"
-javac -nowarn -encoding UTF-8 --release 17 -d "$classes" -cp "$cp" \
-  properties/src/test/java/dev/stillpoint/properties/bench/BenchItems.java bench/common/BenchBackends.java bench/incremental/IncrementalExportBench.java
-java -Xmx4g -XX:+UseParallelGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$classes:$cp" \
-  IncrementalExportBench "$items" "$runs" "$work" "$only"
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+exec "$(dirname "${BASH_SOURCE[0]}")/common/library-bench.sh" incremental.sh 1000000 bench/incremental/IncrementalExportBench.java IncrementalExportBench "$@"
