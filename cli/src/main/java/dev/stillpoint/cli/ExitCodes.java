@@ -14,7 +14,10 @@ final class ExitCodes {
     static final int DATABASE_FILE = 4;
     /** The output directory cannot be created or written, or is not a directory. */
     static final int OUTPUT = 5;
-    /** Every snapshot permit is held (LimitExceeded): retry when a snapshot or backup ends. */
+    /**
+     * Not enough snapshot permits free (LimitExceeded): every one is held (retry when a snapshot or backup ends), or
+     * {@code export -j N} asks for more segments than the engine has permits, which no retry grants [B3, D7].
+     */
     static final int SLOTS_FULL = 6;
     /** {@code demo}: the export did not match the table as it was at the snapshot. */
     static final int VERIFICATION_FAILED = 7;

@@ -45,7 +45,9 @@ import picocli.CommandLine.Option;
             "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version;"
                 + " or the database server cannot be reached",
             "5:output directory not writable, not a directory, or already holding an export (ours or DynamoDB's)",
-            "6:every snapshot slot is held (LimitExceeded); retry when one ends",
+            "6:not enough snapshot permits free (LimitExceeded): every one is held (retry when one ends), or -j N asks for"
+                + " more segments than the backend has permits (PostgreSQL: half the pool; the message names both"
+                + " numbers); nothing written",
             "8:a stored item is not well-formed DynamoDB JSON or names another key than its row's; the message"
                 + " names it (position and stored key); no manifest written",
             "9:the backend has no snapshots (Cassandra) [C1]; nothing opened or written",

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
             "3:table not found",
             "4:database file missing, unreadable, or not a (read-only commands: Stillpoint) database",
             "5:output directory not writable or not a directory",
-            "6:every snapshot slot is held (LimitExceeded)",
+            "6:not enough snapshot permits free (LimitExceeded): every one held, or export -j N above the backend's permits",
             "7:demo verification failed",
             "8:export: a stored item is not sound DynamoDB JSON for its row (E1)",
             "9:export: the backend has no snapshots (Cassandra, C1)",

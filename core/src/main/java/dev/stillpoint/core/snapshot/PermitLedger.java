@@ -38,20 +38,31 @@ public final class PermitLedger {
 
     /**
      * Takes {@code count} permits for holders of {@code kind} at once, or none: throws LimitExceeded
-     * naming the count without waiting when fewer are free [B2]. A segmented snapshot never holds
-     * N-1 permits with its last segment refused.
+     * naming the count, the free permits and who holds the others without waiting when fewer are free
+     * [B2]. A segmented snapshot never holds N-1 permits with its last segment refused. A count above the
+     * capacity is said to be one no wait can grant ({@code export -j N} with N above the permits [B3]).
      *
      * @param kind the kind of holder asking
      * @param count how many permits, at least 1
      */
     public synchronized void acquire(HolderKind kind, int count) {
+        int free = pool.capacity() - pool.inUse();
+        if (count > free) {
+            // Refused before any is taken, naming the holders of now: not a pool part-way through the count,
+            // which would blame holders that do not exist.
+            throw StorageException.limitExceeded("a snapshot of " + count + " segments needs " + count + " permits, "
+                    + free + " are free (" + pool.holders() + ")" + (count > pool.capacity()
+                    ? ": this engine has " + pool.capacity() + " snapshot permits in all, so it never opens more than "
+                            + pool.capacity() + " segments at once; ask for at most " + pool.capacity()
+                    : "; close an open snapshot or retry later"));
+        }
         PermitPool next = pool;
         for (int i = 0; i < count; i++) {
             Transition<PermitPool, PermitPool.Effect, PermitPool.Refusal> t = next.apply(PermitPool.Event.ACQUIRE, kind);
             if (t instanceof Transition.Refused<PermitPool, PermitPool.Effect, PermitPool.Refusal> refused) {
-                // Nothing was taken: the pool is only replaced once every permit was granted.
-                throw StorageException.limitExceeded("a snapshot of " + count + " segments needs " + count
-                        + " permits, " + (pool.capacity() - pool.inUse()) + " are free: " + refused.detail());
+                // The check above leaves no refusal here; were there one, nothing is taken (the pool is replaced at the end).
+                throw StorageException.internal("a permit refused after " + count + " were found free: "
+                        + refused.detail(), null);
             }
             next = t.nextOr(next);
         }

@@ -121,11 +121,22 @@ public record PermitPool(int capacity, Map<HolderKind, Integer> held) {
      * @return the message of the LimitExceeded refusal, naming the holders
      */
     public String exhaustedMessage() {
-        String holders = held.entrySet().stream()
+        return "all " + capacity + " snapshot permits are in use (" + holders() + "); close an open snapshot or retry later";
+    }
+
+    /**
+     * Who holds the permits out now, for a refusal's message [Q2].
+     *
+     * @return e.g. {@code 2 held by table snapshots, 1 held by backups}, or {@code none held}
+     */
+    public String holders() {
+        if (held.isEmpty()) {
+            return "none held";
+        }
+        return held.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getValue() + " held by " + e.getKey().plural())
                 .collect(Collectors.joining(", "));
-        return "all " + capacity + " snapshot permits are in use (" + holders + "); close an open snapshot or retry later";
     }
 
     private PermitPool with(HolderKind kind, int n) {

@@ -19,11 +19,9 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.properties.fixtures.HostileItems;
+import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -35,7 +33,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +43,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Restore's bulk path on PostgreSQL, both layouts [B1, E4, E5]: items with hostile text and bytes go through
  * COPY and come out exactly as PutItem stores them (every column of the base and index relations equal),
  * each index entry once; a load that fails leaves no table and no relation; and a restore killed with
- * SIGKILL while its COPY is open leaves nothing once a fresh engine's poller has run.
+ * SIGKILL while its COPY is open (or, at -j 2, both writers' COPYs) leaves nothing once a fresh engine's
+ * poller has run.
  */
 class PostgresBulkRestoreTest {
 
@@ -126,14 +124,7 @@ class PostgresBulkRestoreTest {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(name), ORIGIN);
             String id = load.table().tableId();
-            List<Item> big = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
-                Item item = RestoreFixtures.item(i);
-                java.util.Map<String, dev.stillpoint.domain.item.AttributeValue> a = new java.util.LinkedHashMap<>(item.attributes());
-                a.put("big", new dev.stillpoint.domain.item.AttributeValue.S("x".repeat(300_000)));
-                big.add(Item.of(a));
-            }
-            load.write(big);   // 12 MB: past the 8 MiB buffer, so one COPY went out in the open transaction
+            load.write(RestoreFixtures.paddedItems(0, 40, 300_000));   // 12 MB: past the 8 MiB buffer, so one COPY went out in the open transaction
             load.close();
             assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, name)).as("the table right after close")
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
@@ -142,41 +133,45 @@ class PostgresBulkRestoreTest {
     }
 
     // E5 [B1], issue 30's Done-when: a restore killed with SIGKILL while its COPY runs leaves nothing after a
-    // fresh engine starts. The child's copy hook holds the first COPY open (rows sent, not ended); the test sees
-    // the COPY active at the server, kills the child, and a fresh engine's poller removes the table.
+    // fresh engine starts. The child's copy hook holds its COPY open (rows sent, not ended); the test sees the
+    // COPY active at the server, kills the child, and a fresh engine's poller removes the table.
     @ParameterizedTest
     @EnumSource(Layout.class)
     void e5_aRestoreKilledDuringCopyLeavesNothingAfterAFreshEngineStarts(Layout layout) throws Exception {
-        String name = "copykilled_" + layout.name().toLowerCase();
+        killDuringCopiesThenSweep(layout, "copykilled_", 1);
+    }
+
+    // E5 [B1, B3]: the same with restore -j 2's shape: two threads write through one restore, each on a load (a
+    // connection and transaction) of its own, and the child is killed while BOTH COPYs are open at the server.
+    // Neither transaction commits, and a fresh engine's poller removes the table and every relation.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void e5_aParallelRestoreKilledWithEveryWriterInCopyLeavesNothingAfterAFreshEngineStarts(Layout layout)
+            throws Exception {
+        killDuringCopiesThenSweep(layout, "copieskilled_", 2);
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@link PgCopyKillChild} with {@code writers} threads writing, checks that that many COPYs into the
+     * table's relations are active at the server when it reports, kills it, and then has a fresh engine (a 2 s
+     * restore idle limit, a fast poller) remove everything: no catalog row, no relation.
+     */
+    private static void killDuringCopiesThenSweep(Layout layout, String prefix, int writers) throws Exception {
+        String name = prefix + layout.name().toLowerCase();
         Duration limit = Duration.ofSeconds(2);
         PostgresConfig config = databases.undelayed(layout);
         List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                PgCopyKillChild.class.getName(), name, Long.toString(limit.toMillis()),
+                PgCopyKillChild.class.getName(), name, Integer.toString(writers), Long.toString(limit.toMillis()),
                 config.catalog().jdbcUrl(), config.catalog().user(), config.catalog().password()));
         config.data().ifPresent(d -> command.addAll(List.of(d.jdbcUrl(), d.user(), d.password())));
         Path stderr = Files.createTempFile("pg-copy-kill-child-", ".txt");
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        String id;
-        long killedAt;
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(120, TimeUnit.SECONDS);
-            assertThat(line).as("the child's report (stderr: %s)", Files.readString(stderr)).startsWith("WRITING ");
-            id = line.substring("WRITING ".length());
-            assertThat(copiesRunning(layout, id)).as("COPYs into the table's relations at the server when the child is killed")
-                    .isEqualTo(1);
-        } finally {
-            child.destroyForcibly();   // SIGKILL: no hook, no close
-            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            killedAt = System.nanoTime();
-        }
+        // The check runs before the kill, while every writer's COPY is held open by the child's hook.
+        String id = KilledRestore.run(command, stderr, 120, tableId -> assertThat(copiesRunning(layout, tableId))
+                .as("COPYs into the table's relations at the server when the child is killed").isEqualTo(writers));
+        long killedAt = System.nanoTime();
         assertThat(status(layout, id)).as("the killed restore's row").contains("CREATING");
 
         try (PostgresStorage fresh = PostgresStorage.open(config.withPollerSchedule(FAST).withRestoreIdleLimit(limit))) {
@@ -184,13 +179,12 @@ class PostgresBulkRestoreTest {
             while ((status(layout, id).isPresent() || relations(layout, id) > 0) && System.nanoTime() - deadline < 0) {
                 new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
             }
+            // The catalog rows and relations first: their assertions name what was left.
+            assertNothingLeft(layout, id);
             assertThatThrownBy(() -> fresh.tables().describeTable(ACCOUNT, name))
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
-            assertNothingLeft(layout, id);
         }
     }
-
-    // ------------------------------------------------------------------------------------------
 
     /** Every row of relation {@code d_<suffixedId>}, each column as text, in primary-key order. */
     private static List<String> dump(Layout layout, String relation) throws Exception {
