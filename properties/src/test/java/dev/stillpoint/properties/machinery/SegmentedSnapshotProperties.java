@@ -78,7 +78,11 @@ class SegmentedSnapshotProperties {
             assertThat(thrown).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.reason()).isEqualTo(ErrorReason.LIMIT_EXCEEDED);
                 assertThat(e.getMessage()).contains("needs " + segments + " permits")
-                        .contains((capacity - holding) + " are free");
+                        .contains((capacity - holding) + " are free")
+                        .as("[D7] the refusal names the holders of now")
+                        .contains(holding == 0 ? "(none held)" : "(" + holding + " held by table snapshots)")
+                        .as("[B3] a count above the capacity is said to be one no wait grants")
+                        .contains(segments > capacity ? "permits in all" : "retry later");
             });
             assertThat(port.begun.get()).as("a refused snapshot opens no read").isEqualTo(begunBefore);
         }
