@@ -26,18 +26,16 @@ final class TableChecks {
         return value;
     }
 
-    static String requiredText(String value, String what) {
+    static void requiredText(String value, String what) {
         if (value == null || value.isEmpty()) {
             throw StorageException.validation(what + " must be a non-empty string, got: " + value);
         }
-        return value;
     }
 
-    static long nonNegative(long value, String what) {
+    static void nonNegative(long value, String what) {
         if (value < 0) {
             throw StorageException.validation(what + " must not be negative, got: " + value);
         }
-        return value;
     }
 
     /** An unmodifiable copy; a missing list reads as empty, a missing element is refused. */
