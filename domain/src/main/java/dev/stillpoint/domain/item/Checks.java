@@ -18,9 +18,7 @@ final class Checks {
 
     /** The text quoted, cut to {@value #SHOWN_CHARS} characters with its full length noted. */
     static String show(String text) {
-        if (text == null) {
-            return "null";
-        }
+        // Every caller has refused a missing text before it shows one.
         if (text.length() <= SHOWN_CHARS) {
             return "'" + text + "'";
         }
