@@ -122,6 +122,31 @@ class BulkRestoreWritersTest {
                 .containsExactlyInAnyOrder("close 1", "close 2");
     }
 
+    /** A third write, parked waiting for a load while two held writes hold both: what it ended with. */
+    private static final class WaitingWrite {
+        final Thread thread;
+        volatile Throwable refused;
+        volatile boolean stillInterrupted;
+
+        /** Starts two held writes on {@code pool}, then the third on its own thread, and waits until it is parked. */
+        WaitingWrite(BulkRestore restore, HeldLoads loads, ExecutorService pool) throws InterruptedException {
+            pool.submit(() -> restore.write(one("a"), n -> { }));
+            pool.submit(() -> restore.write(one("b"), n -> { }));
+            assertThat(loads.twoWriting.await(BOUND_SECONDS, TimeUnit.SECONDS)).as("[B3] two writes at once").isTrue();
+            thread = new Thread(() -> {
+                refused = catchThrowable(() -> restore.write(one("c"), n -> { }));
+                stillInterrupted = Thread.currentThread().isInterrupted();
+            });
+            thread.start();
+            awaitWaiting(thread);
+        }
+
+        void awaitEnd() throws InterruptedException {
+            thread.join(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
+            assertThat(thread.isAlive()).as("[B3] the waiting write ended").isFalse();
+        }
+    }
+
     // B3: a write that waits for a load (seen waiting, its thread parked) is woken by the close itself, refused,
     // and opens nothing; the writes holding the loads are still held, so no load given back wakes it.
     @Test
@@ -130,17 +155,10 @@ class BulkRestoreWritersTest {
         BulkRestore restore = new BulkRestore(loads, RESTORING);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            pool.submit(() -> restore.write(one("a"), n -> { }));
-            pool.submit(() -> restore.write(one("b"), n -> { }));
-            assertThat(loads.twoWriting.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
-            Throwable[] refused = new Throwable[1];
-            Thread third = new Thread(() -> refused[0] = catchThrowable(() -> restore.write(one("c"), n -> { })));
-            third.start();
-            awaitWaiting(third);
+            WaitingWrite third = new WaitingWrite(restore, loads, pool);
             restore.close();
-            third.join(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
-            assertThat(third.isAlive()).as("[B3] the waiting write ends once the restore is closed").isFalse();
-            assertThat(refused[0]).as("[B3] refused").isNotNull().hasMessageContaining("it was closed");
+            third.awaitEnd();
+            assertThat(third.refused).as("[B3] refused").isNotNull().hasMessageContaining("it was closed");
         } finally {
             loads.release.countDown();
             pool.shutdownNow();
@@ -156,23 +174,12 @@ class BulkRestoreWritersTest {
         BulkRestore restore = new BulkRestore(loads, RESTORING);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            pool.submit(() -> restore.write(one("a"), n -> { }));
-            pool.submit(() -> restore.write(one("b"), n -> { }));
-            assertThat(loads.twoWriting.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
-            Throwable[] refused = new Throwable[1];
-            boolean[] stillInterrupted = new boolean[1];
-            Thread third = new Thread(() -> {
-                refused[0] = catchThrowable(() -> restore.write(one("c"), n -> { }));
-                stillInterrupted[0] = Thread.currentThread().isInterrupted();
-            });
-            third.start();
-            awaitWaiting(third);
-            third.interrupt();
-            third.join(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
-            assertThat(third.isAlive()).isFalse();
-            assertThat(refused[0]).as("[B3] refused naming the table").isNotNull()
+            WaitingWrite third = new WaitingWrite(restore, loads, pool);
+            third.thread.interrupt();
+            third.awaitEnd();
+            assertThat(third.refused).as("[B3] refused naming the table").isNotNull()
                     .hasMessageContaining("interrupted waiting for a load").hasMessageContaining("Restored");
-            assertThat(stillInterrupted[0]).as("the interrupt kept for the caller").isTrue();
+            assertThat(third.stillInterrupted).as("the interrupt kept for the caller").isTrue();
         } finally {
             loads.release.countDown();
             pool.shutdownNow();

@@ -31,6 +31,18 @@ final class IdleTimers {
             nanos += by.toNanos();
         }
 
+        /** An observer that holds an open before its items for {@code by}: this clock moves that far there. */
+        dev.stillpoint.ports.out.ReadObserver slowOpen(Duration by) {
+            return new dev.stillpoint.ports.out.ReadObserver() {
+                @Override
+                public void atPause(dev.stillpoint.ports.out.PausePoint point) {
+                    if (point == dev.stillpoint.ports.out.PausePoint.BEFORE_ITEMS) {
+                        advance(by);
+                    }
+                }
+            };
+        }
+
         @Override
         public long monotonicNanos() {
             if (Thread.currentThread().getName().startsWith(THREAD_PREFIX)) {

@@ -9,7 +9,6 @@ import dev.stillpoint.domain.snapshot.IdleLimit;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
-import dev.stillpoint.ports.out.PausePoint;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.core.snapshot.LeasedSnapshotEngine;
@@ -126,14 +125,7 @@ class LeaseIdleLimitTest {
     void l1_theIdleClockStartsAtTheHandOutNotAtTheOpensStart() throws Exception {
         Duration limit = Duration.ofMillis(200);
         IdleTimers.Readings clock = new IdleTimers.Readings();
-        ReadObserver slowOpen = new ReadObserver() {
-            @Override
-            public void atPause(PausePoint point) {
-                if (point == PausePoint.BEFORE_ITEMS) {
-                    clock.advance(limit.multipliedBy(10));
-                }
-            }
-        };
+        ReadObserver slowOpen = clock.slowOpen(limit.multipliedBy(10));
         try (LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet,
                 new PageBudget(4, 1 << 20), slowOpen, Cleaner.create(), new IdleLimit(limit), ReadAhead.NONE,
                 StorageEvents.NONE, clock)) {

@@ -311,14 +311,7 @@ class SegmentedSnapshotProperties {
     void b2_l1_theSegmentsIdleClockStartsAtTheHandOut() throws Exception {
         Duration limit = Duration.ofMillis(200);
         IdleTimers.Readings clock = new IdleTimers.Readings();
-        ReadObserver slowOpen = new ReadObserver() {
-            @Override
-            public void atPause(PausePoint point) {
-                if (point == PausePoint.BEFORE_ITEMS) {
-                    clock.advance(limit.multipliedBy(10));
-                }
-            }
-        };
+        ReadObserver slowOpen = clock.slowOpen(limit.multipliedBy(10));
         InMemoryReadPort port = port();
         PermitLedger ledger = new PermitLedger(PermitPool.withCapacity(2));
         try (LeasedSnapshotEngine engine = new LeasedSnapshotEngine(port, ledger, wakes::incrementAndGet,
