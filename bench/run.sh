@@ -11,7 +11,8 @@
 #   4. bench/put.sh, where the tree has it (PutItem against raw JDBC), printed as it comes;
 #   5. bench/restore-bulk.sh ITEMS --runs N: restore / native bulk load on SQLite and PostgreSQL (issue 30);
 #   6. bench/export-jobs.sh ITEMS --runs N: export -j N and restore -j N at N = 1, 2, 4 (issue 30, B3);
-#   7. bench/segment-memory.sh ITEMS --runs N: the heap an open snapshot of N segments holds (issue 30, B2).
+#   7. bench/segment-memory.sh ITEMS --runs N: the heap an open snapshot of N segments holds (issue 30, B2);
+#   8. bench/incremental.sh ITEMS --runs N: an incremental export of 1% beside the full export (issue 31).
 # Then prints every ratio beside its target and whether it was met. All output is also kept in
 # target/bench/run-<UTC time>.log. Nothing here is a test: no threshold fails the script.
 set -euo pipefail
@@ -97,6 +98,10 @@ segments_log="$work/run-$stamp-segments.log"
 echo; echo "######## 7. Heap of an open segmented snapshot (bench/segment-memory.sh, issue 30 B2)"
 bash bench/segment-memory.sh "$items" --runs "$runs" 2>&1 | tee "$segments_log"
 
+incremental_log="$work/run-$stamp-incremental.log"
+echo; echo "######## 8. Incremental export of 1% beside the full export (bench/incremental.sh, issue 31)"
+bash bench/incremental.sh "$items" --runs "$runs" 2>&1 | tee "$incremental_log"
+
 # ratio LOG LABEL: "best-wall median-wall best-cpu" of the ratio line whose label starts with LABEL.
 ratio() { grep -F -- "  $2" "$1" | head -1 | awk '{ n = NF; for (i = 1; i <= NF; i++) if ($i ~ /^target$/) { n = i - 1; break } print $(n-2), $(n-1), $n }'; }
 # verdict VALUE OP TARGET -> MET / MISSED
@@ -152,3 +157,5 @@ echo "export -j N and restore -j N (issue 30 B3; see $jobs_log):"
 grep -hE "^(SQLite|PostgreSQL).* -j [0-9] \(best|^targets:" "$jobs_log" | sed 's/^/  /' || echo "  not measured"
 echo "Heap of an open segmented snapshot (issue 30 B2, target: N x (N=1) near 1.00; see $segments_log):"
 grep -hE "N=[0-9] \(median|holds .* of it" "$segments_log" | sed 's/^/  /' || echo "  not measured"
+echo "Incremental export of 1% / the full export (issue 31; see $incremental_log):"
+grep -h "^target .*incremental" "$incremental_log" | sed 's/^/  /' || echo "  not measured"
