@@ -38,8 +38,10 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 if command -v psql >/dev/null 2>&1; then psql --version; else echo "psql: not installed ((e) is skipped)"; fi
 
-echo "== build (mvn package, tests skipped)"
-# One reactor build of the adapter and the modules it needs, main code only; nothing is installed.
+echo "== build (mvn package, tests compiled, not run)"
+# One reactor build of the adapter and the modules it needs, tests compiled but not run (the adapter's
+# test scope needs properties' test jar, which -Dmaven.test.skip=true does not build: on a machine
+# without an old copy in ~/.m2 the build failed); nothing is installed.
 # The jars are copied to target/bench/lib, so a build started meanwhile by someone else cannot swap
 # classes under the running JVM. The bench class and the test support it uses (testing.PgServer,
 # PgDatabases, Sessions, Tables, Orphans) are compiled here on their own against that classpath.
@@ -58,7 +60,7 @@ for attempt in $(seq 1 30); do
   before="$(src_digest)"
   # Test scope for the server (embedded-postgres), opentest4j (PgServer) and slf4j-simple; the
   # project's own modules come from the reactor's jars, never from ~/.m2.
-  mvn -q -B -Dstyle.color=never -Dmaven.test.skip=true -pl adapters-jooq-postgres -am package dependency:build-classpath \
+  mvn -q -B -Dstyle.color=never -DskipTests -pl adapters-jooq-postgres -am package dependency:build-classpath \
     -Dmdep.outputFile=target/bench-classpath.txt -DincludeScope=test -DexcludeGroupIds=dev.stillpoint 2>&1 \
     | sed 's/\x1b\[[0-9;]*m//g'
   rm -rf "$lib"; mkdir -p "$lib"

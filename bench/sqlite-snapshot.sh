@@ -61,9 +61,10 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 command -v sqlite3 >/dev/null 2>&1 && echo "sqlite3 $(sqlite3 -version | cut -d' ' -f1-2)" || true
 
-echo "== build (mvn package, tests skipped)"
-# One reactor build of the adapter and the modules it needs, main code only (a sibling's test
-# sources being edited cannot break the benchmark); nothing is installed. The jars are then copied
+echo "== build (mvn package, tests compiled, not run)"
+# One reactor build of the adapter and the modules it needs, tests compiled but not run (the adapter's
+# test scope needs properties' test jar, which -Dmaven.test.skip=true does not build: on a machine
+# without an old copy in ~/.m2 the build failed); nothing is installed. The jars are then copied
 # to target/bench/lib, so a build started meanwhile by someone else cannot swap classes under the
 # running JVM. The bench class lives in the adapter's test sources (package ...engine, for
 # ItemKeys and PageQueries) and is compiled here on its own against that classpath, with the
@@ -81,7 +82,7 @@ for attempt in $(seq 1 30); do
     sleep 10; waited=$((waited + 10))
   done
   before="$(src_digest)"
-  mvn -q -B -Dstyle.color=never -Dmaven.test.skip=true -pl adapters-jooq-sqlite -am package dependency:build-classpath \
+  mvn -q -B -Dstyle.color=never -DskipTests -pl adapters-jooq-sqlite -am package dependency:build-classpath \
     -Dmdep.outputFile=target/bench-classpath.txt -DincludeScope=runtime 2>&1 | sed 's/\x1b\[[0-9;]*m//g'  # (stray colour codes)
   rm -rf "$lib"; mkdir -p "$lib"
   cp adapters-jooq-sqlite/target/stillpoint-adapters-jooq-sqlite-*-SNAPSHOT.jar "$lib/"
