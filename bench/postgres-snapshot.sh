@@ -45,7 +45,7 @@ echo "== build (mvn package, tests compiled, not run)"
 # The jars are copied to target/bench/lib, so a build started meanwhile by someone else cannot swap
 # classes under the running JVM. The bench class and the test support it uses (testing.PgServer,
 # PgDatabases, Sessions, Tables, Orphans) are compiled here on their own against that classpath.
-main_sources=(domain/src/main item-json/src/main ports/src/main sql-catalog/src/main adapters-jooq-postgres/src/main)
+main_sources=(domain/src/main item-json/src/main ports/src/main core/src/main sql-catalog/src/main adapters-jooq-postgres/src/main)
 src_digest() { find "${main_sources[@]}" -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum; }
 # A hand-applied mutant (mutation testing edits sources in place, marking the line "MUTANT") must
 # not be measured: wait for clean sources, and build again if they changed meanwhile.
@@ -66,6 +66,7 @@ for attempt in $(seq 1 30); do
   rm -rf "$lib"; mkdir -p "$lib"
   runtime_cp=""
   for jar in domain/target/stillpoint-domain-*-SNAPSHOT.jar item-json/target/stillpoint-item-json-*-SNAPSHOT.jar ports/target/stillpoint-ports-*-SNAPSHOT.jar \
+             core/target/stillpoint-core-*-SNAPSHOT.jar \
              sql-catalog/target/stillpoint-sql-catalog-*-SNAPSHOT.jar adapters-jooq-postgres/target/stillpoint-adapters-jooq-postgres-*-SNAPSHOT.jar; do
     cp "$jar" "$lib/"
     runtime_cp="${runtime_cp:+$runtime_cp:}$lib/$(basename "$jar")"
@@ -85,7 +86,7 @@ for attempt in $(seq 1 30); do
   sleep 10; waited=$((waited + 10))
 done
 src_digest > "$lib/SOURCES.sha1"
-echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain, item-json, ports, sql-catalog, adapters-jooq-postgres src/main)"
+echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain, item-json, ports, core, sql-catalog, adapters-jooq-postgres src/main)"
 echo "git: $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- "${main_sources[@]}" || echo ' (main sources modified)')"
 rm -rf "$work/pg-bench-classes"
 javac -nowarn -encoding UTF-8 --release 17 -d "$work/pg-bench-classes" -cp "$runtime_cp" \

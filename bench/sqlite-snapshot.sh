@@ -69,7 +69,7 @@ echo "== build (mvn package, tests compiled, not run)"
 # running JVM. The bench class lives in the adapter's test sources (package ...engine, for
 # ItemKeys and PageQueries) and is compiled here on its own against that classpath, with the
 # benchmarks' shared support (items, heap watch, load check; JDK, domain and ports only) from properties/src/test/java.
-main_sources=(domain/src/main item-json/src/main ports/src/main adapters-jooq-sqlite/src/main)
+main_sources=(domain/src/main item-json/src/main ports/src/main core/src/main sql-catalog/src/main adapters-jooq-sqlite/src/main)
 src_digest() { find "${main_sources[@]}" -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum; }
 # A hand-applied mutant (mutation testing edits these sources in place, marking the line
 # "MUTANT") must not be measured: wait for clean sources, and build again if they changed meanwhile.
@@ -105,7 +105,7 @@ for attempt in $(seq 1 30); do
   sleep 10; waited=$((waited + 10))
 done
 src_digest > "$lib/SOURCES.sha1"
-echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain, item-json, ports, adapters-jooq-sqlite src/main)"
+echo "built from main sources $(cut -c1-12 "$lib/SOURCES.sha1") (sha1 of domain, item-json, ports, core, sql-catalog, adapters-jooq-sqlite src/main)"
 rm -rf "$work/bench-classes"
 javac -nowarn -encoding UTF-8 --release 17 -d "$work/bench-classes" -cp "$runtime_cp" \
   -sourcepath properties/src/test/java -implicit:class \
