@@ -32,6 +32,11 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
     /** A day, as DynamoDB's incremental exports reach at least a day back within a PITR window. */
     public static final Duration DEFAULT_CHANGE_LOG_RETENTION = Duration.ofDays(1);
 
+    /** Production defaults: the default page budget, poller cadence, idle limits and retention; no hooks, no watcher. */
+    public static final CoreSettings DEFAULT = new CoreSettings(PageBudget.DEFAULT, PollerSchedule.DEFAULT,
+            ReadObserver.NONE, TimeSource.SYSTEM, IdleLimit.DEFAULT, RestoreIdleLimit.DEFAULT, StorageEvents.NONE,
+            DEFAULT_CHANGE_LOG_RETENTION);
+
     /**
      * Requires every setting.
      *
@@ -52,7 +57,8 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
         Objects.requireNonNull(time, "time");
         Objects.requireNonNull(snapshotIdleLimit, "snapshotIdleLimit");
         Objects.requireNonNull(restoreIdleLimit, "restoreIdleLimit");
-        Objects.requireNonNull(events, "events");
+        // A config's withEvents(null) has always meant "no watcher".
+        events = events == null ? StorageEvents.NONE : events;
         Objects.requireNonNull(changeLogRetention, "changeLogRetention");
         if (changeLogRetention.isZero() || changeLogRetention.isNegative()) {
             throw dev.stillpoint.domain.error.StorageException.validation("change log retention " + changeLogRetention
@@ -75,6 +81,83 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
                         IdleLimit snapshotIdleLimit, RestoreIdleLimit restoreIdleLimit, StorageEvents events) {
         this(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
                 DEFAULT_CHANGE_LOG_RETENTION);
+    }
+
+    /**
+     * These settings with another page budget [S7].
+     *
+     * @param budget rows and bytes per snapshot page
+     * @return the settings with it
+     */
+    public CoreSettings withPageBudget(PageBudget budget) {
+        return new CoreSettings(budget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
+                changeLogRetention);
+    }
+
+    /**
+     * These settings with another poller cadence [D8].
+     *
+     * @param schedule the poller's idle and active cadence
+     * @return the settings with it
+     */
+    public CoreSettings withPollerSchedule(PollerSchedule schedule) {
+        return new CoreSettings(pageBudget, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
+                changeLogRetention);
+    }
+
+    /**
+     * These settings with other test hooks.
+     *
+     * @param hooks pauses and round-trip counts; {@link ReadObserver#NONE} in production
+     * @return the settings with them
+     */
+    public CoreSettings withObserver(ReadObserver hooks) {
+        return new CoreSettings(pageBudget, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events,
+                changeLogRetention);
+    }
+
+    /**
+     * These settings reading another clock.
+     *
+     * @param clock the clock the lifecycle, the leases, the poller and the trim read
+     * @return the settings with it
+     */
+    public CoreSettings withTime(TimeSource clock) {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events,
+                changeLogRetention);
+    }
+
+    /**
+     * These settings with another snapshot idle limit [L1].
+     *
+     * @param limit the limit; validated, the error naming the value
+     * @return the settings with it
+     */
+    public CoreSettings withSnapshotIdleLimit(Duration limit) {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(limit), restoreIdleLimit,
+                events, changeLogRetention);
+    }
+
+    /**
+     * These settings with another restore idle limit [E5].
+     *
+     * @param limit the limit; validated, the error naming the value
+     * @return the settings with it
+     */
+    public CoreSettings withRestoreIdleLimit(Duration limit) {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit,
+                new RestoreIdleLimit(limit), events, changeLogRetention);
+    }
+
+    /**
+     * These settings telling another watcher what the storage does [X1].
+     *
+     * @param watcher the embedder's watcher; null for none
+     * @return the settings with it
+     */
+    public CoreSettings withEvents(StorageEvents watcher) {
+        return new CoreSettings(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit,
+                watcher, changeLogRetention);
     }
 
     /**

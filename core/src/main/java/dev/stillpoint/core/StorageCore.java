@@ -29,6 +29,8 @@ public final class StorageCore implements AutoCloseable {
     private TableOperations tables;
     private PermitLedger permits;
     private LeasedSnapshotEngine snapshots;
+    // Assigned by changeLogTrim(), for a backend that keeps change logs.
+    private PassChore trim;
 
     /**
      * A core whose control-plane poller runs on a daemon thread named {@code pollerThreadName}.
@@ -78,13 +80,31 @@ public final class StorageCore implements AutoCloseable {
      * @param trims the backend's trim of its change logs
      * @return the chore, for the ports' list
      */
-    public PassChore changeLogTrim(ChangeLogTrim trims) {
+    public synchronized PassChore changeLogTrim(ChangeLogTrim trims) {
         Object oneAtATime = new Object();
-        return new PassChore("change log trim", () -> {
+        trim = new PassChore("change log trim", () -> {
             synchronized (oneAtATime) {
                 trims.trim(settings.time().now(), settings.changeLogRetention());
             }
         });
+        return trim;
+    }
+
+    /**
+     * Runs the change log trim now, as every control-plane pass does [I4]; one trim runs at a time, a pass's or
+     * this one.
+     *
+     * @throws IllegalStateException when this core was given no trim ({@link #changeLogTrim})
+     */
+    public void trimChangeLogs() {
+        PassChore chore;
+        synchronized (this) {
+            chore = trim;
+        }
+        if (chore == null) {
+            throw new IllegalStateException("this core was given no change log trim");
+        }
+        chore.work().run();
     }
 
     /**

@@ -1,14 +1,8 @@
 package dev.stillpoint.adapters.cassandra;
 
+import dev.stillpoint.core.BackendConfig;
 import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.domain.poller.PollerSchedule;
-import dev.stillpoint.domain.snapshot.IdleLimit;
-import dev.stillpoint.ports.out.PageBudget;
-import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.StorageEvents;
-import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -25,13 +19,15 @@ import java.util.regex.Pattern;
  * @param schemaTimeout      the timeout of one schema change, and of the wait for schema agreement after it
  * @param staleCreatingAfter how long a table may stay CREATING before DeleteTable may remove it (its creator
  *                           died between the catalog insert and the activation); longer than any CreateTable
- * @param time               the clock: creation times, and the write timestamps of index entries
- * @param restoreIdleLimit   how long a restore may give no sign of life before any engine's poller takes it for
- *                           dead and removes its table [E5]; default 60 s, from 1 s to one day
+ * @param coreSettings       the settings every backend shares ({@link BackendConfig}), read by the core: here
+ *                           the clock (creation times, and the write timestamps of index entries), the restore
+ *                           idle limit [E5] and the events [X1]; no snapshots [C1], so the page budget, observer
+ *                           and snapshot idle limit are unused
  */
 public record CassandraConfig(String host, int port, String localDatacenter, String keyspacePrefix,
                               int replicationFactor, Duration requestTimeout, Duration schemaTimeout,
-                              Duration staleCreatingAfter, TimeSource time, Duration restoreIdleLimit) {
+                              Duration staleCreatingAfter, CoreSettings coreSettings)
+        implements BackendConfig<CassandraConfig> {
 
     /** The longest prefix: {@code <prefix>_a_} plus a 20-digit hash stays within Cassandra's 48 characters. */
     public static final int MAX_PREFIX_LENGTH = 24;
@@ -60,10 +56,7 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
         requirePositive(requestTimeout, "request timeout");
         requirePositive(schemaTimeout, "schema timeout");
         requirePositive(staleCreatingAfter, "stale CREATING age");
-        if (time == null) {
-            throw StorageException.validation("a time source is required");
-        }
-        new RestoreIdleLimit(restoreIdleLimit);
+        coreSettings = coreSettings == null ? CoreSettings.DEFAULT : coreSettings;
     }
 
     private static void requirePositive(Duration d, String what) {
@@ -79,7 +72,7 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
      */
     public static CassandraConfig of(String host, int port) {
         return new CassandraConfig(host, port, "datacenter1", "stillpoint", 1, Duration.ofSeconds(10),
-                Duration.ofSeconds(60), Duration.ofMinutes(5), TimeSource.SYSTEM, RestoreIdleLimit.DEFAULT_DURATION);
+                Duration.ofSeconds(60), Duration.ofMinutes(5), CoreSettings.DEFAULT);
     }
 
     /** {@link #of} from {@code host:port} ({@code [v6 address]:port} for IPv6). */
@@ -112,54 +105,37 @@ public record CassandraConfig(String host, int port, String localDatacenter, Str
 
     public CassandraConfig withLocalDatacenter(String dc) {
         return new CassandraConfig(host, port, dc, keyspacePrefix, replicationFactor, requestTimeout, schemaTimeout,
-                staleCreatingAfter, time, restoreIdleLimit);
+                staleCreatingAfter, coreSettings);
     }
 
     public CassandraConfig withKeyspacePrefix(String prefix) {
         return new CassandraConfig(host, port, localDatacenter, prefix, replicationFactor, requestTimeout,
-                schemaTimeout, staleCreatingAfter, time, restoreIdleLimit);
+                schemaTimeout, staleCreatingAfter, coreSettings);
     }
 
     public CassandraConfig withReplicationFactor(int rf) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, rf, requestTimeout, schemaTimeout,
-                staleCreatingAfter, time, restoreIdleLimit);
+                staleCreatingAfter, coreSettings);
     }
 
     public CassandraConfig withRequestTimeout(Duration timeout) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, timeout,
-                schemaTimeout, staleCreatingAfter, time, restoreIdleLimit);
+                schemaTimeout, staleCreatingAfter, coreSettings);
     }
 
     public CassandraConfig withSchemaTimeout(Duration timeout) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                timeout, staleCreatingAfter, time, restoreIdleLimit);
+                timeout, staleCreatingAfter, coreSettings);
     }
 
     public CassandraConfig withStaleCreatingAfter(Duration age) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                schemaTimeout, age, time, restoreIdleLimit);
+                schemaTimeout, age, coreSettings);
     }
 
-    public CassandraConfig withTime(TimeSource clock) {
+    @Override
+    public CassandraConfig withCoreSettings(CoreSettings settings) {
         return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                schemaTimeout, staleCreatingAfter, clock, restoreIdleLimit);
-    }
-
-    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
-    public CassandraConfig withRestoreIdleLimit(Duration limit) {
-        return new CassandraConfig(host, port, localDatacenter, keyspacePrefix, replicationFactor, requestTimeout,
-                schemaTimeout, staleCreatingAfter, time, limit);
-    }
-
-    /**
-     * The settings the core reads, as one record for {@code InlineStorageCore}: this config's clock and
-     * restore idle limit; no snapshots [C1], so the page budget, observer and snapshot idle limit are
-     * the defaults and unused.
-     *
-     * @return the core's settings
-     */
-    public CoreSettings coreSettings() {
-        return new CoreSettings(PageBudget.DEFAULT, PollerSchedule.DEFAULT, ReadObserver.NONE, time, IdleLimit.DEFAULT,
-                new RestoreIdleLimit(restoreIdleLimit), StorageEvents.NONE);
+                schemaTimeout, staleCreatingAfter, settings);
     }
 }

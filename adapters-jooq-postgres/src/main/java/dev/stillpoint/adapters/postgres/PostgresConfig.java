@@ -1,14 +1,8 @@
 package dev.stillpoint.adapters.postgres;
 
+import dev.stillpoint.core.BackendConfig;
 import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.poller.PollerSchedule;
-import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
-import dev.stillpoint.domain.snapshot.IdleLimit;
-import dev.stillpoint.ports.out.PageBudget;
-import dev.stillpoint.ports.out.ReadObserver;
-import dev.stillpoint.ports.out.StorageEvents;
-import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,7 +14,8 @@ import java.util.Optional;
  *       ({@code catalogPoolSize} and {@code poolSize}).</li>
  * </ul>
  * Open snapshots are bounded at half of {@code poolSize}, the pool their items come from [D7]; the
- * other half stays free for requests.
+ * other half stays free for requests. Beside its own settings it holds those every backend shares
+ * ({@link BackendConfig}).
  *
  * @param catalog           the catalog database (the one database of the shared layout)
  * @param data              the data database of the separate layout; empty for the shared layout
@@ -30,28 +25,14 @@ import java.util.Optional;
  *                          connection may take (pgjdbc's connect and login timeouts), before it fails
  *                          Transient saying the database is unreachable [L3]; default 5 s, from 250 ms
  *                          to 10 minutes
- * @param pageBudget        rows and bytes per snapshot page [S7]
  * @param controlPlaneDelay overrides the catalog's {@code control_plane_delay_ms} when present
- * @param pollerSchedule    the control-plane poller's idle and active cadence [D8]
- * @param observer          test hooks (pauses, round trips); {@link ReadObserver#NONE} in production
- * @param time              the clock
- * @param snapshotIdleLimit how long a snapshot stream may go without a page fetch before the engine
- *                          ends its transaction and returns its permit (the stream then fails
- *                          SnapshotExpired) [L1]; default 60 s, from 100 ms to one day
- * @param restoreIdleLimit  how long a restore may give no sign of life before any opening's poller takes
- *                          it for dead and removes its table [E5]; default 60 s, from 1 s to one day
- * @param events             told what the storage does, for an embedder's metrics [X1];
- *                           {@link StorageEvents#NONE} by default (see {@code metrics-micrometer})
  * @param copyHook           a test hook run while a restore's COPY is open, its rows sent but the COPY not
  *                           ended (a test kills the process there [E5, B1]); may block; does nothing by default
- * @param changeLogRetention how long a table's change log keeps its changes, at least; the control plane
- *                           trims it past that [I4]; default a day
+ * @param coreSettings      the settings every backend shares, read by the core
  */
 public record PostgresConfig(Database catalog, Optional<Database> data, int poolSize, int catalogPoolSize,
-                             Duration connectionTimeout, PageBudget pageBudget, Optional<Duration> controlPlaneDelay,
-                             PollerSchedule pollerSchedule, ReadObserver observer, TimeSource time,
-                             Duration snapshotIdleLimit, Duration restoreIdleLimit,
-                             StorageEvents events, Runnable copyHook, Duration changeLogRetention) {
+                             Duration connectionTimeout, Optional<Duration> controlPlaneDelay, Runnable copyHook,
+                             CoreSettings coreSettings) implements BackendConfig<PostgresConfig> {
 
     /** The default {@link #connectionTimeout()}: a few seconds, so a call fails fast while the database is down [L3]. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -89,11 +70,8 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
             throw StorageException.validation("connectionTimeout must be from 250 ms to 10 minutes, got "
                     + (connectionTimeout == null ? "none" : connectionTimeout.toMillis() + " ms"));
         }
-        events = events == null ? StorageEvents.NONE : events;
         copyHook = copyHook == null ? NO_HOOK : copyHook;
-        changeLogRetention = changeLogRetention == null ? CoreSettings.DEFAULT_CHANGE_LOG_RETENTION : changeLogRetention;
-        new IdleLimit(snapshotIdleLimit);
-        new RestoreIdleLimit(restoreIdleLimit);
+        coreSettings = coreSettings == null ? CoreSettings.DEFAULT : coreSettings;
         controlPlaneDelay.ifPresent(d -> {
             if (d.isNegative()) {
                 throw StorageException.validation("control-plane delay must not be negative, got " + d);
@@ -103,18 +81,14 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     /** Catalog and data in one database; a ten-connection pool and production defaults. */
     public static PostgresConfig shared(Database database) {
-        return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK,
-                CoreSettings.DEFAULT_CHANGE_LOG_RETENTION);
+        return new PostgresConfig(database, Optional.empty(), 10, 10, DEFAULT_CONNECTION_TIMEOUT, Optional.empty(),
+                NO_HOOK, CoreSettings.DEFAULT);
     }
 
     /** The catalog in one database, the data relations in another; ten connections each. */
     public static PostgresConfig separate(Database catalog, Database data) {
-        return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, PageBudget.DEFAULT,
-                Optional.empty(), PollerSchedule.DEFAULT, ReadObserver.NONE, TimeSource.SYSTEM,
-                IdleLimit.DEFAULT_DURATION, RestoreIdleLimit.DEFAULT_DURATION, StorageEvents.NONE, NO_HOOK,
-                CoreSettings.DEFAULT_CHANGE_LOG_RETENTION);
+        return new PostgresConfig(catalog, Optional.of(data), 10, 10, DEFAULT_CONNECTION_TIMEOUT, Optional.empty(),
+                NO_HOOK, CoreSettings.DEFAULT);
     }
 
     /** Whether catalog and data share one database (and one pool). */
@@ -122,63 +96,44 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
         return data.isEmpty();
     }
 
-    public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
-        return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withConnectionTimeout(Duration timeout) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withPageBudget(PageBudget budget) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, budget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withControlPlaneDelay(Duration delay) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                Optional.of(delay), pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withPollerSchedule(PollerSchedule schedule) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, schedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withObserver(ReadObserver hooks) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, hooks, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    public PostgresConfig withTime(TimeSource clock) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, clock, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    /** The same config with another snapshot idle limit [L1]; validated, the error naming the value. */
-    public PostgresConfig withSnapshotIdleLimit(Duration limit) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, limit, restoreIdleLimit, events, copyHook, changeLogRetention);
-    }
-
-    /** The same config with another restore idle limit [E5]; validated, the error naming the value. */
-    public PostgresConfig withRestoreIdleLimit(Duration limit) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, limit, events, copyHook, changeLogRetention);
+    @Override
+    public PostgresConfig withCoreSettings(CoreSettings settings) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, controlPlaneDelay,
+                copyHook, settings);
     }
 
     /**
-     * The same config telling {@code events} what the storage does [X1]: permits, leases, passes,
-     * deferred drops, pages streamed, writes and restored items.
+     * The same config with other pool sizes.
      *
-     * @param events the embedder's watcher, e.g. {@code metrics-micrometer}'s {@code StillpointMeters}
+     * @param dataPool    connections of the data pool (the one pool of the shared layout); at least 2
+     * @param catalogPool connections of the catalog pool (separate layout only)
+     * @return the config with them
+     */
+    public PostgresConfig withPoolSizes(int dataPool, int catalogPool) {
+        return new PostgresConfig(catalog, data, dataPool, catalogPool, connectionTimeout, controlPlaneDelay, copyHook,
+                coreSettings);
+    }
+
+    /**
+     * The same config with another connection timeout [L3].
+     *
+     * @param timeout from 250 ms to 10 minutes
      * @return the config with it
      */
-    public PostgresConfig withEvents(StorageEvents events) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook, changeLogRetention);
+    public PostgresConfig withConnectionTimeout(Duration timeout) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, timeout, controlPlaneDelay, copyHook,
+                coreSettings);
+    }
+
+    /**
+     * The same config with the catalog's control-plane delay overridden [D4].
+     *
+     * @param delay how long a new table stays CREATING; not negative
+     * @return the config with it
+     */
+    public PostgresConfig withControlPlaneDelay(Duration delay) {
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, Optional.of(delay),
+                copyHook, coreSettings);
     }
 
     /**
@@ -189,30 +144,7 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      * @return the config with it
      */
     public PostgresConfig withCopyHook(Runnable hook) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, hook, changeLogRetention);
-    }
-
-    /**
-     * The settings the core reads, as one record for {@code StorageCore}.
-     *
-     * @return this config's page budget, poller schedule, observer, clock, idle limits and events
-     */
-    public CoreSettings coreSettings() {
-        return new CoreSettings(pageBudget, pollerSchedule, observer, time, new IdleLimit(snapshotIdleLimit),
-                new RestoreIdleLimit(restoreIdleLimit), events, changeLogRetention);
-    }
-
-    /**
-     * The same config with another change log retention [I4]: the control plane trims each table's log past
-     * it, and a marker older than the log kept is refused by name.
-     *
-     * @param retention how long a change log keeps its changes, at least; positive
-     * @return the config with it
-     */
-    public PostgresConfig withChangeLogRetention(Duration retention) {
-        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, pageBudget,
-                controlPlaneDelay, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events, copyHook,
-                retention);
+        return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, controlPlaneDelay, hook,
+                coreSettings);
     }
 }

@@ -14,17 +14,13 @@ import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.core.CoreSettings;
+import dev.stillpoint.core.PassChore;
+import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
-import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.ChangeLogReads;
-import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.in.TableRestores;
 import dev.stillpoint.ports.out.LockProbe;
-import dev.stillpoint.core.snapshot.PermitLedger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +32,7 @@ import org.sqlite.SQLiteConfig;
  * reads an existing database and changes nothing. Close it to stop the poller and
  * close every connection.
  */
-public final class SqliteStorage implements Storage {
+public final class SqliteStorage extends StorageFacade {
 
     /** What this backend offers, known before anything is opened: SQLite: everything. */
     public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("SQLite").withChangeLog()
@@ -47,46 +43,50 @@ public final class SqliteStorage implements Storage {
         dev.stillpoint.sqlcatalog.JooqBanner.off();
     }
 
-    private final Connections connections;
     private final SqliteCatalog catalog;
-    private final StorageCore core;
     private final ChangeLogReads changeLog;
-    private final dev.stillpoint.core.PassChore trim;
-
     private final boolean readOnly;
 
     private SqliteStorage(SqliteConfig config, boolean readOnly) {
+        this(config, readOnly, connect(config, readOnly));
+    }
+
+    private SqliteStorage(SqliteConfig config, boolean readOnly, Connections connections) {
+        super(CAPABILITIES, new StorageCore(config.coreSettings(), "stillpoint-sqlite-control-plane"),
+                connections::close);
         this.readOnly = readOnly;
-        if (readOnly) {
-            Path file = config.file().orElseThrow(() -> StorageException.validation(
-                    "a read-only opening needs a database file; an in-memory database has nothing to read"));
-            connections = new Connections(config, ReadOnlyFile.check(file, Connections.readOnlySettings(config)));
-        } else {
-            config.file().ifPresent(file -> requireInitialisable(file, Connections.readOnlySettings(config), false));
-            connections = new Connections(config);
-            try (Connections.Borrowed w = connections.write()) {
-                Migrations.bundled().apply(w.connection());
-            } catch (RuntimeException e) {
-                connections.close();
-                throw e instanceof StorageException s ? s : StorageException.internal(
-                        "cannot migrate SQLite database: " + e.getMessage(), e);
-            }
-        }
         catalog = new SqliteCatalog(connections, config.time(), config.controlPlaneDelay());
-        CoreSettings settings = config.coreSettings();
-        core = new StorageCore(settings, "stillpoint-sqlite-control-plane");
         SqliteTables storage = new SqliteTables(catalog);
         // Every pass trims the change logs past the retention [I4].
-        trim = core.changeLogTrim(new SqliteChangeLogTrim(connections));
-        core.assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
-                List.of(trim), settings.restoreIdleLimit())
+        PassChore trim = core().changeLogTrim(new SqliteChangeLogTrim(connections));
+        core().assemble(new ControlPlanePorts(catalog, catalog, catalog::controlPlaneDelay, storage, storage, storage,
+                List.of(trim), config.coreSettings().restoreIdleLimit())
                 // Restores load in large transactions with plain INSERTs [B1].
                 .withBulkLoads(new SqliteBulkLoads(catalog)), new SqliteSnapshots(connections, config.pageBudget()),
                 PermitPool.withCapacity(config.snapshotPermits()));
         changeLog = new SqliteChangeLog(connections);
         if (!readOnly) {
-            core.start();
+            core().start();
         }
+    }
+
+    /** The connections of an opening: read-only ones to a checked file, or read-write ones to a migrated database. */
+    private static Connections connect(SqliteConfig config, boolean readOnly) {
+        if (readOnly) {
+            Path file = config.file().orElseThrow(() -> StorageException.validation(
+                    "a read-only opening needs a database file; an in-memory database has nothing to read"));
+            return new Connections(config, ReadOnlyFile.check(file, Connections.readOnlySettings(config)));
+        }
+        config.file().ifPresent(file -> requireInitialisable(file, Connections.readOnlySettings(config), false));
+        Connections connections = new Connections(config);
+        try (Connections.Borrowed w = connections.write()) {
+            Migrations.bundled().apply(w.connection());
+        } catch (RuntimeException e) {
+            connections.close();
+            throw e instanceof StorageException s ? s : StorageException.internal(
+                    "cannot migrate SQLite database: " + e.getMessage(), e);
+        }
+        return connections;
     }
 
     /**
@@ -161,39 +161,9 @@ public final class SqliteStorage implements Storage {
     }
 
     /** Whether this storage was opened with {@link #openReadOnly}. */
+    @Override
     public boolean readOnly() {
         return readOnly;
-    }
-
-    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
-    @Override
-    public TableOperations tables() {
-        return core.tables();
-    }
-
-    /** Consistent table snapshots [Q1-Q4]. */
-    @Override
-    public StorageCapabilities capabilities() {
-        return CAPABILITIES;
-    }
-
-    @Override
-    public SnapshotEngine snapshots() {
-        return core.snapshots();
-    }
-
-    /**
-     * Runs the change log trim now, as every control-plane pass does [I4]: each table's log gets a checkpoint
-     * at this storage's clock and is cut at its newest checkpoint older than the retention
-     * ({@link SqliteConfig#withChangeLogRetention}). One trim runs at a time, a pass's or this one.
-     *
-     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
-     */
-    public void trimChangeLogs() {
-        if (readOnly) {
-            throw StorageException.unsupported("SQLite", "a read-only opening trims no change log [L4]");
-        }
-        trim.work().run();
     }
 
     /** A table's changes between two snapshot markers [I2], read in one WAL snapshot as a snapshot is [Q1]. */
@@ -202,35 +172,13 @@ public final class SqliteStorage implements Storage {
         return changeLog;
     }
 
-    /**
-     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, as every write is.
-     * A restore killed with its process is removed by the next poller pass of any read-write opening,
-     * once {@code restoreIdleLimit} has passed since its last sign of life.
-     */
-    @Override
-    public TableRestores restores() {
-        return core.restores();
-    }
-
     /** Who holds what on a table's relations: always nothing under WAL. */
     public LockProbe locks() {
         return catalog;
     }
 
-    /** The permits open snapshots hold, shared with backups [Q2]: {@code snapshotPermits} of the config. */
-    public PermitLedger snapshotPermits() {
-        return core.permits();
-    }
-
-    /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
-    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        String tableId = core.tables().describeTable(accountId, tableName).tableId();
-        catalog.writeRestoreRecord(tableId, summary);
-    }
-
     @Override
-    public void close() {
-        core.close();
-        connections.close();
+    protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
+        catalog.writeRestoreRecord(tableId, summary);
     }
 }

@@ -31,7 +31,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -56,10 +55,7 @@ class SqliteReadOnlyTest {
     };
 
     private static SqliteConfig readOnly(Path file) {
-        SqliteConfig c = SqliteConfig.file(file).withPool(2, 1);
-        return new SqliteConfig(c.file(), c.readConnections(), c.snapshotPermits(), c.pageBudget(), c.busyTimeout(),
-                Optional.of(Duration.ZERO), c.pollerSchedule(), c.observer(), A_YEAR_LATER, c.snapshotIdleLimit(),
-                c.restoreIdleLimit(), c.events());
+        return SqliteConfig.file(file).withPool(2, 1).withControlPlaneDelay(Duration.ZERO).withTime(A_YEAR_LATER);
     }
 
     private static Path dirOf(String label) throws IOException {

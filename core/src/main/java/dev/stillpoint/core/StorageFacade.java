@@ -1,0 +1,144 @@
+package dev.stillpoint.core;
+
+import dev.stillpoint.core.snapshot.PermitLedger;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.poller.PollerState;
+import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.ports.in.StorageCapabilities;
+import dev.stillpoint.ports.in.TableOperations;
+import dev.stillpoint.ports.in.TableRestores;
+import java.util.Objects;
+
+/**
+ * What the facade of a backend with a control plane (SQLite, PostgreSQL) hands out, written once: the
+ * driving ports, permits and diagnostics its {@link StorageCore} assembled, its capabilities, the change
+ * log's trim on demand, the restore record, and closing the core before the backend's connections. A
+ * backend's facade extends it with its opening (files, pools, migrations) and its own extras.
+ */
+public abstract class StorageFacade implements Storage {
+
+    private final StorageCapabilities capabilities;
+    private final StorageCore core;
+    private final Runnable closeConnections;
+
+    /**
+     * A facade over {@code core}, which the subclass's constructor assembles (and starts unless read-only).
+     *
+     * @param capabilities     what the backend offers, the facade's static {@code CAPABILITIES}
+     * @param core             the core, not yet assembled
+     * @param closeConnections closes the backend's connections, after the core has stopped
+     */
+    protected StorageFacade(StorageCapabilities capabilities, StorageCore core, Runnable closeConnections) {
+        this.capabilities = Objects.requireNonNull(capabilities, "capabilities");
+        this.core = Objects.requireNonNull(core, "core");
+        this.closeConnections = Objects.requireNonNull(closeConnections, "closeConnections");
+    }
+
+    /**
+     * The core this facade's constructor assembles.
+     *
+     * @return the core
+     */
+    protected final StorageCore core() {
+        return core;
+    }
+
+    /**
+     * Whether this storage was opened for reading only [L4]: every write is refused, and no control-plane
+     * work runs.
+     *
+     * @return true for a read-only opening
+     */
+    public abstract boolean readOnly();
+
+    /**
+     * Writes the restore record of the table with this catalog id (the storage of {@link #recordRestore}).
+     *
+     * @param tableId the table's catalog id
+     * @param summary the summary its description carries from now on
+     */
+    protected abstract void writeRestoreRecord(String tableId, RestoreSummary summary);
+
+    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
+    @Override
+    public final TableOperations tables() {
+        return core.tables();
+    }
+
+    /**
+     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, as every write is. A
+     * restore killed with its process is removed by the next poller pass of any read-write opening of this
+     * database, once {@code restoreIdleLimit} has passed since its last sign of life.
+     */
+    @Override
+    public final TableRestores restores() {
+        return core.restores();
+    }
+
+    @Override
+    public final StorageCapabilities capabilities() {
+        return capabilities;
+    }
+
+    /** Consistent table snapshots [S1-S7], each holding one of {@link #snapshotPermits()}. */
+    @Override
+    public final SnapshotEngine snapshots() {
+        return core.snapshots();
+    }
+
+    /**
+     * The permits open snapshots hold, shared with backups [D7, Q2].
+     *
+     * @return the ledger
+     */
+    public final PermitLedger snapshotPermits() {
+        return core.permits();
+    }
+
+    /**
+     * The poller's state, for diagnostics.
+     *
+     * @return IDLE, ACTIVE while a drop is deferred, and so on
+     */
+    public final PollerState pollerState() {
+        return core.pollerState();
+    }
+
+    /**
+     * Poller passes run so far, for diagnostics.
+     *
+     * @return the number of passes since the opening
+     */
+    public final long pollerPasses() {
+        return core.pollerPasses();
+    }
+
+    /**
+     * Runs the change log trim now, as every control-plane pass does [I4]: each table's log gets a checkpoint
+     * at this storage's clock and is cut at its newest checkpoint older than the retention
+     * ({@code withChangeLogRetention} of the config). One trim runs at a time, a pass's or this one.
+     *
+     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
+     */
+    public final void trimChangeLogs() {
+        if (readOnly()) {
+            throw StorageException.unsupported(capabilities.backend(), "a read-only opening trims no change log [L4]");
+        }
+        core.trimChangeLogs();
+    }
+
+    /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
+    @Override
+    public final void recordRestore(String accountId, String tableName, RestoreSummary summary) {
+        writeRestoreRecord(core.tables().describeTable(accountId, tableName).tableId(), summary);
+    }
+
+    /** Stops the poller and ends every open snapshot stream, then closes the backend's connections. */
+    @Override
+    public final void close() {
+        core.close();
+        closeConnections.run();
+    }
+}
