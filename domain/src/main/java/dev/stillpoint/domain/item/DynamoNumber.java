@@ -168,7 +168,7 @@ public final class DynamoNumber {
     }
 
     private static Parsed unexpected(String s, int at) {
-        return Parsed.fail("unexpected character '" + s.charAt(at) + "' at position " + at);
+        return Parsed.fail("unexpected character '" + Checks.visible(String.valueOf(s.charAt(at))) + "' at position " + at);
     }
 
     // significant * 10^(leading - (digits - 1)), written without exponent.
@@ -196,9 +196,6 @@ public final class DynamoNumber {
         if (input == null) {
             return "null";
         }
-        if (input.length() <= SHOWN_INPUT_CHARS) {
-            return "'" + input + "'";
-        }
-        return "'" + input.substring(0, SHOWN_INPUT_CHARS) + "...' (" + input.length() + " characters)";
+        return Checks.show(input, SHOWN_INPUT_CHARS);
     }
 }

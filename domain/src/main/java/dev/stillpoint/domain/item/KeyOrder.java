@@ -293,7 +293,8 @@ public final class KeyOrder {
     }
 
     private static String show(String text) {
-        return text.length() <= SHOWN_CHARS ? text : text.substring(0, SHOWN_CHARS) + "... (" + text.length() + " characters)";
+        return text.length() <= SHOWN_CHARS ? Checks.visible(text)
+                : Checks.visible(text.substring(0, SHOWN_CHARS)) + "... (" + text.length() + " characters)";
     }
 
     @Override

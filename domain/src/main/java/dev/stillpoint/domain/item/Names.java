@@ -44,7 +44,7 @@ public final class Names {
             char c = name.charAt(i);
             if (!allowed(c)) {
                 throw StorageException.validation(what + " name " + Checks.show(name)
-                        + " may contain only a-z, A-Z, 0-9, '_', '-' and '.', found '" + c + "' at position " + i);
+                        + " may contain only a-z, A-Z, 0-9, '_', '-' and '.', found '" + Checks.visible(String.valueOf(c)) + "' at position " + i);
             }
         }
         return name;

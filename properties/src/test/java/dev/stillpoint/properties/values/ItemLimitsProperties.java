@@ -50,8 +50,9 @@ class ItemLimitsProperties {
                                                  @ForAll("badNameChars") char bad) {
         int position = at % name.length();
         String input = name.substring(0, position) + bad + name.substring(position + 1);
-        Expect.validation(() -> Names.requireTableName(input), "table name", input.substring(0, Math.min(64, input.length())));
-        Expect.validation(() -> Names.requireIndexName(input), "index name", input.substring(0, Math.min(64, input.length())));
+        String shown = Expect.shown(input.substring(0, Math.min(64, input.length())));
+        Expect.validation(() -> Names.requireTableName(input), "table name", shown);
+        Expect.validation(() -> Names.requireIndexName(input), "index name", shown);
     }
 
     @Provide

@@ -43,4 +43,18 @@ class NumberRefusalMessagesTest {
         refusedWith("1" + "2".repeat(38), "Attempting to store more than 38 significant digits in a Number");
         refusedWith("12abc", "A value provided cannot be converted into a number");
     }
+
+    /**
+     * A refused value is shown with its control characters escaped [R6]: found from outside, a hand-edited
+     * incremental export whose number held a NUL printed that NUL raw in the CLI's error line.
+     */
+    @Test
+    void r6_aRefusedValuesControlCharactersAreShownEscaped() {
+        Item item = Item.of(Map.of("pk", AttributeValue.s("a"), "v", AttributeValue.N.fromStored("1\u0000\n2\u2028")));
+        assertThatThrownBy(() -> ItemLimits.validateForPut(item, KeySchema.hashOnly("pk"),
+                List.of(new AttributeDefinition("pk", ScalarType.S))))
+                .isInstanceOfSatisfying(StorageException.class, e -> org.assertj.core.api.Assertions.assertThat(e.getMessage())
+                        .contains("'1\\u0000\\u000A2\\u2028'")
+                        .doesNotContain("\u0000").doesNotContain("\n").doesNotContain("\u2028"));
+    }
 }
