@@ -2,6 +2,7 @@ package dev.stillpoint.domain.request;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Utf8Text;
 
 /**
  * Attribute name rules [R2]: a key attribute (of the table, a GSI or an LSI) is 1-255 bytes of UTF-8;
@@ -38,14 +39,33 @@ public final class AttributeNames {
         return require(name, where, MAX_NAME_BYTES);
     }
 
+    /**
+     * Whether {@code name} is a valid attribute name (not a key's): what {@link #requireName} accepts, without
+     * building the message a refusal needs.
+     *
+     * @param name the attribute name
+     * @return true when {@link #requireName} would return it
+     */
+    public static boolean isValidName(String name) {
+        return name != null && !name.isEmpty() && Utf8Text.firstUnpairedSurrogate(name) < 0
+                && fits(name, MAX_NAME_BYTES);
+    }
+
+    /** Whether the name's UTF-8 form is at most {@code maxBytes}; a char takes at most 3 bytes, so short names are not measured. */
+    private static boolean fits(String name, int maxBytes) {
+        return name.length() * 3L <= maxBytes || Item.utf8Length(name) <= maxBytes;
+    }
+
     private static String require(String name, String role, int maxBytes) {
         if (name == null || name.isEmpty()) {
             throw StorageException.validation("attribute name of " + role + " must be 1-" + maxBytes
                     + " bytes of UTF-8, got " + (name == null ? "null" : "an empty name"));
         }
-        WellFormedText.require(name, "attribute name " + Shown.text(name) + " of " + role);
-        long bytes = Item.utf8Length(name);
-        if (bytes > maxBytes) {
+        if (Utf8Text.firstUnpairedSurrogate(name) >= 0) {
+            WellFormedText.require(name, "attribute name " + Shown.text(name) + " of " + role);
+        }
+        if (!fits(name, maxBytes)) {
+            long bytes = Item.utf8Length(name);
             throw StorageException.validation("attribute name " + Shown.text(name) + " of " + role + " is " + bytes
                     + " bytes of UTF-8; at most " + maxBytes + " are allowed");
         }

@@ -3,6 +3,7 @@ package dev.stillpoint.domain.request;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Utf8Text;
 import dev.stillpoint.domain.item.ItemLimits;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
@@ -37,10 +38,15 @@ public final class ItemRules {
         if (item == null) {
             throw StorageException.validation("item to put into table '" + table.tableName() + "' is required, got null");
         }
-        item.attributes().forEach((name, value) -> {
-            AttributeNames.requireName(name, "an item of table '" + table.tableName() + "'");
-            requireWellFormed(value, name);
-        });
+        for (Map.Entry<String, AttributeValue> attribute : item.attributes().entrySet()) {
+            String name = attribute.getKey();
+            // The walk that names the place is run only when something is wrong: on the way through, building
+            // each path and message it might need cost an export's check more than the decode did.
+            if (!AttributeNames.isValidName(name) || !wellFormed(attribute.getValue())) {
+                AttributeNames.requireName(name, "an item of table '" + table.tableName() + "'");
+                requireWellFormed(attribute.getValue(), name);
+            }
+        }
         Item valid = ItemLimits.validateForPut(item, table.keySchema(), table.attributeDefinitions());
         Map<String, Key> indexKeys = new LinkedHashMap<>();
         for (GlobalSecondaryIndex gsi : table.globalSecondaryIndexes()) {
@@ -201,6 +207,32 @@ public final class ItemRules {
                 + "' is a key of index '" + indexName + "' of table '" + table.tableName() + "', declared "
                 + declared.name() + (wrongType ? ", but the item holds a value of type " + v.typeName()
                 : ", and must not be an empty " + declared.name() + " value"));
+    }
+
+    /** Whether every string inside {@code value} is well-formed and every nested name valid, as below, naming nothing. */
+    private static boolean wellFormed(AttributeValue value) {
+        if (value instanceof AttributeValue.S s) {
+            return Utf8Text.firstUnpairedSurrogate(s.value()) < 0;
+        } else if (value instanceof AttributeValue.SS ss) {
+            for (String member : ss.values()) {
+                if (Utf8Text.firstUnpairedSurrogate(member) >= 0) {
+                    return false;
+                }
+            }
+        } else if (value instanceof AttributeValue.L l) {
+            for (AttributeValue element : l.values()) {
+                if (!wellFormed(element)) {
+                    return false;
+                }
+            }
+        } else if (value instanceof AttributeValue.M m) {
+            for (Map.Entry<String, AttributeValue> element : m.values().entrySet()) {
+                if (!AttributeNames.isValidName(element.getKey()) || !wellFormed(element.getValue())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Every string inside {@code value} (S, SS members, nested names and values) is well-formed [R4]. */

@@ -237,6 +237,22 @@ class ItemRulesTest {
                 .as("[R7] a table with nothing unprocessed is left out").isEmpty();
     }
 
+    // R2, R4: every attribute name of an item, at the top and inside maps at any depth, is 1-65,535 bytes of
+    // well-formed UTF-8; PutItem's check only names the place once it found something wrong, so these pin that
+    // the quick pass it runs first misses nothing (a name of 3-byte characters just over the bound included).
+    @Test
+    void r2_r4_everyAttributeNameOfAnItemIsCheckedAtEveryDepth() {
+        AttributeValue ok = new AttributeValue.S("v");
+        refused(item("a\uD800", ok), "attribute name", "an item of table 'Orders'", "unpaired UTF-16 surrogate");
+        refused(item("a", new AttributeValue.M(Map.of("k\uDC00", ok))), "map 'a'", "unpaired UTF-16 surrogate");
+        refused(item("a", new AttributeValue.L(List.of(new AttributeValue.M(Map.of("k\uD800", ok))))), "map 'a[0]'");
+        refused(item("x".repeat(65_536), ok), "65536 bytes of UTF-8; at most 65535");
+        String threeByteNameJustOver = "\u20ac".repeat(21_846);
+        refused(item("a", new AttributeValue.M(Map.of(threeByteNameJustOver, ok))), "map 'a'", "65538 bytes of UTF-8");
+        Item atTheBound = item("a", new AttributeValue.M(Map.of("\u20ac".repeat(21_845), ok)));
+        assertThat(ItemRules.forPut(table(), atTheBound).item()).as("[R2] a name of exactly 65,535 bytes is accepted").isEqualTo(atTheBound);
+    }
+
     private static void refused(Item item, String... named) {
         assertThatThrownBy(() -> ItemRules.forPut(table(), item)).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
