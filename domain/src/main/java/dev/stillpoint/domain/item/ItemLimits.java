@@ -84,10 +84,7 @@ public final class ItemLimits {
                     + schema.sortKey().map(s -> " + '" + s + "'").orElse(" (hash only)")
                     + "; the given key " + (key.sort().isPresent() ? "has" : "lacks") + " a sort value");
         }
-        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-        attributes.put(schema.partitionKey(), key.partition());
-        key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
-        return Key.of(validateForPut(Item.of(attributes), schema, definitions), schema);
+        return Key.of(validateForPut(key.asItem(schema), schema, definitions), schema);
     }
 
     /**

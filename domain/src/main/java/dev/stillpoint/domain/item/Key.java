@@ -2,6 +2,8 @@ package dev.stillpoint.domain.item;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** The primary key values of one item: the partition value and, for a composite key, the sort value. */
@@ -55,6 +57,21 @@ public record Key(AttributeValue partition, Optional<AttributeValue> sort) {
         AttributeValue partition = required(item, schema.partitionKey());
         Optional<AttributeValue> sort = schema.sortKey().map(name -> required(item, name));
         return new Key(partition, sort);
+    }
+
+    /**
+     * The key's values under {@code schema}'s attribute names, as an item holding the key attributes only: a
+     * change's {@code Keys}, a request key handed back, a key checked as PutItem checks an item.
+     *
+     * @param schema the key schema of the table or index the key belongs to
+     * @return the item of the key attributes, partition key first
+     */
+    public Item asItem(KeySchema schema) {
+        Checks.requireNonNull(schema, "key schema");
+        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+        attributes.put(schema.partitionKey(), partition);
+        sort.ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
+        return new Item(attributes);
     }
 
     private static AttributeValue required(Item item, String name) {

@@ -77,9 +77,6 @@ public record RequestKey(Map<String, AttributeValue> attributes) {
      * @return the request key
      */
     public static RequestKey named(Key key, KeySchema schema) {
-        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-        attributes.put(schema.partitionKey(), key.partition());
-        key.sort().ifPresent(s -> attributes.put(schema.sortKey().orElseThrow(), s));
-        return new RequestKey(attributes);
+        return new RequestKey(key.asItem(schema).attributes());
     }
 }

@@ -2,13 +2,8 @@ package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
-import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.ChangeLog;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.CatalogStamp;
@@ -111,11 +106,7 @@ final class SqliteItemUnit implements ItemUnit {
 
     /** The key's attributes under the table's key names, as DynamoDB JSON: a change's {@code Keys}. */
     private static String keyJson(CatalogRows.Loaded loaded, Key key) {
-        KeySchema schema = loaded.description().keySchema();
-        Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-        attributes.put(schema.partitionKey(), key.partition());
-        schema.sortKey().ifPresent(s -> attributes.put(s, key.sort().orElseThrow()));
-        return ItemJson.encode(Item.of(attributes));
+        return ItemJson.encode(key.asItem(loaded.description().keySchema()));
     }
 
     private void removeIndexEntries(CatalogRows.Loaded loaded, ItemKeys key) throws SQLException {
