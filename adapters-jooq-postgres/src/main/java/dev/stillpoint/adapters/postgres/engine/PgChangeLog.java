@@ -3,8 +3,8 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.ChangeWindows;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.ChangeSink;
@@ -66,15 +66,7 @@ public final class PgChangeLog implements ChangeLogReads {
         PostgresSnapshots.Pinned pinned;
         TableDescription description;
         try {
-            description = defined.description();
-            if (description.status() != TableStatus.ACTIVE) {
-                throw StorageException.resourceInUse("table '" + tableName + "' is " + description.status()
-                        + "; its changes are read only when it is ACTIVE");
-            }
-            if (!description.changeLog().enabled()) {
-                throw StorageException.validation("table '" + tableName + "' keeps no change log, so marker '"
-                        + sinceMarker + "' starts no window of it [I4]");
-            }
+            description = ChangeWindows.requireReadable(defined.description(), sinceMarker);
             pinned = (PostgresSnapshots.Pinned) defined.pin();
         } catch (RuntimeException e) {
             defined.close();

@@ -5,8 +5,8 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.table.ChangeWindows;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.ChangeSink;
@@ -54,15 +54,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
                 // The first read pins the WAL snapshot: definition, sequence and change rows are one instant.
                 CatalogRows.Loaded loaded = CatalogRows.load(ctx, accountId, tableName)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
-                TableDescription description = loaded.description();
-                if (description.status() != TableStatus.ACTIVE) {
-                    throw StorageException.resourceInUse("table '" + tableName + "' is " + description.status()
-                            + "; its changes are read only when it is ACTIVE");
-                }
-                if (!description.changeLog().enabled()) {
-                    throw StorageException.validation("table '" + tableName + "' keeps no change log, so marker '"
-                            + sinceMarker + "' starts no window of it [I1]");
-                }
+                TableDescription description = ChangeWindows.requireReadable(loaded.description(), sinceMarker);
                 long until = CommitSequence.read(ctx);
                 String tableId = loaded.row().getTableId();
                 ChangeRelation changes = loaded.changes();
