@@ -31,8 +31,9 @@ final class Checks {
     }
 
     /**
-     * The text with each control character (C0, DEL, U+2028, U+2029) written as its JSON escape ({@code \}{@code u} and four hex digits): a
-     * refused value is shown in messages and logs, where a raw NUL or line break would cut or split the line.
+     * The text with each control character (C0, DEL, U+2028, U+2029) written as its JSON escape ({@code \}{@code u}
+     * and four hex digits): a refused value is shown in messages and logs, where a raw NUL or line break would cut
+     * or split the line.
      */
     static String visible(String text) {
         int i = 0;
