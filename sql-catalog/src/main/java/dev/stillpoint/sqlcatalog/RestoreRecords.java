@@ -18,6 +18,7 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
 
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -67,32 +68,34 @@ public final class RestoreRecords {
     }
 
     /**
-     * The base relation of the restoring table {@code tableId}, or empty when that restore is no longer in
-     * progress: what {@link #complete} counts before it activates the table.
-     */
-    public static Optional<String> restoringRelation(DSLContext ctx, String accountId, String tableName, String tableId) {
-        return ctx.select(RELATION_NAME).from(TABLES).where(restoring(accountId, tableName, tableId)).fetchOptional(RELATION_NAME);
-    }
-
-    /**
      * Activates the restored table with its counts and ends its restore; false when that restore is no
-     * longer in progress. The counts are the restored relation's, counted by the caller in the same unit
-     * of work while the table was still restoring (nothing else writes to it then), so DescribeTable's
-     * ItemCount and TableSizeBytes are right from the first description of the ACTIVE table instead of 0
-     * until the next statistics pass [issue 29].
+     * longer in progress. The counts are taken here, in the caller's unit of work, while the table is still
+     * restoring (nothing else writes to it then), so DescribeTable's ItemCount and TableSizeBytes are right
+     * from the first description of the ACTIVE table instead of 0 until the next recount [issue 29].
+     *
+     * @param catalog     the catalog's connection, in the completing unit of work
+     * @param data        the connection that reaches the table's relations (the catalog's on one database)
+     * @param maxIdLength the adapter's longest table id, for the relation name's check
+     * @return whether the restore was still in progress and is now complete
      */
-    public static boolean complete(DSLContext ctx, String accountId, String tableName, String tableId,
-                                   long itemCount, long sizeBytes) {
-        if (ctx.update(TABLES)
+    public static boolean complete(DSLContext catalog, DSLContext data, String accountId, String tableName,
+                                   String tableId, int maxIdLength) {
+        Optional<String> relation = catalog.select(RELATION_NAME).from(TABLES)
+                .where(restoring(accountId, tableName, tableId)).fetchOptional(RELATION_NAME);
+        if (relation.isEmpty()) {
+            return false;
+        }
+        TableStatistics.Counts counts = StatisticsRows.count(data, relation.get(), maxIdLength);
+        if (catalog.update(TABLES)
                 .set(STATUS, TableStatus.ACTIVE.name())
                 .setNull(STATUS_DUE_AT)
-                .set(ITEM_COUNT, itemCount)
-                .set(SIZE_BYTES, sizeBytes)
+                .set(ITEM_COUNT, counts.items())
+                .set(SIZE_BYTES, counts.bytes())
                 .where(restoring(accountId, tableName, tableId))
                 .execute() != 1) {
             return false;
         }
-        ctx.update(RESTORES).set(RESTORE_IN_PROGRESS, false).where(RESTORE_TABLE_ID.eq(tableId)).execute();
+        catalog.update(RESTORES).set(RESTORE_IN_PROGRESS, false).where(RESTORE_TABLE_ID.eq(tableId)).execute();
         return true;
     }
 

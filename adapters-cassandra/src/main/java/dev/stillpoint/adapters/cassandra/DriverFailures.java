@@ -1,5 +1,10 @@
 package dev.stillpoint.adapters.cassandra;
 
+import static dev.stillpoint.domain.error.ErrorReason.INTERNAL;
+import static dev.stillpoint.domain.error.ErrorReason.RESOURCE_IN_USE;
+import static dev.stillpoint.domain.error.ErrorReason.TRANSIENT;
+import static dev.stillpoint.domain.error.ErrorReason.VALIDATION;
+
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.DriverExecutionException;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
@@ -32,6 +37,7 @@ import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.concurrent.CompletionException;
@@ -117,97 +123,46 @@ final class DriverFailures {
                 || (e instanceof WriteTimeoutException w && w.getWriteType() == DefaultWriteType.CAS);
     }
 
-    private record Classified(ErrorReason reason, String code) {
+    /** A class of driver failure, its reason in the closed set and the code name a message shows. */
+    private record Classified(Class<? extends Throwable> type, ErrorReason reason, String code) {
     }
 
+    /** In match order: subclasses before their parents (CAS_WRITE_UNKNOWN, CONFIG_ERROR, ALREADY_EXISTS first). */
+    private static final List<Classified> CLASSES = List.of(
+            new Classified(CASWriteUnknownException.class, TRANSIENT, "CAS_WRITE_UNKNOWN"),
+            new Classified(ReadTimeoutException.class, TRANSIENT, "READ_TIMEOUT"),
+            new Classified(WriteTimeoutException.class, TRANSIENT, "WRITE_TIMEOUT"),
+            new Classified(UnavailableException.class, TRANSIENT, "UNAVAILABLE"),
+            new Classified(OverloadedException.class, TRANSIENT, "OVERLOADED"),
+            new Classified(BootstrappingException.class, TRANSIENT, "IS_BOOTSTRAPPING"),
+            new Classified(TruncateException.class, TRANSIENT, "TRUNCATE_ERROR"),
+            new Classified(DriverTimeoutException.class, TRANSIENT, "client request timeout"),
+            new Classified(AllNodesFailedException.class, TRANSIENT, "no node available"),
+            // Client-side conditions have no server code name: named in the same style, never by Java class [R6].
+            new Classified(NodeUnavailableException.class, TRANSIENT, "NODE_UNAVAILABLE"),
+            new Classified(RequestThrottlingException.class, TRANSIENT, "REQUEST_THROTTLED"),
+            new Classified(BusyConnectionException.class, TRANSIENT, "CONNECTION_BUSY"),
+            new Classified(ClosedConnectionException.class, TRANSIENT, "CONNECTION_CLOSED"),
+            new Classified(HeartbeatException.class, TRANSIENT, "HEARTBEAT_FAILED"),
+            new Classified(ConnectionInitException.class, TRANSIENT, "CONNECTION_INIT_FAILED"),
+            new Classified(SyntaxError.class, VALIDATION, "SYNTAX_ERROR"),
+            new Classified(InvalidConfigurationInQueryException.class, VALIDATION, "CONFIG_ERROR"),
+            new Classified(AlreadyExistsException.class, RESOURCE_IN_USE, "ALREADY_EXISTS"),
+            new Classified(InvalidQueryException.class, VALIDATION, "INVALID"),
+            new Classified(InvalidKeyspaceException.class, VALIDATION, "INVALID"),
+            new Classified(CDCWriteFailureException.class, INTERNAL, "CDC_WRITE_FAILURE"),
+            new Classified(ReadFailureException.class, INTERNAL, "READ_FAILURE"),
+            new Classified(WriteFailureException.class, INTERNAL, "WRITE_FAILURE"),
+            new Classified(FunctionFailureException.class, INTERNAL, "FUNCTION_FAILURE"),
+            new Classified(UnauthorizedException.class, INTERNAL, "UNAUTHORIZED"),
+            new Classified(AuthenticationException.class, INTERNAL, "BAD_CREDENTIALS"),
+            new Classified(ProtocolError.class, INTERNAL, "PROTOCOL_ERROR"),
+            new Classified(ServerError.class, INTERNAL, "SERVER_ERROR"));
+
+    private static final Classified UNEXPECTED = new Classified(Throwable.class, INTERNAL, "UNEXPECTED_CLIENT_FAILURE");
+
     private static Classified classify(Throwable e) {
-        // Subclasses before their parents: CAS_WRITE_UNKNOWN, CONFIG_ERROR and ALREADY_EXISTS first.
-        if (e instanceof CASWriteUnknownException) {
-            return new Classified(ErrorReason.TRANSIENT, "CAS_WRITE_UNKNOWN");
-        }
-        if (e instanceof ReadTimeoutException) {
-            return new Classified(ErrorReason.TRANSIENT, "READ_TIMEOUT");
-        }
-        if (e instanceof WriteTimeoutException) {
-            return new Classified(ErrorReason.TRANSIENT, "WRITE_TIMEOUT");
-        }
-        if (e instanceof UnavailableException) {
-            return new Classified(ErrorReason.TRANSIENT, "UNAVAILABLE");
-        }
-        if (e instanceof OverloadedException) {
-            return new Classified(ErrorReason.TRANSIENT, "OVERLOADED");
-        }
-        if (e instanceof BootstrappingException) {
-            return new Classified(ErrorReason.TRANSIENT, "IS_BOOTSTRAPPING");
-        }
-        if (e instanceof TruncateException) {
-            return new Classified(ErrorReason.TRANSIENT, "TRUNCATE_ERROR");
-        }
-        if (e instanceof DriverTimeoutException) {
-            return new Classified(ErrorReason.TRANSIENT, "client request timeout");
-        }
-        if (e instanceof AllNodesFailedException) {
-            return new Classified(ErrorReason.TRANSIENT, "no node available");
-        }
-        // Client-side conditions have no server code name: name them in the same style, never by Java class [R6].
-        if (e instanceof NodeUnavailableException) {
-            return new Classified(ErrorReason.TRANSIENT, "NODE_UNAVAILABLE");
-        }
-        if (e instanceof RequestThrottlingException) {
-            return new Classified(ErrorReason.TRANSIENT, "REQUEST_THROTTLED");
-        }
-        if (e instanceof BusyConnectionException) {
-            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_BUSY");
-        }
-        if (e instanceof ClosedConnectionException) {
-            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_CLOSED");
-        }
-        if (e instanceof HeartbeatException) {
-            return new Classified(ErrorReason.TRANSIENT, "HEARTBEAT_FAILED");
-        }
-        if (e instanceof ConnectionInitException) {
-            return new Classified(ErrorReason.TRANSIENT, "CONNECTION_INIT_FAILED");
-        }
-        if (e instanceof SyntaxError) {
-            return new Classified(ErrorReason.VALIDATION, "SYNTAX_ERROR");
-        }
-        if (e instanceof InvalidConfigurationInQueryException) {
-            return new Classified(ErrorReason.VALIDATION, "CONFIG_ERROR");
-        }
-        if (e instanceof AlreadyExistsException) {
-            return new Classified(ErrorReason.RESOURCE_IN_USE, "ALREADY_EXISTS");
-        }
-        if (e instanceof InvalidQueryException) {
-            return new Classified(ErrorReason.VALIDATION, "INVALID");
-        }
-        if (e instanceof InvalidKeyspaceException) {
-            return new Classified(ErrorReason.VALIDATION, "INVALID");
-        }
-        if (e instanceof CDCWriteFailureException) {
-            return new Classified(ErrorReason.INTERNAL, "CDC_WRITE_FAILURE");
-        }
-        if (e instanceof ReadFailureException) {
-            return new Classified(ErrorReason.INTERNAL, "READ_FAILURE");
-        }
-        if (e instanceof WriteFailureException) {
-            return new Classified(ErrorReason.INTERNAL, "WRITE_FAILURE");
-        }
-        if (e instanceof FunctionFailureException) {
-            return new Classified(ErrorReason.INTERNAL, "FUNCTION_FAILURE");
-        }
-        if (e instanceof UnauthorizedException) {
-            return new Classified(ErrorReason.INTERNAL, "UNAUTHORIZED");
-        }
-        if (e instanceof AuthenticationException) {
-            return new Classified(ErrorReason.INTERNAL, "BAD_CREDENTIALS");
-        }
-        if (e instanceof ProtocolError) {
-            return new Classified(ErrorReason.INTERNAL, "PROTOCOL_ERROR");
-        }
-        if (e instanceof ServerError) {
-            return new Classified(ErrorReason.INTERNAL, "SERVER_ERROR");
-        }
-        return new Classified(ErrorReason.INTERNAL, "UNEXPECTED_CLIENT_FAILURE");
+        return CLASSES.stream().filter(c -> c.type().isInstance(e)).findFirst().orElse(UNEXPECTED);
     }
 
     private static Throwable unwrap(Throwable e) {

@@ -10,7 +10,7 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpVectorIndexes
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
-import dev.stillpoint.adapters.postgres.storage.TableId;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;

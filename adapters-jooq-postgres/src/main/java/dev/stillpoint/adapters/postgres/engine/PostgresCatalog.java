@@ -17,6 +17,7 @@ import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.SQLException;
@@ -120,18 +121,8 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
-        return tx.inTransaction("completing the restore of table '" + tableName + "'",
-                w -> {
-                    // Counted in the completing unit of work, while the table is still restoring (nothing else
-                    // writes to it): the first description of the ACTIVE table carries the restored counts.
-                    java.util.Optional<String> relation = RestoreRecords.restoringRelation(w.catalog(), accountId,
-                            tableName, tableId);
-                    if (relation.isEmpty()) {
-                        return false;
-                    }
-                    long[] counted = PostgresTables.count(w.data(), relation.get());
-                    return RestoreRecords.complete(w.catalog(), accountId, tableName, tableId, counted[0], counted[1]);
-                });
+        return tx.inTransaction("completing the restore of table '" + tableName + "'", w -> RestoreRecords.complete(
+                w.catalog(), w.data(), accountId, tableName, tableId, TableId.MAX_LENGTH));
     }
 
     @Override

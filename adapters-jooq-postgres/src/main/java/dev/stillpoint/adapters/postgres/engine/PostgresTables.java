@@ -9,7 +9,6 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
@@ -17,6 +16,8 @@ import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.sqlcatalog.StatisticsRows;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
 /**
  * Table and item storage on PostgreSQL (the core's write sequence decides, this class stores). A unit of
@@ -165,25 +165,17 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
         }
     }
 
-    /** An ACTIVE table's id and base relation name, with the counts its row holds. */
-    private record Counted(String tableId, String relation, Counts recorded) implements TableStatistics.Counted {
-    }
-
     @Override
     public List<TableStatistics.Counted> activeTables() {
-        return tx.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
-                        SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
-                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name()))
-                .fetch(t -> new Counted(t.value1(), t.value2(), new Counts(t.value3(), t.value4()))));
+        return tx.read("listing tables to recount", StatisticsRows::active);
     }
 
     /** Counted on the data database (the catalog's own on the shared layout). */
     @Override
     public Counts count(TableStatistics.Counted table) {
-        String relation = ((Counted) table).relation();
+        String relation = ((StatisticsRows.Counted) table).relationName();
         try (Connection c = tx.pools().data()) {
-            long[] counted = count(Transaction.dsl(c), relation);
-            return new Counts(counted[0], counted[1]);
+            return StatisticsRows.count(Transaction.dsl(c), relation, TableId.MAX_LENGTH);
         } catch (SQLException | RuntimeException e) {
             throw PgFailures.map("counting the items of " + relation, e);
         }
@@ -191,20 +183,9 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
 
     @Override
     public void record(TableStatistics.Counted table, Counts counts) {
-        Counted t = (Counted) table;
-        tx.inTransaction("recording the counts of " + t.relation(), w -> w.catalog().update(SP_TABLES)
-                .set(SP_TABLES.ITEM_COUNT, counts.items()).set(SP_TABLES.SIZE_BYTES, counts.bytes())
-                .where(SP_TABLES.TABLE_ID.eq(t.tableId())).execute());
-    }
-
-    /**
-     * The items of the base relation {@code relation} and the bytes of their stored JSON: the statistics
-     * pass's figures, and a completing restore's (the same measure, so the next pass changes nothing).
-     */
-    static long[] count(DSLContext data, String relation) {
-        org.jooq.Record2<Integer, java.math.BigDecimal> counted = data.select(DSL.count(), DSL.coalesce(DSL.sum(
-                        DSL.octetLength(DSL.field(DSL.name("item"), String.class))), java.math.BigDecimal.ZERO))
-                .from(DSL.table(DSL.name(relation))).fetchOne();
-        return new long[] {counted.value1(), counted.value2().longValue()};
+        tx.inTransaction("recording the counts of " + ((StatisticsRows.Counted) table).relationName(), w -> {
+            StatisticsRows.record(w.catalog(), table, counts);
+            return null;
+        });
     }
 }

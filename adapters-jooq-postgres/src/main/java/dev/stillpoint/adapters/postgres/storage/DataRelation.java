@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.storage;
 
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import dev.stillpoint.adapters.sqlite.generated.tables.records.SpTablesRecord;
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.sqlcatalog.NamedRelation;
-import dev.stillpoint.adapters.sqlite.storage.TableId;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;

@@ -5,7 +5,7 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
-import dev.stillpoint.adapters.sqlite.storage.TableId;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;

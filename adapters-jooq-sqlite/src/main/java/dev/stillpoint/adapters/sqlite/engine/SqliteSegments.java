@@ -126,22 +126,12 @@ final class SqliteSegments {
                     }
                     q.setInt(p, budget.rows());
                     observer.roundTrip();
-                    List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
-                    long bytes = 0;
-                    try (ResultSet rs = q.executeQuery()) {
-                        while (rs.next()) {
-                            StoredJson row = storedKeys == StoredKeys.INCLUDED ? StoredJson.read(rs, 3, 1, 2)
-                                    : StoredJson.read(rs, 3);
-                            bytes += row.size();
-                            items.add(row);
-                            if (budget.full(items.size(), bytes)) {
-                                lastPk = rs.getBytes(1);
-                                lastSk = rs.getBytes(2);
-                                break;
-                            }
-                        }
-                    }
-                    return new Page(items, !budget.full(items.size(), bytes));
+                    KeysetPage read = KeysetPage.read(q, budget, storedKeys);
+                    read.next().ifPresent(k -> {
+                        lastPk = k[0];
+                        lastSk = k[1];
+                    });
+                    return read.page();
                 } catch (SQLException e) {
                     throw SqlFailures.map("reading a page of a segment of '" + tableName + "'", e);
                 }

@@ -152,7 +152,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             if (read.copyAtOpen().isEmpty()) {
                 return live;
             }
-            return copyAll(live, read.copyAtOpen().get());
+            return new CopyPages(copyAll(live, read.copyAtOpen().get()));
         }
 
         /**
@@ -168,14 +168,8 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                         + " segments [B2]");
             }
             if (read.copyAtOpen().isPresent()) {
-                List<StoredItem> copy = new ArrayList<>();
-                PageSource all = copyAll(new KeysetPages(read, base, storedKeys), read.copyAtOpen().get());
-                Page page;
-                do {
-                    page = all.nextPage(read.copyAtOpen().get());
-                    copy.addAll(page.items());
-                } while (!page.last());
-                return SqliteSegments.cutCopy(copy, segments);
+                return SqliteSegments.cutCopy(copyAll(new KeysetPages(read, base, storedKeys), read.copyAtOpen().get()),
+                        segments);
             }
             try {
                 return SqliteSegments.cut(read.connection(), base, count, segments, storedKeys, read.observer(),
@@ -190,7 +184,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
          * The in-memory shape [Q4]: every page read now, in this transaction, which then ends, so the
          * one connection goes back at once. On a failure the read stays this step's to end.
          */
-        private PageSource copyAll(LivePages live, PageBudget budget) {
+        private List<StoredItem> copyAll(LivePages live, PageBudget budget) {
             List<StoredItem> copy = new ArrayList<>();
             try {
                 Page page;
@@ -202,7 +196,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 live.closeStatements();
             }
             read.end();
-            return new CopyPages(copy);
+            return copy;
         }
 
         @Override
@@ -263,23 +257,12 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                     q.setInt(3, budget.rows());
                 }
                 read.observer().roundTrip();
-                List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
-                long bytes = 0;
-                try (ResultSet rs = q.executeQuery()) {
-                    while (rs.next()) {
-                        StoredJson row = row(rs, 3, 1, 2);
-                        bytes += row.size();
-                        items.add(row);
-                        if (budget.full(items.size(), bytes)) {
-                            // The row that fills the page is where the next page starts.
-                            lastPk = rs.getBytes(1);
-                            lastSk = rs.getBytes(2);
-                            break;
-                        }
-                    }
-                }
-                // A page cut short by rows or bytes may have more behind it; one with room left is the end.
-                return new Page(items, !budget.full(items.size(), bytes));
+                KeysetPage page = KeysetPage.read(q, budget, storedKeys);
+                page.next().ifPresent(k -> {
+                    lastPk = k[0];
+                    lastSk = k[1];
+                });
+                return page.page();
             } catch (SQLException e) {
                 throw read.failed(e);
             }

@@ -9,19 +9,17 @@ import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.sqlcatalog.StatisticsRows;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import org.jooq.DSLContext;
-import org.jooq.Record2;
-import org.jooq.impl.DSL;
 
 /**
  * Table and item storage on SQLite. A unit of item work ({@link SqliteItemUnit}) is one IMMEDIATE
@@ -110,42 +108,24 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
                         .map(ItemJson::decode));
     }
 
-    /** An ACTIVE table's id and base relation, with the counts its row holds. */
-    private record Counted(String tableId, DataRelation base, Counts recorded) implements TableStatistics.Counted {
-    }
-
     @Override
     public List<TableStatistics.Counted> activeTables() {
-        return catalog.read("listing tables to recount", ctx -> ctx.select(SP_TABLES.TABLE_ID,
-                        SP_TABLES.RELATION_NAME, SP_TABLES.ITEM_COUNT, SP_TABLES.SIZE_BYTES)
-                .from(SP_TABLES).where(SP_TABLES.STATUS.eq(TableStatus.ACTIVE.name()))
-                .fetch(t -> new Counted(t.value1(), DataRelation.fromCatalog(t.value2()),
-                        new Counts(t.value3(), t.value4()))));
+        return catalog.read("listing tables to recount", StatisticsRows::active);
     }
 
     @Override
     public Counts count(TableStatistics.Counted table) {
-        DataRelation base = ((Counted) table).base();
-        long[] counted = catalog.read("counting the items of " + base.name(), ctx -> count(ctx, base));
-        return new Counts(counted[0], counted[1]);
+        String relation = ((StatisticsRows.Counted) table).relationName();
+        return catalog.read("counting the items of " + relation,
+                ctx -> StatisticsRows.count(ctx, relation, TableId.MAX_LENGTH));
     }
 
     @Override
     public void record(TableStatistics.Counted table, Counts counts) {
-        Counted t = (Counted) table;
-        catalog.write("recording the counts of " + t.base().name(), ctx -> ctx.update(SP_TABLES)
-                .set(SP_TABLES.ITEM_COUNT, counts.items()).set(SP_TABLES.SIZE_BYTES, counts.bytes())
-                .where(SP_TABLES.TABLE_ID.eq(t.tableId())).execute());
-    }
-
-    /**
-     * The items of {@code base} and the bytes of their stored JSON: the statistics pass's figures, and
-     * a completing restore's (the same measure, so the next pass finds nothing to change).
-     */
-    static long[] count(DSLContext ctx, DataRelation base) {
-        Record2<Integer, java.math.BigDecimal> counted = ctx.select(DSL.count(),
-                        DSL.coalesce(DSL.sum(DSL.octetLength(base.item())), java.math.BigDecimal.ZERO))
-                .from(base.table()).fetchOne();
-        return new long[] {counted.value1(), counted.value2().longValue()};
+        catalog.write("recording the counts of " + ((StatisticsRows.Counted) table).relationName(),
+                ctx -> {
+                    StatisticsRows.record(ctx, table, counts);
+                    return null;
+                });
     }
 }

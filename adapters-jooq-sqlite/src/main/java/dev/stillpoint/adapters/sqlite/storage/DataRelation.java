@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.storage;
 
+import dev.stillpoint.sqlcatalog.TableId;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_DATA_TEMPLATE;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEX_DATA_TEMPLATE;
 

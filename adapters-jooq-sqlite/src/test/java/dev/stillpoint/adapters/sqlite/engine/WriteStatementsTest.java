@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.adapters.sqlite.storage.KeyCodec;
-import dev.stillpoint.adapters.sqlite.storage.TableId;
+import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.storage;
 
+import dev.stillpoint.sqlcatalog.TableId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
