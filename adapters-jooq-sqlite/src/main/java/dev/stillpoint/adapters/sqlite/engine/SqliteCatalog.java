@@ -44,6 +44,11 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     private final Optional<Duration> delayOverride;
     /** The writer's kept item-write statements; read and replaced only under the writer lock. */
     private WriteStatements statements;
+    /**
+     * jOOQ on the writer connection, made once with the statements (a JFR profile of bench/put.sh showed a
+     * jOOQ configuration built for every write).
+     */
+    private DSLContext writerDsl;
 
     public SqliteCatalog(Connections connections, TimeSource time, Optional<Duration> delayOverride) {
         this.connections = connections;
@@ -75,7 +80,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
             WriteStatements kept = statementsOf(c);
             try {
                 kept.begin();
-                T result = work.run(dsl(c), kept);
+                T result = work.run(writerDsl, kept);
                 kept.advanceSequence();
                 kept.commit();
                 return result;
@@ -93,6 +98,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     private WriteStatements statementsOf(Connection writer) {
         if (statements == null) {
             statements = new WriteStatements(writer, WriteStatements.CAPACITY);
+            writerDsl = dsl(writer);
         }
         return statements;
     }
