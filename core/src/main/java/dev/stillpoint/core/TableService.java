@@ -86,7 +86,9 @@ public final class TableService implements TableOperations {
 
     @Override
     public List<String> listTables(String accountId) {
-        return catalog.tableNames(AccountIds.require(accountId));
+        // Code point order, one rule for every backend: for DynamoDB's names (ASCII) it is UTF-8 byte order,
+        // whatever collation a database would sort by.
+        return catalog.tableNames(AccountIds.require(accountId)).stream().sorted().toList();
     }
 
     @Override

@@ -44,6 +44,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.CatalogJson;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -83,6 +84,17 @@ public final class TableRows {
                 .set(STREAM_SPEC_JSON, CatalogJson.stream(request.stream(), request.changeLog()))
                 .set(TTL_JSON, CatalogJson.ttl(request.timeToLive()))
                 .execute();
+    }
+
+    /**
+     * The account's table names, unordered (the core sorts them).
+     *
+     * @param ctx       the catalog's connection
+     * @param accountId the account
+     * @return the names
+     */
+    public static List<String> names(DSLContext ctx, String accountId) {
+        return ctx.select(TABLE_NAME).from(TABLES).where(ACCOUNT_ID.eq(accountId)).fetch(TABLE_NAME);
     }
 
     /** The ARN of a table this engine creates. */

@@ -50,11 +50,6 @@ final class DataTables {
         };
     }
 
-    /** Whether {@code value} can be a key value of {@code type}. */
-    static boolean hasType(ScalarType type, AttributeValue value) {
-        return value != null && value.typeName().equals(type.name());
-    }
-
     static String createItemsTable(CatalogRow row) {
         KeySchema key = row.keySchema();
         StringBuilder cql = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(row.itemsTable()).append(" (pk ")

@@ -24,7 +24,7 @@ public interface TableCatalog {
     Optional<TableDescription> describe(String accountId, String tableName);
 
     /**
-     * Every table name of the account, DELETING ones included, in name order (UTF-8 byte order).
+     * Every table name of the account, DELETING ones included, in any order: the core sorts them.
      *
      * @param accountId the account whose tables to list
      * @return the table names

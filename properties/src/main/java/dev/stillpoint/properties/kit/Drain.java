@@ -17,6 +17,13 @@ public final class Drain {
     /** The deadline of every drain unless a check says otherwise. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
+    /**
+     * The most items a drain reads: every kit table holds far fewer (a few thousand at most), so a stream
+     * past it repeats items or never ends. Without it such a stream filled the heap before the deadline
+     * (seen on a SQLite mutant whose keyset restarted every page), and the fork died with no named check.
+     */
+    public static final int MAX_ITEMS = 100_000;
+
     private Drain() {
     }
 
@@ -49,6 +56,7 @@ public final class Drain {
         private final List<StoredItem> read = new ArrayList<>();
         private volatile int count;
         private Throwable failure;
+        private boolean overflowed;
 
         Reader(ItemStream items, int limit) {
             this.items = items;
@@ -59,6 +67,10 @@ public final class Drain {
         public void run() {
             try {
                 while (read.size() < limit && items.hasNext()) {
+                    if (read.size() == MAX_ITEMS) {
+                        overflowed = true;
+                        return;
+                    }
                     read.add(items.next());
                     count = read.size();
                 }
@@ -87,6 +99,11 @@ public final class Drain {
                     + deadline.toSeconds() + " s; " + reader.count + " items were read");
         }
         // join() returned with the worker gone: everything it wrote is visible here.
+        if (reader.overflowed) {
+            items.close();
+            throw new AssertionError("[K4] stage '" + stage + "': the stream yielded more than " + MAX_ITEMS
+                    + " items, more than any kit table holds: it repeats items or does not end");
+        }
         if (reader.failure != null) {
             reader.failure.addSuppressed(new Exception("while reading stage '" + stage + "', after "
                     + reader.read.size() + " items"));

@@ -74,6 +74,17 @@ class TableServiceTest {
         assertThat(drops.calls).isEmpty();
     }
 
+    // ListTables answers in name order on every backend (its pages go by ExclusiveStartTableName, so the
+    // order is the name's); the core sorts, whatever order or collation a catalog answers in.
+    @Test
+    void listTablesAnswersInCodePointOrderWhateverTheCatalogsOrder() {
+        List<String> names = List.of("b-table", "Zeta", "a.table", "A_table", "alpha", "a-table", "B.table", "0lder");
+        names.forEach(name -> storage.tables.put(name, Descriptions.active("acct", name)));
+        assertThat(service.listTables("acct"))
+                .as("code point order: digits, then upper case, then lower case, '-' < '.' < '_'")
+                .containsExactly("0lder", "A_table", "B.table", "Zeta", "a-table", "a.table", "alpha", "b-table");
+    }
+
     // R2: the account id is checked before it reaches an ARN or a query.
     @Test
     void r2_anInvalidAccountIsRefusedBeforeStorageIsTouched() {

@@ -73,11 +73,6 @@ record ItemKeys(Object pk, Optional<Object> sk) {
         return equal(layout.keyColumns());
     }
 
-    /** {@code base_pk = ? [and base_sk = ?]} over an index relation's base key columns. */
-    Condition matchesBase(RelationLayout index) {
-        return equal(index.baseKeyColumns());
-    }
-
     private Condition equal(List<Field<Object>> columns) {
         List<Object> values = values();
         if (columns.size() != values.size()) {

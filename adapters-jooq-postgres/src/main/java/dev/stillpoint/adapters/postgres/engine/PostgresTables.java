@@ -1,7 +1,5 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
-
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
@@ -54,10 +52,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
 
     @Override
     public List<String> tableNames(String accountId) {
-        return tx.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
-                .orderBy(SP_TABLES.TABLE_NAME.collate("C"))
-                .fetch(SP_TABLES.TABLE_NAME));
+        return tx.read("listing tables", ctx -> TableRows.names(ctx, accountId));
     }
 
     /** One unit of work ({@link PgIndexBuild}): the index and every entry commit together. */

@@ -1,7 +1,5 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
-
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
@@ -43,10 +41,7 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
 
     @Override
     public List<String> tableNames(String accountId) {
-        return catalog.read("listing tables", ctx -> ctx.select(SP_TABLES.TABLE_NAME).from(SP_TABLES)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId))
-                .orderBy(SP_TABLES.TABLE_NAME)
-                .fetch(SP_TABLES.TABLE_NAME));
+        return catalog.read("listing tables", ctx -> TableRows.names(ctx, accountId));
     }
 
     /** One IMMEDIATE transaction: the index and every entry become visible together when it commits. */

@@ -82,6 +82,17 @@ class KitInfrastructureTest {
         assertThat(stream.closed.await(10, TimeUnit.SECONDS)).as("the abandoned stream is closed").isTrue();
     }
 
+    // K4: a stream that repeats its items forever fails by count, long before the heap or the deadline.
+    @Example
+    void k4_aStreamThatRepeatsForeverFailsPastTheItemCeilingNamingTheStage() {
+        StuckStream stream = new StuckStream(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> Drain.all(stream, "endless stage", Duration.ofSeconds(60)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("[K4] stage 'endless stage'")
+                .hasMessageContaining("more than " + Drain.MAX_ITEMS + " items");
+        assertThat(stream.isReleased()).as("the overflowing stream is closed").isTrue();
+    }
+
     @Example
     void k4_takeReadsExactlyNAndLeavesTheRest() {
         StuckStream stream = new StuckStream(5);
