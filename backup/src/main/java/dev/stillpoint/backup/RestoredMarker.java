@@ -9,7 +9,7 @@ import java.util.Optional;
  * backup a table restored from an export came from is that export, and the export is named by the instant
  * it read, {@code <source table ARN>/stillpoint-snapshot/<marker>} (or {@code stillpoint-snapshot/<marker>}
  * when the export names no table). Every catalog already records the summary with the table (SQLite and
- * PostgreSQL in {@code sp_restores.source_backup_arn}, MongoDB in the catalog document), so no catalog
+ * PostgreSQL in {@code sp_restore_records.source_backup_arn}, MongoDB in the catalog document), so no catalog
  * changed to keep it. A full restore records the full export's marker; applying an incremental export
  * requires the table's marker to be the export's start and records its end [I3].
  *

@@ -18,6 +18,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.request.RequestKey;
+import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableOperations;
@@ -29,6 +30,7 @@ import dev.stillpoint.ports.out.RelationHold;
 import dev.stillpoint.ports.out.TableDropPort;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
+import dev.stillpoint.sqlcatalog.RelationName;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -165,12 +167,39 @@ class PostgresDeleteTableTest {
         }
     }
 
+    // P10 and I1: a session reading only the change log relation is named by the operator's two-step query
+    // and by the lock probe alike (found from outside: the documented step 1 listed no change log relation).
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void p10_aReaderOfTheChangeLogRelationIsNamedByTheQueryAndTheProbe(Layout layout) throws Exception {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
+            TableOperations tables = storage.tables();
+            TableDescription d = table(tables, "log_reader");
+            tables.updateChangeLog(ACCOUNT, d.tableName(), ChangeLog.NEW_IMAGE);
+            String log = RelationName.changes(d.tableId()).name();
+            Connection reader = Sessions.reader(databases, layout, log);
+            try {
+                assertThat(troubleshoot(layout, d.tableName())).as("[P10] the documented query names the log's reader")
+                        .anySatisfy(row -> {
+                            assertThat(row[0]).isEqualTo(log);
+                            assertThat(row[1]).isEqualTo("AccessShareLock");
+                        });
+                assertThat(storage.locks().holders(ACCOUNT, d.tableName())).extracting(RelationHold::relation)
+                        .as("[P10] the lock probe names it too").contains(log);
+            } finally {
+                Sessions.release(reader);
+            }
+            tables.deleteTable(ACCOUNT, d.tableName());
+            Tables.awaitGone(tables, d.tableName(), Duration.ofSeconds(30));
+        }
+    }
+
     /** The documented troubleshooting query, run as an operator would (psql: two steps, two databases). */
     private static List<String[]> troubleshoot(Layout layout, String tableName) throws Exception {
         List<String> relations = new ArrayList<>();
         try (Connection c = databases.catalogDatabase(layout).connect();
              PreparedStatement ps = c.prepareStatement(LockQueries.RELATIONS_OF_TABLE)) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 4; i++) {
                 ps.setString(2 * i + 1, ACCOUNT);
                 ps.setString(2 * i + 2, tableName);
             }

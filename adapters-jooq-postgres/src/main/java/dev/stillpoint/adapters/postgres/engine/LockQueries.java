@@ -15,14 +15,14 @@ import java.util.List;
  * probe, the {@code LockProbe} port and the operator's troubleshooting query:
  * <ol>
  *   <li>{@link #RELATIONS_OF_TABLE} on the catalog database: every relation of the table (base, GSI,
- *       LSI, vector index);</li>
+ *       LSI, vector index, and its change log relation, which exists only while the table keeps a log [I1]);</li>
  *   <li>{@link #HOLDERS_OF_RELATIONS} on the data database: every granted lock on any of them, by
  *       any session other than the asking one, with its mode.</li>
  * </ol>
  */
 public final class LockQueries {
 
-    /** Step 1 (catalog database): the table's relation names; parameters: account id and table name, three times. */
+    /** Step 1 (catalog database): the table's relation names; parameters: account id and table name, four times. */
     public static final String RELATIONS_OF_TABLE = """
             SELECT t.relation_name FROM sp_tables t
              WHERE t.account_id = ? AND t.table_name = ?
@@ -31,6 +31,9 @@ public final class LockQueries {
              WHERE t.account_id = ? AND t.table_name = ?
             UNION ALL
             SELECT v.relation_name FROM sp_vector_indexes v JOIN sp_tables t ON t.table_id = v.table_id
+             WHERE t.account_id = ? AND t.table_name = ?
+            UNION ALL
+            SELECT 'd_' || t.table_id || '__chg__0' FROM sp_tables t
              WHERE t.account_id = ? AND t.table_name = ?""";
 
     /**
