@@ -168,7 +168,7 @@ class PostgresDeleteTableTest {
     }
 
     // P10 and I1: a session reading only the change log relation is named by the operator's two-step query
-    // and by the lock probe alike (found from outside: the documented step 1 listed no change log relation).
+    // and by the lock probe alike (found reading ARCHITECTURE.md against the code: step 1 listed no change log relation).
     @ParameterizedTest
     @EnumSource(Layout.class)
     void p10_aReaderOfTheChangeLogRelationIsNamedByTheQueryAndTheProbe(Layout layout) throws Exception {
