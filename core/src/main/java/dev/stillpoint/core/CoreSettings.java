@@ -1,5 +1,7 @@
 package dev.stillpoint.core;
 
+import dev.stillpoint.domain.error.StorageException;
+
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.snapshot.IdleLimit;
@@ -8,7 +10,6 @@ import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The settings every backend's core shares, read by {@link StorageCore} alone: a backend's config
@@ -51,15 +52,15 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
      * @throws dev.stillpoint.domain.error.StorageException VALIDATION naming a retention that is zero or negative
      */
     public CoreSettings {
-        Objects.requireNonNull(pageBudget, "pageBudget");
-        Objects.requireNonNull(pollerSchedule, "pollerSchedule");
-        Objects.requireNonNull(observer, "observer");
-        Objects.requireNonNull(time, "time");
-        Objects.requireNonNull(snapshotIdleLimit, "snapshotIdleLimit");
-        Objects.requireNonNull(restoreIdleLimit, "restoreIdleLimit");
+        given(pageBudget, "pageBudget");
+        given(pollerSchedule, "pollerSchedule");
+        given(observer, "observer");
+        given(time, "time");
+        given(snapshotIdleLimit, "snapshotIdleLimit");
+        given(restoreIdleLimit, "restoreIdleLimit");
         // A config's withEvents(null) has always meant "no watcher".
         events = events == null ? StorageEvents.NONE : events;
-        Objects.requireNonNull(changeLogRetention, "changeLogRetention");
+        given(changeLogRetention, "changeLogRetention");
         if (changeLogRetention.isZero() || changeLogRetention.isNegative()) {
             throw dev.stillpoint.domain.error.StorageException.validation("change log retention " + changeLogRetention
                     + " is not positive [I4]");
@@ -169,5 +170,12 @@ public record CoreSettings(PageBudget pageBudget, PollerSchedule pollerSchedule,
     public CoreSettings withChangeLogRetention(Duration retention) {
         return new CoreSettings(pageBudget, pollerSchedule, observer, time, snapshotIdleLimit, restoreIdleLimit, events,
                 retention);
+    }
+
+    /** A setting left null is the embedder's input refused, VALIDATION naming it, as every other bad setting is [R6]. */
+    private static void given(Object value, String setting) {
+        if (value == null) {
+            throw StorageException.validation(setting + " must be given, got null");
+        }
     }
 }

@@ -24,7 +24,19 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
                            Optional<Duration> controlPlaneDelay, CoreSettings coreSettings)
         implements BackendConfig<SqliteConfig> {
 
+    private static final String NO_FILE = "the database file must be given, got null (SqliteConfig.inMemory() is an"
+            + " in-memory database)";
+
     public SqliteConfig {
+        if (file == null) {
+            throw StorageException.validation(NO_FILE);
+        }
+        if (busyTimeout == null || busyTimeout.isNegative()) {
+            throw StorageException.validation("busyTimeout must be zero or more, got " + busyTimeout);
+        }
+        if (controlPlaneDelay == null) {
+            throw StorageException.validation("the control-plane delay must be given, got null");
+        }
         if (readConnections < 1) {
             throw StorageException.validation("readConnections must be at least 1, got " + readConnections);
         }
@@ -45,6 +57,9 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
 
     /** A file database with ten read connections (five snapshot permits) and production defaults. */
     public static SqliteConfig file(Path file) {
+        if (file == null) {
+            throw StorageException.validation(NO_FILE);
+        }
         return new SqliteConfig(Optional.of(file), 10, 5, Duration.ofSeconds(5), Optional.empty(), CoreSettings.DEFAULT);
     }
 
@@ -65,6 +80,9 @@ public record SqliteConfig(Optional<Path> file, int readConnections, int snapsho
      * @return the config with it
      */
     public SqliteConfig withControlPlaneDelay(Duration delay) {
+        if (delay == null) {
+            throw StorageException.validation("the control-plane delay must be given, got null");
+        }
         return new SqliteConfig(file, readConnections, snapshotPermits, busyTimeout, Optional.of(delay), coreSettings);
     }
 

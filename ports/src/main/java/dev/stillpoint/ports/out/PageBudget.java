@@ -1,5 +1,7 @@
 package dev.stillpoint.ports.out;
 
+import dev.stillpoint.domain.error.StorageException;
+
 /**
  * How much one page of a snapshot may hold [S7]: at most {@code rows} items and, once it holds
  * {@code bytes} of stored item text, no more (so the page is at most the budget plus one item).
@@ -10,17 +12,17 @@ public record PageBudget(int rows, long bytes) {
     public static final PageBudget DEFAULT = new PageBudget(1000, 4L << 20);
 
     /**
-     * Refuses fewer than one row or one byte.
+     * Refuses fewer than one row or one byte, VALIDATION naming the value.
      *
      * @param rows the most items a page holds
      * @param bytes the stored item text after which a page takes no more items
      */
     public PageBudget {
         if (rows < 1) {
-            throw new IllegalArgumentException("page rows must be at least 1, got " + rows);
+            throw StorageException.validation("page rows must be at least 1, got " + rows);
         }
         if (bytes < 1) {
-            throw new IllegalArgumentException("page bytes must be at least 1, got " + bytes);
+            throw StorageException.validation("page bytes must be at least 1, got " + bytes);
         }
     }
 
