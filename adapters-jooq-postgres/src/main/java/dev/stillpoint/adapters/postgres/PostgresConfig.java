@@ -132,6 +132,9 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
      * @return the config with it
      */
     public PostgresConfig withControlPlaneDelay(Duration delay) {
+        if (delay == null) {
+            throw StorageException.validation("the control-plane delay must be given, got null");
+        }
         return new PostgresConfig(catalog, data, poolSize, catalogPoolSize, connectionTimeout, Optional.of(delay),
                 copyHook, coreSettings);
     }
