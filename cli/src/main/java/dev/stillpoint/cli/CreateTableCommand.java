@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
         description = "Create a table (GSIs project ALL) and wait until it is ACTIVE. Creates the database file if missing.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:created and ACTIVE", "1:storage error (e.g. the table exists, or not ACTIVE in time)", "2:usage error",
-            "4:database file unreadable or not a SQLite database, or the database server cannot be reached"})
+            "4:database file unreadable or not a SQLite database, or the database server cannot be reached",
+            "9:the backend keeps no change log (--change-log on MongoDB or Cassandra)"})
 final class CreateTableCommand extends StorageCommand {
 
     @Option(names = "--table", required = true, paramLabel = "NAME", description = "Table name (3-255 of [a-zA-Z0-9_.-]).")

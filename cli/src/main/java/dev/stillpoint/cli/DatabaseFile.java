@@ -47,10 +47,14 @@ final class DatabaseFile {
     }
 
     /**
-     * {@code file} may be created: either it is an existing database (checked as above) or it is
-     * missing and its directory exists.
+     * {@code file} may be created: either it is an existing database (checked as above), a zero-byte file
+     * (what {@code touch} or {@code mktemp} leaves, an empty database to SQLite, which the engine initialises
+     * as it does a new file [O4]), or it is missing and its directory exists.
      */
     static Path requireExistingOrCreatable(Path file) {
+        if (Files.isRegularFile(file) && Files.isReadable(file) && sizeOf(file) == 0) {
+            return file;
+        }
         if (Files.exists(file)) {
             return requireExisting(file);
         }
@@ -60,6 +64,14 @@ final class DatabaseFile {
                     + ": directory " + parent + " does not exist");
         }
         return file;
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot read database file " + file + ": " + e.getMessage(), e);
+        }
     }
 
     static SqliteStorage open(Path file, SqliteConfig config) {

@@ -79,6 +79,9 @@ final class ExitCodes {
         return switch (e.reason()) {
             case TABLE_NOT_FOUND -> TABLE_NOT_FOUND;
             case LIMIT_EXCEEDED -> SLOTS_FULL;
+            // The backend does not do what was asked (snapshots on Cassandra, a change log on MongoDB, a write
+            // on a read-only opening): one code for every command, so a script tells it from a failure.
+            case UNSUPPORTED -> UNSUPPORTED;
             default -> STORAGE_ERROR;
         };
     }

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
             "6:not enough snapshot permits free (LimitExceeded): every one held, or export -j N above the backend's permits",
             "7:demo verification failed",
             "8:export: a stored item is not sound DynamoDB JSON for its row (E1)",
-            "9:export: the backend has no snapshots (Cassandra, C1)",
+            "9:the backend does not do what was asked (Unsupported): export on Cassandra (C1), a change log on MongoDB or Cassandra, a write on a read-only opening",
             "10:restore: input missing or not an export of a known format and version (E3)",
             "11:restore: a checksum, item count or gzip stream does not match its manifest (E3)",
             "12:restore: a line is not an item, or its key is missing or of another type (E3)",

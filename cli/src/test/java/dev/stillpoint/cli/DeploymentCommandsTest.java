@@ -81,6 +81,16 @@ class DeploymentCommandsTest {
         assertThat(put.err()).contains("empty database");
         Cli.Run create = Cli.run("create-table", "--sqlite", empty.toString(), "--table", "Things", "--key", "pk:S");
         assertThat(create.code()).as(create.err()).isZero();
+
+        // So is a zero-byte file (touch, mktemp), an empty database to SQLite: found from outside, the CLI refused
+        // it "not a SQLite database (it is empty)", exit 4, where the library initialises it.
+        Path zero = Files.createFile(dir.resolve("zero.sqlite"));
+        Cli.Run putZero = Cli.run("put", "--sqlite", zero.toString(), "--table", "Things", "--item", "{\"pk\":{\"S\":\"a\"}}");
+        assertThat(putZero.code()).as(putZero.err()).isEqualTo(ExitCodes.DATABASE_FILE);
+        assertThat(Files.size(zero)).as("a refused put leaves the zero-byte file as it was").isZero();
+        Cli.Run createZero = Cli.run("create-table", "--sqlite", zero.toString(), "--table", "Things", "--key", "pk:S");
+        assertThat(createZero.code()).as(createZero.err()).isZero();
+        assertThat(Cli.run("describe", "--sqlite", zero.toString(), "--table", "Things").code()).isZero();
     }
 
     // Finding 5: --wait=-1 is refused before anything is created. Before: exit 1 "still CREATING after
