@@ -38,8 +38,12 @@ class DeleteTableWaitTest {
             reader.rollback();
         }
         Cli.Run dropped = Cli.run("delete-table", "--postgres", url, "--table", "things", "--wait", "30");
-        assertThat(dropped.code()).as(dropped.err()).isZero();
-        assertThat(dropped.out()).contains("is deleted");
+        // The opening's first control-plane pass may drop the table before the command's own DeleteTable runs
+        // (then TableNotFound, exit 3: seen in a CI run); either way the table is gone, never left DELETING.
+        assertThat(dropped.code()).as(dropped.err()).isIn(ExitCodes.OK, ExitCodes.TABLE_NOT_FOUND);
+        if (dropped.code() == ExitCodes.OK) {
+            assertThat(dropped.out()).contains("is deleted");
+        }
         assertThat(Cli.run("describe", "--postgres", url, "--table", "things").code()).isEqualTo(ExitCodes.TABLE_NOT_FOUND);
         assertThat(Cli.run("delete-table", "--postgres", url, "--table", "things", "--wait=-1").code())
                 .isEqualTo(ExitCodes.USAGE);
