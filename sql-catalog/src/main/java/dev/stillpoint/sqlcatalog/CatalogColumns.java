@@ -1,5 +1,6 @@
 package dev.stillpoint.sqlcatalog;
 
+import java.util.List;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -30,6 +31,7 @@ final class CatalogColumns {
     static final Field<String> TTL_JSON = DSL.field(DSL.name("sp_tables", "ttl_json"), String.class);
     static final Field<Long> ITEM_COUNT = DSL.field(DSL.name("sp_tables", "item_count"), Long.class);
     static final Field<Long> SIZE_BYTES = DSL.field(DSL.name("sp_tables", "size_bytes"), Long.class);
+    static final Field<Long> CATALOG_VERSION = DSL.field(DSL.name("sp_tables", "catalog_version"), Long.class);
 
     static final Table<?> INDEXES = DSL.table(DSL.name("sp_indexes"));
     static final Field<String> INDEX_TABLE_ID = DSL.field(DSL.name("sp_indexes", "table_id"), String.class);
@@ -54,6 +56,25 @@ final class CatalogColumns {
     static final Field<Integer> VECTOR_DIMENSIONS = DSL.field(DSL.name("sp_vector_indexes", "dimensions"), Integer.class);
     static final Field<String> VECTOR_METRIC = DSL.field(DSL.name("sp_vector_indexes", "metric"), String.class);
     static final Field<String> VECTOR_STATUS = DSL.field(DSL.name("sp_vector_indexes", "status"), String.class);
+    static final Field<String> VECTOR_RELATION_NAME =
+            DSL.field(DSL.name("sp_vector_indexes", "relation_name"), String.class);
+
+    /** Every {@code sp_tables} column a load reads, so a selected row carries exactly these fields. */
+    static final List<Field<?>> TABLE_ROW = List.of(ACCOUNT_ID, TABLE_NAME, TABLE_ID, STATUS, STATUS_DUE_AT,
+            DROP_RETRY, RELATION_NAME, PARTITION_KEY_TYPE, SORT_KEY_TYPE, TABLE_ARN, CREATED_AT, PARTITION_KEY_NAME,
+            SORT_KEY_NAME, ATTRIBUTE_DEFINITIONS_JSON, STREAM_SPEC_JSON, TTL_JSON, ITEM_COUNT, SIZE_BYTES,
+            CATALOG_VERSION);
+
+    /** Every {@code sp_indexes} column a load reads. */
+    static final List<Field<?>> INDEX_ROW = List.of(INDEX_TABLE_ID, INDEX_ORDINAL, INDEX_RELATION_NAME,
+            INDEX_PARTITION_KEY_TYPE, INDEX_SORT_KEY_TYPE, INDEX_NAME, INDEX_KIND, INDEX_PARTITION_KEY_NAME,
+            INDEX_SORT_KEY_NAME, PROJECTION_JSON, INDEX_STATUS, BACKFILLING);
+
+    static final Table<?> VECTORS = DSL.table(DSL.name("sp_vector_indexes"));
+
+    /** Every {@code sp_vector_indexes} column a load reads. */
+    static final List<Field<?>> VECTOR_ROW = List.of(VECTOR_NAME, VECTOR_ATTRIBUTE, VECTOR_DIMENSIONS, VECTOR_METRIC,
+            VECTOR_STATUS, VECTOR_RELATION_NAME);
 
     static final Table<?> RESTORES = DSL.table(DSL.name("sp_restore_records"));
     static final Field<String> RESTORE_TABLE_ID = DSL.field(DSL.name("sp_restore_records", "table_id"), String.class);

@@ -1,41 +1,104 @@
 package dev.stillpoint.sqlcatalog;
 
+import static dev.stillpoint.sqlcatalog.CatalogColumns.ACCOUNT_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.CATALOG_VERSION;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEXES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_KIND;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_ORDINAL;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_PARTITION_KEY_TYPE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_RELATION_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_ROW;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_SORT_KEY_TYPE;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.PARTITION_KEY_TYPE;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.RELATION_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_DATE_TIME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_IN_PROGRESS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.RESTORE_TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.SORT_KEY_TYPE;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.SOURCE_BACKUP_ARN;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.SOURCE_TABLE_ARN;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLES;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ID;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ROW;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTORS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_ORDINAL;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_RELATION_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_ROW;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_TABLE_ID;
 
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.VectorIndex;
+import dev.stillpoint.ports.out.TableRecord;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Record;
-import org.jooq.Table;
+import org.jooq.SelectConditionStep;
 
 /**
- * The reads a catalog load makes after a table's {@code sp_tables} row, by its table id, alike in both
- * jOOQ adapters. The adapter passes its generated table so the rows come back as its own typed records
- * (it reads their relation names and key types), while the conditions use the shared column names.
+ * A table's catalog load, the same statements on both SQL catalogs: its {@code sp_tables} row (locked as
+ * asked), then by its table id its index rows, and on a full load its vector indexes and restore record.
+ * Each runs on the caller's connection and transaction, so a snapshot reads the catalog in its own window.
  */
 public final class TableLoads {
 
     private TableLoads() {
     }
 
-    /** The table's {@code sp_indexes} rows (GSIs and LSIs) by ordinal; {@code indexes} is the adapter's generated table. */
-    public static <R extends Record> List<R> indexes(DSLContext ctx, Table<R> indexes, String tableId) {
-        return ctx.selectFrom(indexes).where(INDEX_TABLE_ID.eq(tableId)).orderBy(INDEX_ORDINAL).fetch();
+    /** The row, its indexes, vector indexes and restore record: everything a description or a drop needs. */
+    public static Optional<CatalogRow> load(DSLContext ctx, String accountId, String tableName, RowLock lock) {
+        return load(ctx, accountId, tableName, lock, true);
     }
 
-    /** The table's {@code sp_vector_indexes} rows by ordinal; {@code vectors} is the adapter's generated table. */
-    public static <R extends Record> List<R> vectorIndexes(DSLContext ctx, Table<R> vectors, String tableId) {
-        return ctx.selectFrom(vectors).where(VECTOR_TABLE_ID.eq(tableId)).orderBy(VECTOR_ORDINAL).fetch();
+    /**
+     * The row and its GSI/LSI rows only: what an item read or write needs (two round trips, not four). Its
+     * description has no vector indexes and no restore summary, and a restoring row reads CREATING: not the
+     * state the control plane decides with, which comes from a full load.
+     */
+    public static Optional<CatalogRow> loadForItems(DSLContext ctx, String accountId, String tableName, RowLock lock) {
+        return load(ctx, accountId, tableName, lock, false);
+    }
+
+    private static Optional<CatalogRow> load(DSLContext ctx, String accountId, String tableName, RowLock lock,
+                                             boolean full) {
+        SelectConditionStep<Record> select = ctx.select(TABLE_ROW).from(TABLES)
+                .where(ACCOUNT_ID.eq(accountId), TABLE_NAME.eq(tableName));
+        Record row = switch (lock) {
+            case NONE -> select.fetchOne();
+            case KEY_SHARE -> select.forKeyShare().fetchOne();
+            case SHARE -> select.forShare().fetchOne();
+            case UPDATE -> select.forUpdate().fetchOne();
+        };
+        if (row == null) {
+            return Optional.empty();
+        }
+        String tableId = row.get(TABLE_ID);
+        List<Record> indexes = ctx.select(INDEX_ROW).from(INDEXES).where(INDEX_TABLE_ID.eq(tableId))
+                .orderBy(INDEX_ORDINAL).fetch();
+        List<Record> vectorRows = full ? ctx.select(VECTOR_ROW).from(VECTORS).where(VECTOR_TABLE_ID.eq(tableId))
+                .orderBy(VECTOR_ORDINAL).fetch() : List.of();
+        Optional<RestoreSummary> restore = full ? restore(ctx, tableId) : Optional.empty();
+        List<VectorIndex> vectors = vectorRows.stream().map(TableDescriptions::vectorIndex).toList();
+        boolean restoring = restore.map(RestoreSummary::restoreInProgress).orElse(false);
+        TableRecord record = new TableRecord(TableDescriptions.of(row, indexes, vectors, restore),
+                TableDescriptions.state(row, restoring));
+        return Optional.of(CatalogDamage.reading(tableName, () -> new CatalogRow(tableId, row.get(CATALOG_VERSION),
+                row.get(RELATION_NAME), ScalarType.valueOf(row.get(PARTITION_KEY_TYPE)),
+                Optional.ofNullable(row.get(SORT_KEY_TYPE)).map(ScalarType::valueOf),
+                indexes.stream().map(TableLoads::indexRow).toList(),
+                vectorRows.stream().map(v -> v.get(VECTOR_RELATION_NAME)).toList(), record, full)));
+    }
+
+    private static IndexRow indexRow(Record i) {
+        return new IndexRow(i.get(INDEX_ORDINAL), i.get(INDEX_NAME), i.get(INDEX_KIND).equals("GSI"),
+                i.get(INDEX_RELATION_NAME), ScalarType.valueOf(i.get(INDEX_PARTITION_KEY_TYPE)),
+                Optional.ofNullable(i.get(INDEX_SORT_KEY_TYPE)).map(ScalarType::valueOf));
     }
 
     /** The table's restore record, empty when it was never restored. */

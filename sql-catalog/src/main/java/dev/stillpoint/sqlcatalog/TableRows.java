@@ -33,6 +33,7 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ARN;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ID;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.TABLE_ROW;
 
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.lifecycle.TableState;
@@ -42,6 +43,7 @@ import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.CatalogJson;
+import dev.stillpoint.ports.out.PendingTransition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -152,6 +154,36 @@ public final class TableRows {
                 .where(ACCOUNT_ID.eq(accountId), TABLE_NAME.eq(tableName),
                         STATUS.eq(TableStatus.CREATING.name()), DSL.not(RestoreRecords.inProgress()))
                 .execute() == 1;
+    }
+
+    /** Stores {@code after}'s attribute definitions (a GSI being added may define new ones). */
+    public static void setDefinitions(DSLContext ctx, TableDescription after) {
+        ctx.update(TABLES)
+                .set(ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
+                .where(TABLE_ID.eq(after.tableId()))
+                .execute();
+    }
+
+    /** The index is ACTIVE, its backfill done. */
+    public static void activateIndex(DSLContext ctx, String tableId, String indexName) {
+        ctx.update(INDEXES)
+                .set(INDEX_STATUS, IndexStatus.ACTIVE.name())
+                .set(BACKFILLING, false)
+                .where(INDEX_TABLE_ID.eq(tableId), INDEX_NAME.eq(indexName))
+                .execute();
+    }
+
+    /**
+     * The tables with a transition pending (CREATING or DELETING), soonest due first. One statement, so a
+     * row and whether its restore is in progress are read at one instant.
+     */
+    public static List<PendingTransition> pendingTransitions(DSLContext ctx) {
+        org.jooq.Field<Boolean> restoring = DSL.field(RestoreRecords.inProgress());
+        return ctx.select(TABLE_ROW).select(restoring).from(TABLES)
+                .where(STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
+                .orderBy(STATUS_DUE_AT)
+                .fetch(r -> new PendingTransition(r.get(ACCOUNT_ID), r.get(TABLE_NAME),
+                        TableDescriptions.state(r, Boolean.TRUE.equals(r.get(restoring)))));
     }
 
     /** The configured control-plane delay; 250 ms when none is set. */

@@ -69,6 +69,40 @@ final class BackfillChecks {
         }
     }
 
+    /**
+     * A GSI created with its table is ready when the table is [D9]. DynamoDB defines secondary indexes "as part
+     * of the CreateTable operation" and serves reads and writes on an ACTIVE table only
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html); an index's
+     * {@code IndexStatus} is ACTIVE when "the index is ready for use"
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GlobalSecondaryIndexDescription.html).
+     * A GSI left CREATING or backfilling here would stay so: no backfill is ever due for it.
+     */
+    static void d9(ConformanceFixture fixture) {
+        try (KitEngine engine = RequestRuleChecks.start(fixture)) {
+            TableOperations tables = engine.tables();
+            String table = KitSupport.uniqueName("d9g");
+            tables.createTable(new CreateTableRequest(ACCOUNT, table, KeySchema.composite("pk", "sk"),
+                    List.of(new AttributeDefinition("pk", ScalarType.S), new AttributeDefinition("sk", ScalarType.N),
+                            new AttributeDefinition("g", ScalarType.S)),
+                    List.of(GlobalSecondaryIndex.creating("by_g", KeySchema.hashOnly("g"), Projection.all()),
+                            GlobalSecondaryIndex.creating("by_g_sk", KeySchema.composite("g", "sk"), Projection.keysOnly())),
+                    List.of(), Optional.empty()));
+            KitSupport.awaitStatus(tables, table, TableStatus.ACTIVE, ACTIVE_DEADLINE);
+            List<GlobalSecondaryIndex> gsis = tables.describeTable(ACCOUNT, table).globalSecondaryIndexes();
+            KitSupport.bestEffortDelete(tables, table);
+            SoftAssertions soft = new SoftAssertions();
+            soft.assertThat(gsis).extracting(GlobalSecondaryIndex::name).as("[D9] the GSIs of CreateTable, in order")
+                    .containsExactly("by_g", "by_g_sk");
+            for (GlobalSecondaryIndex gsi : gsis) {
+                soft.assertThat(gsi.status()).as("[D9] GSI '%s' created with its table, once the table is ACTIVE",
+                        gsi.name()).isEqualTo(IndexStatus.ACTIVE);
+                soft.assertThat(gsi.backfilling()).as("[D9] GSI '%s' created with its table: nothing to backfill",
+                        gsi.name()).isFalse();
+            }
+            soft.assertAll();
+        }
+    }
+
     /** Loads {@code size} items, adds a GSI, and checks its entries; false when the fixture cannot count them. */
     private static boolean backfill(SoftAssertions soft, ConformanceFixture fixture, TableOperations tables, int size,
                                     boolean composite) {

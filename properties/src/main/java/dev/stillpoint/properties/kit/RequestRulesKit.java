@@ -98,6 +98,13 @@ public interface RequestRulesKit {
         KitLock.run("v2b", () -> BackfillChecks.v2(fixture()));
     }
 
+    // D9: "keep every index in whatever build state it has". The state of a GSI made with its table: ACTIVE once
+    // the table is, as DynamoDB's CreateTable and IndexStatus pages say (cited in BackfillChecks.d9).
+    @Example
+    default void d9_aGsiCreatedWithItsTableIsActiveOnceTheTableIs() {
+        KitLock.run("d9g", () -> BackfillChecks.d9(fixture()));
+    }
+
     // V3: "A request key is exact: GetItem, DeleteItem and a batch delete carry exactly the key attributes,
     // with the declared types; a missing, extra or mistyped attribute is a ValidationException ('the provided
     // key element does not match the schema'), never silently dropped." Run as DynamoDB's reference corpus:

@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
@@ -11,6 +11,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BulkLoad;
 import dev.stillpoint.ports.out.BulkLoads;
+import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -65,15 +66,15 @@ public final class PgBulkLoads implements BulkLoads {
     public BulkLoad open(TableDescription table) {
         String doing = "opening the bulk load of the restore into table '" + table.tableName() + "'";
         CatalogRows.Loaded loaded = tx.read(doing, ctx -> CatalogRows.loadForItems(ctx, table.accountId(),
-                        table.tableName(), CatalogRows.RowLock.NONE))
-                .filter(l -> l.row().getTableId().equals(table.tableId())
-                        && TableStatus.CREATING.name().equals(l.row().getStatus()))
+                        table.tableName(), RowLock.NONE))
+                .filter(l -> l.row().tableId().equals(table.tableId())
+                        && l.description().status() == TableStatus.CREATING)
                 .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
                         + ": it is no longer restoring (removed, or another table has its name)"));
         List<Target> targets = new ArrayList<>();
         targets.add(new Target(null, loaded.base()));
-        for (SpIndexesRecord index : loaded.indexes()) {
-            targets.add(new Target(index.getIndexName(), loaded.index(index)));
+        for (IndexRow index : loaded.row().indexes()) {
+            targets.add(new Target(index.name(), loaded.index(index)));
         }
         Connection c;
         try {

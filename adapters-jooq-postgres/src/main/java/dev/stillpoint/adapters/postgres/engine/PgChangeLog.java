@@ -76,7 +76,7 @@ public final class PgChangeLog implements ChangeLogReads {
             CatalogRows.Loaded loaded = pinned.loaded();
             ChangeRelation changes = loaded.changes().orElseThrow();
             String until = pinned.info().marker();
-            String since = sinceOf(sinceMarker, tableName, loaded.row().getTableId());
+            String since = sinceOf(sinceMarker, tableName, loaded.row().tableId());
             Connection data = pinned.data();
             requireInWindow(data, changes, sinceMarker, since, until, tableName);
             sink.begin(new ChangeWindow(description.dropDeletingIndexes().snapshotView(),

@@ -65,7 +65,7 @@ final class PgDropAttempt implements DropAttempt {
 
     @Override
     public TableRecord record() {
-        return loaded.record();
+        return loaded.row().record();
     }
 
     @Override
@@ -75,7 +75,7 @@ final class PgDropAttempt implements DropAttempt {
             // pooled one (twenty concurrent DeleteTables on a ten-connection pool must all return).
             List<RelationHold> holders = LockQueries.holders(work.dataConnection(), loaded.relations());
             if (!holders.isEmpty()) {
-                LOG.info("DeleteTable of '{}' deferred: {} holds {} on {}", loaded.row().getTableName(),
+                LOG.info("DeleteTable of '{}' deferred: {} holds {} on {}", loaded.description().tableName(),
                         holders.get(0).holder(), holders.get(0).mode(), holders.get(0).relation());
             }
             return !holders.isEmpty();
@@ -92,7 +92,7 @@ final class PgDropAttempt implements DropAttempt {
             // Pending queue rows first, waiting for in-flight claims (a worker's FOR UPDATE) with no timeout.
             TransactionStatements.exec(catalog, "SET LOCAL lock_timeout = 0");
             work.catalog().deleteFrom(SP_PENDING_WORK)
-                    .where(SP_PENDING_WORK.TABLE_ID.eq(loaded.row().getTableId()))
+                    .where(SP_PENDING_WORK.TABLE_ID.eq(loaded.row().tableId()))
                     .execute();
             // The budget is the DROPs': it starts once the queue rows are gone, however long a claim held them.
             long deadline = time.monotonicNanos() + budget.toNanos();
@@ -139,7 +139,7 @@ final class PgDropAttempt implements DropAttempt {
 
     @Override
     public void markDeleting(TableState.Deleting deleting) {
-        TableRows.setStatus(work.catalog(), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(),
+        TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, deleting.dueAt(),
                 deleting.retry());
     }
 
@@ -152,13 +152,13 @@ final class PgDropAttempt implements DropAttempt {
         // Separate layout [L2]: the catalog commits the row DELETING (due now, deferred) first; it is
         // removed only after the data transaction committed the drops, so no failure in between can
         // leave a relation without its row.
-        TableRows.setStatus(work.catalog(), loaded.row().getTableId(), TableStatus.DELETING, time.now(),
+        TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, time.now(),
                 TableState.DropRetry.DEFERRED);
         rowRemovalPending = true;
     }
 
     private int removeRow(DSLContext ctx) {
-        return ctx.deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
+        return ctx.deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().tableId())).execute();
     }
 
     @Override

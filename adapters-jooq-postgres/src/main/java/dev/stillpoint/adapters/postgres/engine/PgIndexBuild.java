@@ -1,9 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_INDEXES;
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
@@ -18,7 +15,10 @@ import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemScan;
 import dev.stillpoint.ports.out.StorageTable;
-import java.sql.Connection;
+import dev.stillpoint.sqlcatalog.IndexRow;
+import dev.stillpoint.sqlcatalog.RowLock;
+import dev.stillpoint.sqlcatalog.TableInserts;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -70,7 +70,7 @@ final class PgIndexBuild implements IndexBuild {
 
     @Override
     public Optional<StorageTable> load(String accountId, String tableName) {
-        return CatalogRows.load(work.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE)
+        return CatalogRows.load(work.catalog(), accountId, tableName, RowLock.UPDATE)
                 .map(StorageTable.class::cast);
     }
 
@@ -78,16 +78,12 @@ final class PgIndexBuild implements IndexBuild {
     public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
-        int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
-        work.catalog().update(SP_TABLES)
-                .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
-                .where(SP_TABLES.TABLE_ID.eq(after.tableId()))
-                .execute();
+        TableRows.setDefinitions(work.catalog(), after);
         try {
-            RelationLayout index = CatalogRows.insertIndex(work.catalog(), work.data(), loaded.id(), "GSI", ordinal,
-                    gsi.name(), gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
-                    after, loaded.pkType(), loaded.skType());
-            return Optional.of(new Recorded(loaded, index, after));
+            IndexRow index = TableInserts.insertIndex(work.catalog(), after, true, loaded.row().nextOrdinal(), gsi.name(),
+                    gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
+                    CatalogRows.relations(work.data()));
+            return Optional.of(new Recorded(loaded, loaded.index(index), after));
         } catch (SQLException e) {
             throw PgFailures.map(doing, e);
         }
@@ -141,7 +137,7 @@ final class PgIndexBuild implements IndexBuild {
             for (BackfillEntry entry : entries) {
                 Row row = (Row) entry.item();
                 recorded.index().insertEntry(data, ItemKeys.of(entry.indexKey()).values(),
-                        ItemKeys.of(Key.of(row.item(), recorded.loaded().keySchema())).values(), row.json()).execute();
+                        ItemKeys.of(Key.of(row.item(), recorded.loaded().row().keySchema())).values(), row.json()).execute();
             }
         } catch (SQLException e) {
             throw PgFailures.map(doing, e);
@@ -150,10 +146,6 @@ final class PgIndexBuild implements IndexBuild {
 
     @Override
     public void activate(StorageTable table, String indexName) {
-        work.catalog().update(SP_INDEXES)
-                .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
-                .set(SP_INDEXES.BACKFILLING, false)
-                .where(SP_INDEXES.TABLE_ID.eq(table.description().tableId()), SP_INDEXES.INDEX_NAME.eq(indexName))
-                .execute();
+        TableRows.activateIndex(work.catalog(), table.description().tableId(), indexName);
     }
 }

@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemWrite;
@@ -8,6 +8,7 @@ import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
+import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ final class PgItemUnit implements ItemUnit {
     @Override
     public Optional<StorageTable> load(String accountId, String tableName) {
         Connection catalog = transaction().catalogConnection();
-        return CatalogRows.loadForItems(Transaction.dsl(catalog), accountId, tableName, CatalogRows.RowLock.KEY_SHARE)
+        return CatalogRows.loadForItems(Transaction.dsl(catalog), accountId, tableName, RowLock.KEY_SHARE)
                 .map(StorageTable.class::cast);
     }
 
@@ -99,8 +100,8 @@ final class PgItemUnit implements ItemUnit {
         // The base relation first, then the index relations: the order DeleteTable drops them in.
         writes.add(statements.base(loaded).write(), values(List.of(), key, json));
         removeIndexEntries(loaded, key);
-        for (SpIndexesRecord index : loaded.indexes()) {
-            Optional<Key> entry = write.indexKey(index.getIndexName());
+        for (IndexRow index : loaded.row().indexes()) {
+            Optional<Key> entry = write.indexKey(index.name());
             if (entry.isPresent()) {
                 writes.add(statements.index(loaded, index).write(), values(ItemKeys.of(entry.get()).values(), key, json));
             }
@@ -149,7 +150,7 @@ final class PgItemUnit implements ItemUnit {
     }
 
     private void removeIndexEntries(CatalogRows.Loaded loaded, List<Object> key) {
-        for (SpIndexesRecord index : loaded.indexes()) {
+        for (IndexRow index : loaded.row().indexes()) {
             writes.add(statements.index(loaded, index).delete(), key);
         }
     }

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.out.RelationHold;
+import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -19,7 +20,7 @@ public final class PgLockProbe implements LockProbe {
     @Override
     public List<RelationHold> holders(String accountId, String tableName) {
         CatalogRows.Loaded loaded = tx.read("reading table '" + tableName + "'",
-                ctx -> CatalogRows.load(ctx, accountId, tableName, CatalogRows.RowLock.NONE))
+                ctx -> CatalogRows.load(ctx, accountId, tableName, RowLock.NONE))
                 .orElseThrow(() -> StorageException.tableNotFound(tableName));
         try (Connection data = tx.pools().data()) {
             return LockQueries.holders(data, loaded.relations());

@@ -1,14 +1,11 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
-
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.out.ControlPlaneStore;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.PendingTransition;
@@ -17,15 +14,14 @@ import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
+import dev.stillpoint.sqlcatalog.RowLock;
 import dev.stillpoint.sqlcatalog.TableId;
-import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.jooq.impl.DSL;
 
 /**
  * The PostgreSQL catalog behind the control-plane ports, and the start of DeleteTable's unit of work
@@ -64,7 +60,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     @Override
     public Optional<TableRecord> find(String accountId, String tableName) {
         return tx.read("reading table '" + tableName + "'",
-                ctx -> CatalogRows.load(ctx, accountId, tableName, CatalogRows.RowLock.NONE).map(CatalogRows.Loaded::record));
+                ctx -> CatalogRows.load(ctx, accountId, tableName, RowLock.NONE).map(l -> l.row().record()));
     }
 
     @Override
@@ -74,7 +70,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
             return tx.inTransaction(doing, w -> {
                 // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
-                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
+                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
                     throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
                 }
                 return CatalogRows.insertCreating(w.catalog(), w.data(), request, time.now(), activateAt);
@@ -95,13 +91,13 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
             return tx.inTransaction(doing, w -> {
                 // As CreateTable: the orphan sweep waits for this catalog transaction [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
-                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE).isPresent()) {
+                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
                     throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
                             + "': a table of this name exists");
                 }
                 String tableId = CatalogRows.insertCreating(w.catalog(), w.data(), request, time.now(), aliveUntil).tableId();
                 RestoreRecords.insert(w.catalog(), tableId, summary);
-                return CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), CatalogRows.RowLock.NONE)
+                return CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE)
                         .orElseThrow().description();
             });
         } catch (StorageException e) {
@@ -137,13 +133,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     @Override
     public List<PendingTransition> pendingTransitions() {
-        // One statement, so a row and whether its restore is in progress are read at one instant.
-        org.jooq.Field<Boolean> restoring = DSL.field(RestoreRecords.inProgress());
-        return tx.read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
-                .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
-                .orderBy(SP_TABLES.STATUS_DUE_AT)
-                .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
-                        TableDescriptions.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
+        return tx.read("listing pending transitions", TableRows::pendingTransitions);
     }
 
     @Override
@@ -157,7 +147,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
         }
         try {
             // The row FOR UPDATE: UpdateTable, other drops, item writes and (separate layout) opens wait [P2].
-            CatalogRows.Loaded loaded = CatalogRows.load(work.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE)
+            CatalogRows.Loaded loaded = CatalogRows.load(work.catalog(), accountId, tableName, RowLock.UPDATE)
                     .orElseThrow(() -> StorageException.tableNotFound(tableName));
             return new PgDropAttempt(work, loaded, doing, tx.pools().shared(), time, wake);
         } catch (RuntimeException e) {

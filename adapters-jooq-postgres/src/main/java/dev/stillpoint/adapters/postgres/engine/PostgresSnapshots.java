@@ -17,6 +17,7 @@ import dev.stillpoint.ports.out.PinnedRead;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.ports.out.SegmentSources;
 import dev.stillpoint.ports.out.SnapshotReadPort;
+import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -136,8 +137,8 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             try {
                 // A read-only opening takes no row lock (a row lock is a write) and checks the row once pinned instead.
                 boolean rowUnlocked = !pools.shared() && pools.readOnly();
-                CatalogRows.RowLock lock = pools.shared() || rowUnlocked ? CatalogRows.RowLock.NONE
-                        : CatalogRows.RowLock.SHARE;
+                RowLock lock = pools.shared() || rowUnlocked ? RowLock.NONE
+                        : RowLock.SHARE;
                 CatalogRows.Loaded loaded = CatalogRows.load(Transaction.dsl(catalog), accountId, tableName, lock)
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
                 definitionRead.run();
@@ -220,9 +221,9 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             // catalog_version changes with every change of the definition, not with item counts; a
             // table deleted and created again has another table id, so its row is not found.
             Long now = Transaction.dsl(catalog).select(SP_TABLES.CATALOG_VERSION).from(SP_TABLES)
-                    .where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId()))
+                    .where(SP_TABLES.TABLE_ID.eq(loaded.row().tableId()))
                     .fetchOne(SP_TABLES.CATALOG_VERSION);
-            if (now == null || !now.equals(loaded.row().getCatalogVersion())) {
+            if (now == null || !now.equals(loaded.row().catalogVersion())) {
                 throw new StorageException(ErrorReason.TRANSIENT, "table '" + tableName + "' changed while its"
                         + " snapshot opened; open it again");
             }
@@ -243,7 +244,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
      * by name, as they name no table [I4].
      */
     static String marker(CatalogRows.Loaded loaded, String snapshot) {
-        return loaded.row().getTableId() + "@" + snapshot;
+        return loaded.row().tableId() + "@" + snapshot;
     }
 
     /** Pinned: the data transaction holds its snapshot and ACCESS SHARE on every relation; the row is free. */
@@ -327,9 +328,9 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         Set<String> names = new HashSet<>();
         existing.forEach(r -> names.add(r.name()));
         Set<String> gsisWithRelation = new HashSet<>();
-        loaded.indexes().stream()
-                .filter(i -> i.getKind().equals("GSI") && names.contains(i.getRelationName()))
-                .forEach(i -> gsisWithRelation.add(i.getIndexName()));
+        loaded.row().indexes().stream()
+                .filter(i -> i.global() && names.contains(i.relationName()))
+                .forEach(i -> gsisWithRelation.add(i.name()));
         return loaded.description().withoutGsisMissingRelations(gsisWithRelation);
     }
 

@@ -14,6 +14,7 @@ import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import dev.stillpoint.sqlcatalog.RowLock;
 import dev.stillpoint.sqlcatalog.StatisticsRows;
 import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.TableRows;
@@ -73,7 +74,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     public TableDescription switchChangeLog(String accountId, String tableName,
                                             Function<TableDescription, ChangeLog> decide) {
         return tx.inTransaction("switching the change log of table '" + tableName + "'", w -> {
-            CatalogRows.Loaded loaded = CatalogRows.load(w.catalog(), accountId, tableName, CatalogRows.RowLock.UPDATE)
+            CatalogRows.Loaded loaded = CatalogRows.load(w.catalog(), accountId, tableName, RowLock.UPDATE)
                     .orElseThrow(() -> StorageException.tableNotFound(tableName));
             TableDescription before = loaded.description();
             ChangeLog setting = decide.apply(before);
@@ -141,7 +142,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     @Override
     public Optional<StorageTable> table(String accountId, String tableName) {
         return tx.read("reading the definition of table '" + tableName + "'",
-                ctx -> CatalogRows.loadForItems(ctx, accountId, tableName, CatalogRows.RowLock.NONE)
+                ctx -> CatalogRows.loadForItems(ctx, accountId, tableName, RowLock.NONE)
                         .map(StorageTable.class::cast));
     }
 

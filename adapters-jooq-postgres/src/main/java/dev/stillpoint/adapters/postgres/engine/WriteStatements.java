@@ -2,7 +2,7 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ final class WriteStatements {
 
     /** The statements of {@code loaded}'s base relation. */
     RelationStatements base(CatalogRows.Loaded loaded) {
-        return of(loaded.row().getRelationName(), () -> {
+        return of(loaded.row().relationName(), () -> {
             RelationLayout base = loaded.base();
             return new RelationStatements(RENDER.render(RENDER.insertInto(base.relation().table())
                             .columns(columns(base.keyColumns(), List.of(), base.item()))
@@ -92,8 +92,8 @@ final class WriteStatements {
     }
 
     /** The statements of the relation of {@code index}, one of {@code loaded}'s GSIs or LSIs. */
-    RelationStatements index(CatalogRows.Loaded loaded, SpIndexesRecord index) {
-        return of(index.getRelationName(), () -> {
+    RelationStatements index(CatalogRows.Loaded loaded, IndexRow index) {
+        return of(index.relationName(), () -> {
             RelationLayout layout = loaded.index(index);
             List<Field<?>> columns = columns(layout.keyColumns(), layout.baseKeyColumns(), layout.item());
             return new RelationStatements(RENDER.render(RENDER.insertInto(layout.relation().table()).columns(columns)
@@ -126,7 +126,7 @@ final class WriteStatements {
                 return kept;
             }
         }
-        String base = ChangeRelation.quote(loaded.row().getRelationName());
+        String base = ChangeRelation.quote(loaded.row().relationName());
         String chg = changes.quoted();
         String keys = changes.keyColumns();
         String marks = changes.keyPlaceholders();

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.stillpoint.adapters.postgres.PostgresStorage;
-import dev.stillpoint.adapters.postgres.generated.tables.records.SpTablesRecord;
+import dev.stillpoint.sqlcatalog.CatalogRow;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.ports.out.CatalogStamp;
+import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +41,7 @@ class WriteStatementsTest {
         String name = Tables.uniqueName("ws");
         storage.tables().createTable(Tables.hashOnly(name));
         TableWaiter.awaitActive(storage.tables(), ACCOUNT, name, ACTIVE);
-        return CatalogRows.loadForItems(Transaction.dsl(c), ACCOUNT, name, CatalogRows.RowLock.NONE).orElseThrow();
+        return CatalogRows.loadForItems(Transaction.dsl(c), ACCOUNT, name, RowLock.NONE).orElseThrow();
     }
 
     private static Pipeline upsert(WriteStatements statements, CatalogRows.Loaded table, String pk) {
@@ -65,7 +66,7 @@ class WriteStatementsTest {
             p.add("INSERT INTO \"d_no_such_relation\" (pk) VALUES (?)", List.of("a"));
             SQLException failed = catchThrowableOfType(() -> p.run(c), SQLException.class);
             assertThat(failed.getSQLState()).isEqualTo("42P01");
-            assertThat(rows(c, table.row().getRelationName()))
+            assertThat(rows(c, table.row().relationName()))
                     .as("the upsert before the failed statement was not committed").isZero();
         }
     }
@@ -82,13 +83,13 @@ class WriteStatementsTest {
             stale.add(statements.base(table).write(), List.of("a", "{}"));
             SQLException failed = catchThrowableOfType(() -> stale.run(c), SQLException.class);
             assertThat(failed.getSQLState()).as("the requirement's division by zero").isEqualTo("22012");
-            assertThat(rows(c, table.row().getRelationName())).as("nothing written under a stale stamp").isZero();
+            assertThat(rows(c, table.row().relationName())).as("nothing written under a stale stamp").isZero();
 
             Pipeline current = new Pipeline();
             current.require(ACCOUNT, table.description().tableName(), now);
             current.add(statements.base(table).write(), List.of("a", "{}"));
             current.run(c);
-            assertThat(rows(c, table.row().getRelationName())).as("written under the current stamp").isEqualTo(1);
+            assertThat(rows(c, table.row().relationName())).as("written under the current stamp").isEqualTo(1);
         }
     }
 
@@ -127,7 +128,7 @@ class WriteStatementsTest {
             Throwable failed = catchThrowableOfType(() -> sent.get(10, TimeUnit.SECONDS), Exception.class).getCause().getCause();
             assertThat(((SQLException) failed).getSQLState())
                     .as("the row re-read after the wait has a new version").isEqualTo("22012");
-            assertThat(rows(updater, table.row().getRelationName())).isZero();
+            assertThat(rows(updater, table.row().relationName())).isZero();
         }
     }
 
@@ -141,7 +142,7 @@ class WriteStatementsTest {
             for (int i = 0; i < 10; i++) {
                 upsert(statements, table, "k" + i).run(c);
             }
-            String relation = table.row().getRelationName();
+            String relation = table.row().relationName();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                     "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%" + relation + "%'")) {
                 rs.next();
@@ -169,7 +170,7 @@ class WriteStatementsTest {
             statements.base(third);
             assertThat(statements.relationsKept()).as("at most the capacity, the least recently used dropped").isEqualTo(2);
             assertThat(statements.base(first)).as("made again after eviction, to the same text").isEqualTo(firstText);
-            assertThat(firstText.write()).contains("\"" + first.row().getRelationName() + "\"");
+            assertThat(firstText.write()).contains("\"" + first.row().relationName() + "\"");
             assertThat(statements.relationsKept()).isEqualTo(2);
         }
     }
@@ -179,11 +180,10 @@ class WriteStatementsTest {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(Layout.SHARED));
              Connection c = databases.dataSession(Layout.SHARED)) {
             CatalogRows.Loaded table = table(storage, c);
-            SpTablesRecord damaged = new SpTablesRecord();
-            damaged.from(table.row());
-            damaged.setRelationName("d_x\"; DROP TABLE sp_tables; --");
-            CatalogRows.Loaded loaded = new CatalogRows.Loaded(damaged, table.indexes(), table.vectors(), table.record(),
-                    false);
+            CatalogRow row = table.row();
+            CatalogRows.Loaded loaded = new CatalogRows.Loaded(new CatalogRow(row.tableId(), row.catalogVersion(),
+                    "d_x\"; DROP TABLE sp_tables; --", row.pkType(), row.skType(), row.indexes(), row.vectorRelations(),
+                    row.record(), false));
             WriteStatements statements = new WriteStatements(WriteStatements.CAPACITY);
             IllegalArgumentException refused = catchThrowableOfType(() -> statements.base(loaded),
                     IllegalArgumentException.class);

@@ -1,35 +1,27 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_VECTOR_INDEXES;
 
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpTablesRecord;
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
-import dev.stillpoint.sqlcatalog.NamedRelation;
-import dev.stillpoint.sqlcatalog.TableId;
-import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.IndexStatus;
-import dev.stillpoint.domain.table.LocalSecondaryIndex;
-import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.VectorIndex;
-import dev.stillpoint.itemjson.CatalogJson;
-import dev.stillpoint.ports.out.TableRecord;
-import dev.stillpoint.sqlcatalog.TableDescriptions;
-import dev.stillpoint.sqlcatalog.TableLoads;
-import dev.stillpoint.sqlcatalog.TableRows;
-import java.time.Instant;
 import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.StorageTable;
+import dev.stillpoint.sqlcatalog.CatalogRow;
+import dev.stillpoint.sqlcatalog.DataRelationMaker;
+import dev.stillpoint.sqlcatalog.IndexRow;
+import dev.stillpoint.sqlcatalog.NamedRelation;
+import dev.stillpoint.sqlcatalog.RelationName;
+import dev.stillpoint.sqlcatalog.RowLock;
+import dev.stillpoint.sqlcatalog.TableInserts;
+import dev.stillpoint.sqlcatalog.TableLoads;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Query;
 
 /**
  * The catalog rows of one table and how they map to the domain: the description and the
@@ -42,21 +34,21 @@ final class CatalogRows {
     private CatalogRows() {
     }
 
-    /** A table's row and what it names, loaded together: what the core's write sequence keeps per table. */
-    record Loaded(SpTablesRecord row, List<SpIndexesRecord> indexes, TableRecord record) implements StorageTable {
+    /** A table's rows and what they name, loaded together: what the core's write sequence keeps per table. */
+    record Loaded(CatalogRow row) implements StorageTable {
 
         @Override
         public TableDescription description() {
-            return record.description();
+            return row.description();
         }
 
         @Override
         public Optional<CatalogStamp> stamp() {
-            return Optional.of(new CatalogStamp(row.getTableId(), row.getCatalogVersion()));
+            return Optional.of(row.stamp());
         }
 
         DataRelation base() {
-            return DataRelation.fromCatalog(row.getRelationName());
+            return DataRelation.fromCatalog(row.relationName());
         }
 
         /**
@@ -67,70 +59,43 @@ final class CatalogRows {
         List<NamedRelation> relations() {
             List<NamedRelation> all = new ArrayList<>();
             all.add(base());
-            indexes.forEach(i -> all.add(DataRelation.fromCatalog(i.getRelationName())));
+            row.indexes().forEach(i -> all.add(DataRelation.fromCatalog(i.relationName())));
             all.add(changes());
             return all;
         }
 
         /** The table's change log relation [I1]; it exists only when the table keeps a log. */
         ChangeRelation changes() {
-            return ChangeRelation.ofTableId(row.getTableId());
+            return ChangeRelation.ofTableId(row.tableId());
         }
     }
 
     static Optional<Loaded> load(DSLContext ctx, String accountId, String tableName) {
-        SpTablesRecord row = ctx.selectFrom(SP_TABLES)
-                .where(SP_TABLES.ACCOUNT_ID.eq(accountId).and(SP_TABLES.TABLE_NAME.eq(tableName)))
-                .fetchOne();
-        if (row == null) {
-            return Optional.empty();
-        }
-        List<SpIndexesRecord> indexes = TableLoads.indexes(ctx, SP_INDEXES, row.getTableId());
-        List<VectorIndex> vectors = TableLoads.vectorIndexes(ctx, SP_VECTOR_INDEXES, row.getTableId()).stream()
-                .map(TableDescriptions::vectorIndex).toList();
-        Optional<RestoreSummary> restore = TableLoads.restore(ctx, row.getTableId());
-        TableDescription description = TableDescriptions.of(row, indexes, vectors, restore);
-        boolean restoring = restore.map(RestoreSummary::restoreInProgress).orElse(false);
-        return Optional.of(new Loaded(row, indexes, new TableRecord(description, TableDescriptions.state(row, restoring))));
+        return TableLoads.load(ctx, accountId, tableName, RowLock.NONE).map(Loaded::new);
     }
 
     /** Inserts a CREATING row and its index rows, and creates every data relation. */
     static TableDescription insertCreating(DSLContext ctx, CreateTableRequest request, Instant now, Instant activateAt) {
-        TableId id = TableId.random();
-        DataRelation base = DataRelation.base(id);
-        TableDescription description = request.describe(id.value(), TableRows.arn(request), now);
-        TableRows.insertCreating(ctx, request, description, base.name(), activateAt,
-                typeOf(description, request.keySchema().partitionKey()),
-                request.keySchema().sortKey().map(s -> typeOf(description, s)).orElse(null));
-        base.createAll(ctx).forEach(q -> q.execute());
-        if (request.changeLog().enabled()) {
-            SqliteChangeLog.start(ctx, ChangeRelation.of(id));
-        }
-        int ordinal = 0;
-        for (GlobalSecondaryIndex g : request.gsis()) {
-            // Built with the table: it is empty, so there is nothing to backfill.
-            insertIndex(ctx, id, "GSI", ordinal++, g.name(), g.keySchema(), CatalogJson.projection(g.projection()),
-                    IndexStatus.ACTIVE, false, description);
-        }
-        for (LocalSecondaryIndex l : request.lsis()) {
-            insertIndex(ctx, id, "LSI", ordinal++, l.name(), l.keySchema(), CatalogJson.projection(l.projection()),
-                    IndexStatus.ACTIVE, false, description);
-        }
-        return description;
+        return TableInserts.insertCreating(ctx, request, now, activateAt, relations(ctx));
     }
 
-    static DataRelation insertIndex(DSLContext ctx, TableId id, String kind, int ordinal, String name, KeySchema key,
-                                    String projectionJson, IndexStatus status, boolean backfilling,
-                                    TableDescription description) {
-        DataRelation relation = kind.equals("GSI") ? DataRelation.globalIndex(id, ordinal) : DataRelation.localIndex(id, ordinal);
-        TableRows.insertIndex(ctx, id.value(), kind, ordinal, name, key, relation.name(),
-                typeOf(description, key.partitionKey()), key.sortKey().map(s -> typeOf(description, s)).orElse(null),
-                projectionJson, status, backfilling);
-        relation.createAll(ctx).forEach(q -> q.execute());
-        return relation;
-    }
+    /** Makes the relations on the one write transaction; SQLite's key columns are BLOBs, whatever the key's types. */
+    static DataRelationMaker relations(DSLContext ctx) {
+        return new DataRelationMaker() {
+            @Override
+            public void createBase(RelationName name, ScalarType pk, Optional<ScalarType> sk) {
+                DataRelation.of(name).createAll(ctx).forEach(Query::execute);
+            }
 
-    private static String typeOf(TableDescription d, String attribute) {
-        return d.definition(attribute).map(a -> a.type().name()).orElse(null);
+            @Override
+            public void createIndex(IndexRow index, ScalarType tablePk, Optional<ScalarType> tableSk) {
+                DataRelation.fromCatalog(index.relationName()).createAll(ctx).forEach(Query::execute);
+            }
+
+            @Override
+            public void createChangeLog(String tableId, ScalarType pk, Optional<ScalarType> sk) {
+                SqliteChangeLog.start(ctx, ChangeRelation.ofTableId(tableId));
+            }
+        };
     }
 }

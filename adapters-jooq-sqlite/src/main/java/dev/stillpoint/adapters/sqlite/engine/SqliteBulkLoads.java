@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
@@ -50,8 +50,8 @@ public final class SqliteBulkLoads implements BulkLoads {
     public BulkLoad open(TableDescription table) {
         String doing = "opening the bulk load of the restore into table '" + table.tableName() + "'";
         CatalogRows.Loaded loaded = catalog.read(doing, ctx -> CatalogRows.load(ctx, table.accountId(), table.tableName()))
-                .filter(l -> l.row().getTableId().equals(table.tableId())
-                        && TableStatus.CREATING.name().equals(l.row().getStatus()))
+                .filter(l -> l.row().tableId().equals(table.tableId())
+                        && l.description().status() == TableStatus.CREATING)
                 .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
                         + ": it is no longer restoring (removed, or another table has its name)"));
         DataRelation base = loaded.base();
@@ -59,9 +59,9 @@ public final class SqliteBulkLoads implements BulkLoads {
                 .values((byte[]) null, null, null));
         List<String> indexNames = new ArrayList<>();
         List<String> insertEntries = new ArrayList<>();
-        for (SpIndexesRecord index : loaded.indexes()) {
-            DataRelation r = DataRelation.fromCatalog(index.getRelationName());
-            indexNames.add(index.getIndexName());
+        for (IndexRow index : loaded.row().indexes()) {
+            DataRelation r = DataRelation.fromCatalog(index.relationName());
+            indexNames.add(index.name());
             insertEntries.add(RENDER.render(RENDER.insertInto(r.table())
                     .columns(r.pk(), r.sk(), r.basePk().orElseThrow(), r.baseSk().orElseThrow(), r.item())
                     .values((byte[]) null, null, null, null, null)));

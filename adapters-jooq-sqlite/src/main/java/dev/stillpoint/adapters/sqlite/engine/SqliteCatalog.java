@@ -19,7 +19,6 @@ import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
 import dev.stillpoint.sqlcatalog.TableId;
-import dev.stillpoint.sqlcatalog.TableDescriptions;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -130,7 +129,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     @Override
     public Optional<TableRecord> find(String accountId, String tableName) {
         return read("reading table '" + tableName + "'",
-                ctx -> CatalogRows.load(ctx, accountId, tableName).map(CatalogRows.Loaded::record));
+                ctx -> CatalogRows.load(ctx, accountId, tableName).map(l -> l.row().record()));
     }
 
     @Override
@@ -152,7 +151,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
             }
             String tableId = CatalogRows.insertCreating(ctx, request, time.now(), aliveUntil).tableId();
             RestoreRecords.insert(ctx, tableId, summary);
-            return CatalogRows.load(ctx, request.accountId(), request.tableName()).orElseThrow().record().description();
+            return CatalogRows.load(ctx, request.accountId(), request.tableName()).orElseThrow().description();
         });
     }
 
@@ -180,12 +179,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     @Override
     public List<PendingTransition> pendingTransitions() {
-        // One statement, so a row and whether its restore is in progress are read at one instant.
-        org.jooq.Field<Boolean> restoring = DSL.field(RestoreRecords.inProgress());
-        return read("listing pending transitions", ctx -> ctx.select(SP_TABLES.asterisk(), restoring).from(SP_TABLES)
-                .where(SP_TABLES.STATUS.in(TableStatus.CREATING.name(), TableStatus.DELETING.name()))
-                .fetch(r -> new PendingTransition(r.get(SP_TABLES.ACCOUNT_ID), r.get(SP_TABLES.TABLE_NAME),
-                        TableDescriptions.state(r.into(SP_TABLES), Boolean.TRUE.equals(r.get(restoring))))));
+        return read("listing pending transitions", TableRows::pendingTransitions);
     }
 
     @Override
@@ -229,7 +223,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
         @Override
         public TableRecord record() {
-            return loaded.record();
+            return loaded.row().record();
         }
 
         @Override
@@ -262,12 +256,12 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
         @Override
         public void markDeleting(TableState.Deleting deleting) {
-            TableRows.setStatus(dsl(c), loaded.row().getTableId(), TableStatus.DELETING, deleting.dueAt(), deleting.retry());
+            TableRows.setStatus(dsl(c), loaded.row().tableId(), TableStatus.DELETING, deleting.dueAt(), deleting.retry());
         }
 
         @Override
         public void removeCatalogRow() {
-            dsl(c).deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().getTableId())).execute();
+            dsl(c).deleteFrom(SP_TABLES).where(SP_TABLES.TABLE_ID.eq(loaded.row().tableId())).execute();
         }
 
         @Override
@@ -289,7 +283,7 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
             try {
                 action.run();
             } catch (SQLException e) {
-                throw SqlFailures.map("deleting table '" + loaded.row().getTableName() + "'", e);
+                throw SqlFailures.map("deleting table '" + loaded.description().tableName() + "'", e);
             }
         }
     }

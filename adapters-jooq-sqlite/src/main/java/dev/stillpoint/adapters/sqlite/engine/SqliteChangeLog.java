@@ -56,7 +56,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
                         .orElseThrow(() -> StorageException.tableNotFound(tableName));
                 TableDescription description = ChangeWindows.requireReadable(loaded.description(), sinceMarker);
                 long until = CommitSequence.read(ctx);
-                String tableId = loaded.row().getTableId();
+                String tableId = loaded.row().tableId();
                 ChangeRelation changes = loaded.changes();
                 long since = sinceOf(sinceMarker, tableName, tableId, until, start(ctx, changes, tableName));
                 sink.begin(new ChangeWindow(description.snapshotView(), new SnapshotInfo("sqlite-wal", sinceMarker),

@@ -1,11 +1,7 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEXES;
-import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_TABLES;
 
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
-import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -17,6 +13,9 @@ import dev.stillpoint.ports.out.BaseItem;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemScan;
 import dev.stillpoint.ports.out.StorageTable;
+import dev.stillpoint.sqlcatalog.IndexRow;
+import dev.stillpoint.sqlcatalog.TableInserts;
+import dev.stillpoint.sqlcatalog.TableRows;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
@@ -64,15 +63,11 @@ final class SqliteIndexBuild implements IndexBuild {
     public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
-        int ordinal = loaded.indexes().stream().mapToInt(SpIndexesRecord::getOrdinal).max().orElse(-1) + 1;
-        ctx.update(SP_TABLES)
-                .set(SP_TABLES.ATTRIBUTE_DEFINITIONS_JSON, CatalogJson.definitions(after.attributeDefinitions()))
-                .where(SP_TABLES.TABLE_ID.eq(after.tableId()))
-                .execute();
-        DataRelation relation = CatalogRows.insertIndex(ctx, new TableId(after.tableId()), "GSI", ordinal,
-                gsi.name(), gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING,
-                true, after);
-        return Optional.of(new Recorded(loaded, relation, after));
+        TableRows.setDefinitions(ctx, after);
+        IndexRow index = TableInserts.insertIndex(ctx, after, true, loaded.row().nextOrdinal(), gsi.name(),
+                gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
+                CatalogRows.relations(ctx));
+        return Optional.of(new Recorded(loaded, DataRelation.fromCatalog(index.relationName()), after));
     }
 
     /** Pages by key: the rows after the last one read, in (pk, sk) order, so memory stays one page. */
@@ -116,10 +111,6 @@ final class SqliteIndexBuild implements IndexBuild {
 
     @Override
     public void activate(StorageTable table, String indexName) {
-        ctx.update(SP_INDEXES)
-                .set(SP_INDEXES.STATUS, IndexStatus.ACTIVE.name())
-                .set(SP_INDEXES.BACKFILLING, false)
-                .where(SP_INDEXES.TABLE_ID.eq(table.description().tableId()), SP_INDEXES.INDEX_NAME.eq(indexName))
-                .execute();
+        TableRows.activateIndex(ctx, table.description().tableId(), indexName);
     }
 }

@@ -1,6 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import dev.stillpoint.adapters.sqlite.generated.tables.records.SpIndexesRecord;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.ChangeLog;
@@ -64,17 +64,17 @@ final class SqliteItemUnit implements ItemUnit {
         ItemKeys key = ItemKeys.of(write.key());
         ChangeLog log = loaded.description().changeLog();
         try {
-            String old = log.keepsOldImage() ? kept.readItem(loaded.row().getRelationName(), key) : null;
+            String old = log.keepsOldImage() ? kept.readItem(loaded.row().relationName(), key) : null;
             removeIndexEntries(loaded, key);
             String json = ItemJson.encode(write.item());
-            kept.upsertItem(loaded.row().getRelationName(), key, json);
+            kept.upsertItem(loaded.row().relationName(), key, json);
             if (log.enabled()) {
                 kept.logChange(loaded.changes(), ChangeRelation.PUT, key, keyJson(loaded, write.key()), json, old);
             }
-            for (SpIndexesRecord index : loaded.indexes()) {
-                Optional<Key> entry = write.indexKey(index.getIndexName());
+            for (IndexRow index : loaded.row().indexes()) {
+                Optional<Key> entry = write.indexKey(index.name());
                 if (entry.isPresent()) {
-                    kept.insertEntry(index.getRelationName(), ItemKeys.of(entry.get()), key, json);
+                    kept.insertEntry(index.relationName(), ItemKeys.of(entry.get()), key, json);
                 }
             }
         } catch (SQLException e) {
@@ -93,9 +93,9 @@ final class SqliteItemUnit implements ItemUnit {
         ItemKeys k = ItemKeys.of(key);
         ChangeLog log = loaded.description().changeLog();
         try {
-            String old = log.keepsOldImage() ? kept.readItem(loaded.row().getRelationName(), k) : null;
+            String old = log.keepsOldImage() ? kept.readItem(loaded.row().relationName(), k) : null;
             removeIndexEntries(loaded, k);
-            int removed = kept.delete(loaded.row().getRelationName(), k);
+            int removed = kept.delete(loaded.row().relationName(), k);
             if (log.enabled() && removed > 0) {
                 kept.logChange(loaded.changes(), ChangeRelation.DELETE, k, keyJson(loaded, key), null, old);
             }
@@ -110,8 +110,8 @@ final class SqliteItemUnit implements ItemUnit {
     }
 
     private void removeIndexEntries(CatalogRows.Loaded loaded, ItemKeys key) throws SQLException {
-        for (SpIndexesRecord index : loaded.indexes()) {
-            kept.delete(index.getRelationName(), key);
+        for (IndexRow index : loaded.row().indexes()) {
+            kept.delete(index.relationName(), key);
         }
     }
 }

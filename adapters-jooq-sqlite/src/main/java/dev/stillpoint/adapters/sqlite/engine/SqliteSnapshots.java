@@ -93,7 +93,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
                 // The transaction's first read: it pins the WAL snapshot the items come from [Q1].
                 CatalogRows.Loaded loaded = CatalogRows.load(SqliteCatalog.dsl(read.connection()), read.accountId(),
                         read.tableName()).orElseThrow(() -> StorageException.tableNotFound(read.tableName()));
-                return new Defined(read, loaded, loaded.record().description());
+                return new Defined(read, loaded, loaded.description());
             } catch (RuntimeException e) {
                 throw SqlFailures.map("reading the definition of '" + read.tableName() + "'", e);
             }
@@ -112,7 +112,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             // Read in the transaction the definition read pinned: the commits this snapshot saw [L5].
             SnapshotInfo info;
             try {
-                info = new SnapshotInfo("sqlite-wal", loaded.row().getTableId() + "@"
+                info = new SnapshotInfo("sqlite-wal", loaded.row().tableId() + "@"
                         + CommitSequence.read(SqliteCatalog.dsl(read.connection())));
             } catch (RuntimeException e) {
                 throw SqlFailures.map("pinning the snapshot of '" + read.tableName() + "'", e);

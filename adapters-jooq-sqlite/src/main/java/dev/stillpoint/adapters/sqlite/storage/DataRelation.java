@@ -1,11 +1,11 @@
 package dev.stillpoint.adapters.sqlite.storage;
 
-import dev.stillpoint.sqlcatalog.TableId;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_DATA_TEMPLATE;
 import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_INDEX_DATA_TEMPLATE;
 
 import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
+import dev.stillpoint.sqlcatalog.TableId;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -45,16 +45,9 @@ public final class DataRelation extends NamedRelation {
         super(relation);
     }
 
-    public static DataRelation base(TableId table) {
-        return new DataRelation(RelationName.base(table.value()));
-    }
-
-    public static DataRelation globalIndex(TableId table, int ordinal) {
-        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.GSI, ordinal));
-    }
-
-    public static DataRelation localIndex(TableId table, int ordinal) {
-        return new DataRelation(RelationName.index(table.value(), RelationName.Kind.LSI, ordinal));
+    /** The relation {@code name} names (made by {@link RelationName} from a table id). */
+    public static DataRelation of(RelationName name) {
+        return new DataRelation(name);
     }
 
     /**

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.adapters.sqlite.storage.KeyCodec;
-import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.sqlcatalog.RelationName;
+import dev.stillpoint.sqlcatalog.TableId;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -78,7 +79,7 @@ class WriteStatementsTest {
     }
 
     private static DataRelation relation(Connection c) {
-        DataRelation base = DataRelation.base(TableId.random());
+        DataRelation base = DataRelation.of(RelationName.base(TableId.random().value()));
         for (Query q : base.createAll(DSL.using(c, SQLDialect.SQLITE))) {
             q.execute();
         }

@@ -28,12 +28,24 @@ class DataRelationTest {
 
     private static final TableId ID = new TableId("0f3a9c");
 
+    private static DataRelation base(TableId id) {
+        return DataRelation.of(RelationName.base(id.value()));
+    }
+
+    private static DataRelation globalIndex(TableId id, int ordinal) {
+        return DataRelation.of(RelationName.index(id.value(), RelationName.Kind.GSI, ordinal));
+    }
+
+    private static DataRelation localIndex(TableId id, int ordinal) {
+        return DataRelation.of(RelationName.index(id.value(), RelationName.Kind.LSI, ordinal));
+    }
+
     @Test
     void names_derive_from_the_table_id_and_ordinal_only() {
-        assertThat(DataRelation.base(ID).name()).isEqualTo("d_0f3a9c");
-        assertThat(DataRelation.globalIndex(ID, 3).name()).isEqualTo("d_0f3a9c__gsi__3");
-        assertThat(DataRelation.localIndex(ID, 0).name()).isEqualTo("d_0f3a9c__lsi__0");
-        assertThat(DataRelation.fromCatalog("d_0f3a9c__gsi__3")).isEqualTo(DataRelation.globalIndex(ID, 3))
+        assertThat(base(ID).name()).isEqualTo("d_0f3a9c");
+        assertThat(globalIndex(ID, 3).name()).isEqualTo("d_0f3a9c__gsi__3");
+        assertThat(localIndex(ID, 0).name()).isEqualTo("d_0f3a9c__lsi__0");
+        assertThat(DataRelation.fromCatalog("d_0f3a9c__gsi__3")).isEqualTo(globalIndex(ID, 3))
                 .extracting(DataRelation::kind).isEqualTo(RelationName.Kind.GSI);
         assertThat(DataRelation.fromCatalog("d_0f3a9c").kind()).isEqualTo(RelationName.Kind.BASE);
         assertThat(TableId.random().value()).matches("[0-9a-f]{32}");
@@ -47,12 +59,12 @@ class DataRelationTest {
         }
         assertThatThrownBy(() -> DataRelation.fromCatalog(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TableId("My-Table")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DataRelation.globalIndex(ID, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> globalIndex(ID, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void queries_name_the_relation_and_unqualified_template_columns() {
-        DataRelation base = DataRelation.base(ID);
+        DataRelation base = base(ID);
         DSLContext ctx = DSL.using(SQLDialect.SQLITE);
         String sql = ctx.render(ctx.select(base.pk(), base.sk(), base.item()).from(base.table())
                 .where(base.pk().eq(new byte[] {1})).orderBy(base.pk(), base.sk()));
@@ -69,9 +81,9 @@ class DataRelationTest {
             for (String statement : templateStatements()) {
                 ctx.execute(statement);
             }
-            DataRelation base = DataRelation.base(ID);
-            DataRelation gsi = DataRelation.globalIndex(ID, 0);
-            DataRelation lsi = DataRelation.localIndex(ID, 1);
+            DataRelation base = base(ID);
+            DataRelation gsi = globalIndex(ID, 0);
+            DataRelation lsi = localIndex(ID, 1);
             for (DataRelation relation : List.of(base, gsi, lsi)) {
                 relation.create(ctx).execute();
             }
@@ -125,7 +137,7 @@ class DataRelationTest {
 
         try (Connection c = TestDatabases.inMemory()) {
             DSLContext ctx = DSL.using(c, SQLDialect.SQLITE);
-            DataRelation base = DataRelation.base(ID);
+            DataRelation base = base(ID);
             base.create(ctx).execute();
             for (BigDecimal v : values) {
                 ctx.insertInto(base.table(), base.pk(), base.sk(), base.item())

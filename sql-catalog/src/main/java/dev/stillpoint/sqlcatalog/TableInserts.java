@@ -1,0 +1,82 @@
+package dev.stillpoint.sqlcatalog;
+
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.KeySchema;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.GlobalSecondaryIndex;
+import dev.stillpoint.domain.table.IndexStatus;
+import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.itemjson.CatalogJson;
+import java.time.Instant;
+import java.util.Optional;
+import org.jooq.DSLContext;
+
+/**
+ * A new table's catalog rows and the data relations they name, the same on both SQL catalogs: a fresh
+ * table id, the CREATING row, its GSI and LSI rows by ordinal (GSIs first), each relation made by the
+ * adapter's {@link DataRelationMaker}. Runs on the caller's transaction.
+ */
+public final class TableInserts {
+
+    private TableInserts() {
+    }
+
+    /**
+     * Inserts the CREATING row of the table {@code request} makes, due at {@code activateAt}, and its
+     * index rows; {@code data} makes every relation they name (and the change log the request asks for).
+     *
+     * @return the new table's description
+     */
+    public static TableDescription insertCreating(DSLContext catalog, CreateTableRequest request, Instant now,
+                                                  Instant activateAt, DataRelationMaker data) {
+        TableId id = TableId.random();
+        RelationName base = RelationName.base(id.value());
+        TableDescription description = request.describe(id.value(), TableRows.arn(request), now);
+        ScalarType pk = typeOf(description, request.keySchema().partitionKey());
+        Optional<ScalarType> sk = request.keySchema().sortKey().map(s -> typeOf(description, s));
+        TableRows.insertCreating(catalog, request, description, base.name(), activateAt, pk.name(),
+                sk.map(Enum::name).orElse(null));
+        data.createBase(base, pk, sk);
+        if (request.changeLog().enabled()) {
+            data.createChangeLog(id.value(), pk, sk);
+        }
+        int ordinal = 0;
+        for (GlobalSecondaryIndex g : request.gsis()) {
+            // Built with the table: it is empty, so there is nothing to backfill.
+            insertIndex(catalog, description, true, ordinal++, g.name(), g.keySchema(),
+                    CatalogJson.projection(g.projection()), IndexStatus.ACTIVE, false, data);
+        }
+        for (LocalSecondaryIndex l : request.lsis()) {
+            insertIndex(catalog, description, false, ordinal++, l.name(), l.keySchema(),
+                    CatalogJson.projection(l.projection()), IndexStatus.ACTIVE, false, data);
+        }
+        return description;
+    }
+
+    /**
+     * Inserts one index row of {@code table} (a GSI when {@code global}, else an LSI) at {@code ordinal},
+     * and has {@code data} make its relation.
+     *
+     * @return the row inserted, naming the relation and its key types
+     */
+    public static IndexRow insertIndex(DSLContext catalog, TableDescription table, boolean global, int ordinal,
+                                       String name, KeySchema key, String projectionJson, IndexStatus status,
+                                       boolean backfilling, DataRelationMaker data) {
+        RelationName relation = RelationName.index(table.tableId(),
+                global ? RelationName.Kind.GSI : RelationName.Kind.LSI, ordinal);
+        IndexRow row = new IndexRow(ordinal, name, global, relation.name(), typeOf(table, key.partitionKey()),
+                key.sortKey().map(s -> typeOf(table, s)));
+        TableRows.insertIndex(catalog, table.tableId(), global ? "GSI" : "LSI", ordinal, name, key, relation.name(),
+                row.pkType().name(), row.skType().map(Enum::name).orElse(null), projectionJson, status, backfilling);
+        KeySchema tableKey = table.keySchema();
+        data.createIndex(row, typeOf(table, tableKey.partitionKey()), tableKey.sortKey().map(s -> typeOf(table, s)));
+        return row;
+    }
+
+    private static ScalarType typeOf(TableDescription d, String attribute) {
+        return d.definition(attribute).map(a -> a.type())
+                .orElseThrow(() -> StorageException.validation("key attribute '" + attribute + "' has no attribute definition"));
+    }
+}
