@@ -139,7 +139,7 @@ final class BulkRestore {
                 return idle.pop();
             }
             if (opened.size() < writers) {
-                BulkLoad load = loads.open(created);
+                BulkLoad load = new GuardedBulkLoad(loads.open(created), name());
                 opened.add(load);
                 return load;
             }

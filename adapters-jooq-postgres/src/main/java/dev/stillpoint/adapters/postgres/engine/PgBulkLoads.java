@@ -1,6 +1,5 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
@@ -11,6 +10,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BulkLoad;
 import dev.stillpoint.ports.out.BulkLoads;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -119,9 +119,6 @@ public final class PgBulkLoads implements BulkLoads {
         private final Connection connection;
         private final CopyManager copies;
         private final List<Target> targets;
-        // Guarded by this.
-        private boolean closed;
-        private boolean broken;
 
         Load(String tableName, Connection connection, CopyManager copies, List<Target> targets) {
             this.tableName = tableName;
@@ -131,8 +128,7 @@ public final class PgBulkLoads implements BulkLoads {
         }
 
         @Override
-        public synchronized void write(List<ItemWrite> items) {
-            requireUsable();
+        public void write(List<ItemWrite> items) {
             try {
                 Target base = targets.get(0);
                 for (ItemWrite write : items) {
@@ -161,8 +157,7 @@ public final class PgBulkLoads implements BulkLoads {
         }
 
         @Override
-        public synchronized void finish() {
-            requireUsable();
+        public void finish() {
             try {
                 for (Target t : targets) {
                     send(t);
@@ -171,17 +166,13 @@ public final class PgBulkLoads implements BulkLoads {
             } catch (SQLException | RuntimeException e) {
                 throw fail("committing the load", e);
             }
-            closed = true;
             TransactionStatements.release(connection);
         }
 
+        /** Rolls back whatever is open (after a finish: nothing) and gives the connection back, if not given yet. */
         @Override
-        public synchronized void close() {
-            if (!closed) {
-                closed = true;
-                // Rolls back whatever is open (a COPY in progress included) and gives the connection back.
-                TransactionStatements.release(connection);
-            }
+        public void close() {
+            TransactionStatements.release(connection);
         }
 
         /** Sends {@code target}'s rows as one COPY, in the load's transaction. */
@@ -203,15 +194,7 @@ public final class PgBulkLoads implements BulkLoads {
             target.rows.clear();
         }
 
-        private void requireUsable() {
-            if (closed || broken) {
-                throw StorageException.validation("the bulk load of the restore into table '" + tableName + "' is "
-                        + (broken ? "broken by an earlier failure" : "closed"));
-            }
-        }
-
         private StorageException fail(String doing, Exception e) {
-            broken = true;
             String what = doing + " into table '" + tableName + "'";
             if ("23505".equals(PgFailures.sqlState(e))) {
                 return new StorageException(ErrorReason.VALIDATION, what + ": two items with one primary key"

@@ -1,6 +1,5 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
@@ -11,6 +10,7 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BulkLoad;
 import dev.stillpoint.ports.out.BulkLoads;
+import dev.stillpoint.sqlcatalog.IndexRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -74,9 +74,6 @@ public final class SqliteBulkLoads implements BulkLoads {
         private final String insertItem;
         private final List<String> indexNames;
         private final List<String> insertEntries;
-        // Guarded by this.
-        private boolean closed;
-        private boolean broken;
 
         Load(String tableName, String insertItem, List<String> indexNames, List<String> insertEntries) {
             this.tableName = tableName;
@@ -86,11 +83,7 @@ public final class SqliteBulkLoads implements BulkLoads {
         }
 
         @Override
-        public synchronized void write(List<ItemWrite> items) {
-            if (closed || broken) {
-                throw StorageException.validation("the bulk load of the restore into table '" + tableName + "' is "
-                        + (broken ? "broken by an earlier failure" : "closed"));
-            }
+        public void write(List<ItemWrite> items) {
             String doing = "loading " + items.size() + " items into table '" + tableName + "'";
             try {
                 catalog.writeItems(doing, (ctx, kept) -> {
@@ -99,7 +92,6 @@ public final class SqliteBulkLoads implements BulkLoads {
                     return null;
                 });
             } catch (StorageException e) {
-                broken = true;
                 if (e.reason() == ErrorReason.VALIDATION) {
                     throw new StorageException(ErrorReason.VALIDATION, doing + ": two items with one primary key ("
                             + e.getMessage() + "); a restore writes each key once", e);
@@ -143,17 +135,13 @@ public final class SqliteBulkLoads implements BulkLoads {
         }
 
         @Override
-        public synchronized void finish() {
-            if (closed || broken) {
-                throw StorageException.validation("the bulk load of the restore into table '" + tableName + "' is "
-                        + (broken ? "broken by an earlier failure" : "closed"));
-            }
+        public void finish() {
             // Every write committed its own transaction: nothing is left to make durable.
         }
 
         @Override
-        public synchronized void close() {
-            closed = true;
+        public void close() {
+            // Nothing is held between writes: each borrowed the writer connection for its own transaction.
         }
     }
 }
