@@ -89,16 +89,27 @@ public final class TableLoads {
         TableRecord record = new TableRecord(TableDescriptions.of(row, indexes, vectors, restore),
                 TableDescriptions.state(row, restoring));
         return Optional.of(CatalogDamage.reading(tableName, () -> new CatalogRow(tableId, row.get(CATALOG_VERSION),
-                row.get(RELATION_NAME), ScalarType.valueOf(row.get(PARTITION_KEY_TYPE)),
-                Optional.ofNullable(row.get(SORT_KEY_TYPE)).map(ScalarType::valueOf),
+                row.get(RELATION_NAME), keyType("partition key type", row.get(PARTITION_KEY_TYPE)),
+                Optional.ofNullable(row.get(SORT_KEY_TYPE)).map(t -> keyType("sort key type", t)),
                 indexes.stream().map(TableLoads::indexRow).toList(),
                 vectorRows.stream().map(v -> v.get(VECTOR_RELATION_NAME)).toList(), record, full)));
     }
 
     private static IndexRow indexRow(Record i) {
         return new IndexRow(i.get(INDEX_ORDINAL), i.get(INDEX_NAME), i.get(INDEX_KIND).equals("GSI"),
-                i.get(INDEX_RELATION_NAME), ScalarType.valueOf(i.get(INDEX_PARTITION_KEY_TYPE)),
-                Optional.ofNullable(i.get(INDEX_SORT_KEY_TYPE)).map(ScalarType::valueOf));
+                i.get(INDEX_RELATION_NAME), keyType("partition key type of index '" + i.get(INDEX_NAME) + "'",
+                        i.get(INDEX_PARTITION_KEY_TYPE)),
+                Optional.ofNullable(i.get(INDEX_SORT_KEY_TYPE))
+                        .map(t -> keyType("sort key type of index '" + i.get(INDEX_NAME) + "'", t)));
+    }
+
+    /** A stored key type; anything but S, N or B is catalog damage naming the field and the stored text [R6]. */
+    private static ScalarType keyType(String field, String stored) {
+        try {
+            return ScalarType.valueOf(stored);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw CatalogDamage.field(field, stored, e);
+        }
     }
 
     /** The table's restore record, empty when it was never restored. */

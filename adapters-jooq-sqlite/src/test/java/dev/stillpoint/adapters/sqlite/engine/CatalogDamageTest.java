@@ -6,16 +6,20 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.adapters.sqlite.testing.TestDatabases;
+import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.core.TableWaiter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +34,7 @@ class CatalogDamageTest {
     void r6_damagedFieldsAreNamedAsCatalogDamageOfTheirTable() throws Exception {
         Path file = TestDatabases.newFile("damage");
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file))) {
-            for (String table : new String[] {"defs_damaged", "stream_damaged"}) {
+            for (String table : new String[] {"defs_damaged", "stream_damaged", "type_damaged"}) {
                 storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, table)
                         .partitionKey("pk", ScalarType.S).build());
                 TableWaiter.awaitActive(storage.tables(), ACCOUNT, table, Duration.ofSeconds(30));
@@ -38,6 +42,8 @@ class CatalogDamageTest {
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
                 damage(c, "attribute_definitions_json", "this is not json", "defs_damaged");
                 damage(c, "stream_spec_json", "{\"enabled\":{\"S\":\"yes\"}}", "stream_damaged");
+                // Found from outside: a key type edited with sqlite3 (no CHECK holds it) read as "a stored field".
+                damage(c, "partition_key_type", "X", "type_damaged");
             }
             StorageException defs = catchThrowableOfType(
                     () -> storage.tables().describeTable(ACCOUNT, "defs_damaged"), StorageException.class);
@@ -52,6 +58,13 @@ class CatalogDamageTest {
                     .as("[R6] a field of the wrong shape is catalog damage of its table, without a Java class name")
                     .startsWith("table 'stream_damaged': catalog damage: the stored stream specification")
                     .doesNotContainPattern("\\bdev\\.stillpoint\\.|\\bjava\\.|Cast");
+            for (Runnable read : List.<Runnable>of(() -> storage.tables().describeTable(ACCOUNT, "type_damaged"),
+                    () -> storage.tables().putItem(ACCOUNT, "type_damaged", Item.of(Map.of("pk", AttributeValue.s("a")))))) {
+                StorageException type = catchThrowableOfType(read::run, StorageException.class);
+                assertThat(type.reason()).isEqualTo(ErrorReason.INTERNAL);
+                assertThat(type.getMessage()).as("[R6] the damaged key type is named with its stored text")
+                        .startsWith("table 'type_damaged': catalog damage: the stored partition key type ('X')");
+            }
         }
     }
 
