@@ -43,7 +43,8 @@ final class DeleteTableCommand extends StorageCommand {
                 answer.put("status", after.get().status().name());
                 if (waitSeconds > 0) {
                     throw new CliFailure(ExitCodes.STORAGE_ERROR, "table '" + table + "' is still "
-                            + after.get().status() + " after " + waitSeconds + " s: a reader still holds it");
+                            + after.get().status() + " after " + waitSeconds + " s: its drop did not complete (a reader"
+                            + " holds the table, or the drop failed and is retried; a failed drop is logged)");
                 }
                 out().printf("table '%s' is %s (dropped once nothing holds it)%n", table, after.get().status());
             } else {
