@@ -9,6 +9,7 @@ import dev.stillpoint.adapters.postgres.testing.ScratchDatabase;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.TableSnapshot;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -222,6 +223,32 @@ class PostgresOwnershipTest {
                      + stranger + "'")) {
             rs.next();
             assertThat(rs.getInt(1)).as("the listed relations registered").isEqualTo(3);
+        }
+    }
+
+    // [L2, R6] Found from outside (psql set an index's relation_name to another application's table 'users', then
+    // delete-table on the CLI): DeleteTable threw a bare IllegalArgumentException ("not a data relation name: users"),
+    // which the CLI could only report as an unexpected internal failure. Now it is catalog damage naming the table
+    // and the stored name; the table stays ACTIVE, 'users' keeps its row, and the attempt gives its connection back.
+    @Test
+    void o3_aCatalogRowNamingAnotherApplicationsTableIsCatalogDamageNeverADrop() throws Exception {
+        ScratchDatabase db = database("foreign");
+        try (PostgresStorage storage = PostgresStorage.open(shared(db))) {
+            String table = load(storage, "named", 3);
+            exec(db, "CREATE TABLE users (id int PRIMARY KEY, name text)", "INSERT INTO users VALUES (1, 'alice')",
+                    "UPDATE sp_indexes SET relation_name = 'users' WHERE index_name = 'by_g'");
+            Throwable t = catchThrowable(() -> storage.tables().deleteTable(ACCOUNT, table));
+            assertThat(t).as("a typed error [R6]").isInstanceOf(StorageException.class);
+            StorageException e = (StorageException) t;
+            assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL);
+            assertThat(e.getMessage()).contains("table '" + table + "': catalog damage: the stored relation name ('users')");
+            assertThat(storage.tables().describeTable(ACCOUNT, table).status()).isEqualTo(TableStatus.ACTIVE);
+            assertThat(storage.borrowedConnections()).as("the attempt gave its connection back").isZero();
+        }
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name FROM users WHERE id = 1")) {
+            assertThat(rs.next()).as("[L2] 'users' and its row are still there").isTrue();
+            assertThat(rs.getString(1)).isEqualTo("alice");
         }
     }
 }

@@ -4,7 +4,9 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.CatalogStamp;
@@ -68,11 +70,25 @@ final class CatalogRows {
                 throw new IllegalStateException("the relations of a table need its full catalog load");
             }
             List<DataRelation> all = new ArrayList<>();
-            all.add(DataRelation.fromCatalog(row.relationName()));
-            row.indexes().forEach(i -> all.add(DataRelation.fromCatalog(i.relationName())));
-            row.vectorRelations().forEach(v -> all.add(DataRelation.fromCatalog(v)));
+            all.add(stored(row.relationName()));
+            row.indexes().forEach(i -> all.add(stored(i.relationName())));
+            row.vectorRelations().forEach(v -> all.add(stored(v)));
             all.add(changeRelation().relation());
             return all;
+        }
+
+        /**
+         * A relation the row names; a name this catalog could not have written (edited to name another
+         * application's table, say) is catalog damage naming the table and the name [R6, L2], never a drop.
+         */
+        private DataRelation stored(String relationName) {
+            return CatalogDamage.reading(description().tableName(), () -> {
+                try {
+                    return DataRelation.fromCatalog(relationName);
+                } catch (IllegalArgumentException e) {
+                    throw CatalogDamage.field("relation name", relationName, StorageException.internal(e.getMessage(), e));
+                }
+            });
         }
 
         /** The change log relation [I1], when the description says the table keeps a log. */
