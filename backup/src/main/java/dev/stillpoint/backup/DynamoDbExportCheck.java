@@ -47,7 +47,7 @@ final class DynamoDbExportCheck {
         return Optional.empty();
     }
 
-    static CheckedExport check(Path root, Path summaryFile, Optional<ExportKey> given) {
+    static CheckedExport check(Path root, Path summaryFile, String target, Optional<ExportKey> given) {
         Path exportDir = summaryFile.getParent();
         verifyChecksumFile(summaryFile, exportDir.resolve("manifest-summary.checksum"));
         JsonNode s = ManifestJson.readJson(summaryFile);
@@ -93,7 +93,7 @@ final class DynamoDbExportCheck {
         // the key attributes' definitions are its own (a caller may give more, which CreateTable refuses).
         List<String> keyNames = key.schema().sortKey().map(sort -> List.of(key.schema().partitionKey(), sort))
                 .orElse(List.of(key.schema().partitionKey()));
-        TableDescription rules = DataFileLines.rulesOf(new CreateTableRequest("000000000000", "restore-check",
+        TableDescription rules = DataFileLines.rulesOf(new CreateTableRequest("000000000000", target,
                 key.schema(), key.definitions().stream().filter(d -> keyNames.contains(d.name())).toList(),
                 List.of(), List.of(), Optional.empty()));
         List<ExportReader.Scan> files = new ArrayList<>();

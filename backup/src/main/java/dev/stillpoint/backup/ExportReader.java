@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
+import dev.stillpoint.domain.item.Names;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
@@ -76,48 +77,55 @@ public final class ExportReader {
      * Reads and checks the whole export in {@code dir}.
      *
      * @param dir the export directory
+     * @param table the name of the table the items are to be put into; PutItem's refusals name it
      * @param key the key for an export that carries no definition (DynamoDB's layout); for ours, when
      *            given, it must equal the exported key
      * @return the checked export
      * @throws BackupFailure FORMAT, INTEGRITY or ITEM, naming the file and line
      */
-    public static CheckedExport check(Path dir, Optional<ExportKey> key) {
-        return check(dir, key, Duplicates.REFUSE);
+    public static CheckedExport check(Path dir, String table, Optional<ExportKey> key) {
+        return check(dir, table, key, Duplicates.REFUSE);
     }
 
     /**
      * Reads and checks the whole export in {@code dir}, one key per item or as {@code duplicates} says.
      *
      * @param dir the export directory
+     * @param table the name of the table the items are to be put into; PutItem's refusals name it
      * @param key the key for an export that carries no definition (DynamoDB's layout); for ours, when
      *            given, it must equal the exported key (names and types)
      * @param duplicates what two lines holding one key do: refuse the input, or the last one wins
      * @return the checked export
      * @throws BackupFailure FORMAT, INTEGRITY or ITEM (also two lines with one key), naming the file and line
      */
-    public static CheckedExport check(Path dir, Optional<ExportKey> key, Duplicates duplicates) {
-        return check(dir, key, duplicates, CheckListener.NONE);
+    public static CheckedExport check(Path dir, String table, Optional<ExportKey> key, Duplicates duplicates) {
+        return check(dir, table, key, duplicates, CheckListener.NONE);
     }
 
     /**
-     * Reads and checks the whole export in {@code dir} as {@link #check(Path, Optional, Duplicates)} does,
-     * telling {@code listener} as the lines are read.
+     * Reads and checks the whole export in {@code dir} as {@link #check(Path, String, Optional, Duplicates)}
+     * does, telling {@code listener} as the lines are read.
      *
      * @param dir the export directory
+     * @param table the name of the table the items are to be put into; PutItem's refusals name it
      * @param key the key for an export that carries no definition (DynamoDB's layout); for ours, when
      *            given, it must equal the exported key (names and types)
      * @param duplicates what two lines holding one key do: refuse the input, or the last one wins
      * @param listener told each line read, with the total the manifests announce
      * @return the checked export
      * @throws BackupFailure FORMAT, INTEGRITY or ITEM (also two lines with one key), naming the file and line
+     * @throws StorageException VALIDATION when {@code table} is not a table name, before anything is read
      */
-    public static CheckedExport check(Path dir, Optional<ExportKey> key, Duplicates duplicates, CheckListener listener) {
-        CheckedExport export = layout(dir, key);
+    public static CheckedExport check(Path dir, String table, Optional<ExportKey> key, Duplicates duplicates,
+                                      CheckListener listener) {
+        // The name first: a bad one is the caller's mistake, not the export's, and nothing is read for it.
+        Names.requireTableName(table);
+        CheckedExport export = layout(dir, table, key);
         export.checkAll(duplicates, listener);
         return export;
     }
 
-    private static CheckedExport layout(Path dir, Optional<ExportKey> key) {
+    private static CheckedExport layout(Path dir, String target, Optional<ExportKey> key) {
         if (!Files.isDirectory(dir)) {
             throw new BackupFailure(Problem.FORMAT, dir, 0, "export directory " + dir + " does not exist or is not a directory", null);
         }
@@ -129,16 +137,16 @@ public final class ExportReader {
                     + ") and DynamoDB's (" + dir.relativize(summary.get()) + "); restore from a directory holding one", null);
         }
         if (Files.exists(ours)) {
-            return checkOurs(dir, ours, key);
+            return checkOurs(dir, ours, target, key);
         }
         if (summary.isPresent()) {
-            return DynamoDbExportCheck.check(dir, summary.get(), key);
+            return DynamoDbExportCheck.check(dir, summary.get(), target, key);
         }
         throw new BackupFailure(Problem.FORMAT, dir, 0, "no export in " + dir + ": neither " + StillpointLayout.MANIFEST_FILE
                 + " nor " + DynamoDbLayout.SUMMARY + " (nor AWSDynamoDB/<ExportId>/" + DynamoDbLayout.SUMMARY + ")", null);
     }
 
-    private static CheckedExport checkOurs(Path dir, Path manifestFile, Optional<ExportKey> given) {
+    private static CheckedExport checkOurs(Path dir, Path manifestFile, String target, Optional<ExportKey> given) {
         JsonNode m = ManifestJson.readJson(manifestFile);
         String format = m.path("format").asText("");
         if (!StillpointLayout.FORMAT.equals(format) && !StillpointLayout.FORMAT_SEGMENTED.equals(format)) {
@@ -153,7 +161,8 @@ public final class ExportReader {
         ExportKey key;
         TableDescription rules;
         try {
-            var request = DescriptionJson.definition(table, "000000000000", "check-only");
+            // Under the target's name: a refusal names the table the user restores into [R6].
+            var request = DescriptionJson.definition(table, "000000000000", target);
             key = new ExportKey(request.keySchema(), request.attributeDefinitions());
             rules = DataFileLines.rulesOf(request);
         } catch (IllegalArgumentException | StorageException e) {

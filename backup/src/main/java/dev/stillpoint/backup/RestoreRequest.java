@@ -137,7 +137,7 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      */
     public TableRestore.Result run(Storage storage, String account, String table) {
         TableRestore.refuseNameInUse(storage, account, table);
-        return TableRestore.restore(storage, ExportReader.check(dir, key, duplicates), account, table, batchSize,
+        return TableRestore.restore(storage, ExportReader.check(dir, table, key, duplicates), account, table, batchSize,
                 jobs, listener, abort);
     }
 

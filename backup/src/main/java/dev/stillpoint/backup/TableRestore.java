@@ -218,7 +218,7 @@ public final class TableRestore {
     static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
         refuseNameInUse(storage, accountId, tableName);
-        return restore(storage, ExportReader.check(dir, key), accountId, tableName, batchSize, 1, listener, abort);
+        return restore(storage, ExportReader.check(dir, tableName, key), accountId, tableName, batchSize, 1, listener, abort);
     }
 
     /**

@@ -73,12 +73,12 @@ class DynamoDbManifestChecksTest {
         DynamoDbExportDir d = export("ddb-summary-checksum");
         writeChecksum(d, "manifest-summary");
         writeChecksum(d, "manifest-files");
-        assertThat(itemsRead(ExportReader.check(d.root, Optional.of(KEY))))
+        assertThat(itemsRead(ExportReader.check(d.root, "Restored", Optional.of(KEY))))
                 .as("both checksum files match: the export reads").isEqualTo(2);
 
         replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
 
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY,
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY,
                 "manifest-summary.json: MD5");
     }
 
@@ -93,7 +93,7 @@ class DynamoDbManifestChecksTest {
 
         replace(files, etag, "0".repeat(etag.length()));
 
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY, "manifest-files.json: MD5");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "manifest-files.json: MD5");
     }
 
     // E3: an incremental export holds changes (new and old images), not a table: restoring it as one would
@@ -104,7 +104,7 @@ class DynamoDbManifestChecksTest {
         replace(d.exportDir.resolve("manifest-summary.json"), "\"outputFormat\":\"DYNAMODB_JSON\"",
                 "\"outputFormat\":\"DYNAMODB_JSON\",\"exportType\":\"INCREMENTAL_EXPORT\"");
 
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT,
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
                 "exportType 'INCREMENTAL_EXPORT' is not FULL_EXPORT");
     }
 
@@ -122,7 +122,7 @@ class DynamoDbManifestChecksTest {
                 + Base64.getEncoder().encodeToString(DynamoDbExportDir.md5(bytes)) + "\",\"etag\":\"x\","
                 + "\"dataFileS3Key\":\"../" + name + "\"}\n");
 
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT,
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
                 "names '../" + name + "', which is not in");
     }
 }

@@ -55,7 +55,7 @@ class ExportReaderTest {
         d.dataFile("last.json.gz", C1);
         d.manifests();
 
-        CheckedExport export = ExportReader.check(d.root, Optional.of(KEY));
+        CheckedExport export = ExportReader.check(d.root, "Restored", Optional.of(KEY));
 
         assertThat(export.format()).isEqualTo(ExportFormat.DYNAMODB);
         assertThat(export.itemCount()).isEqualTo(3);
@@ -63,7 +63,7 @@ class ExportReaderTest {
         assertThat(loadAll(export)).containsExactlyElementsOf(items(A1, A2, C1));
         assertThat(export.definition("000000000000", "restored").keySchema()).isEqualTo(KEY.schema());
         // The export directory itself names the same export.
-        assertThat(loadAll(ExportReader.check(d.exportDir, Optional.of(KEY)))).hasSize(3);
+        assertThat(loadAll(ExportReader.check(d.exportDir, "Restored", Optional.of(KEY)))).hasSize(3);
     }
 
     @Test
@@ -71,7 +71,7 @@ class ExportReaderTest {
         DynamoDbExportDir d = new DynamoDbExportDir(scratch("ddb-nokey"));
         d.dataFile("a.json.gz", A1);
         d.manifests();
-        refused(() -> ExportReader.check(d.root, Optional.empty()), Problem.FORMAT, "give the key");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.empty()), Problem.FORMAT, "give the key");
     }
 
     @Test
@@ -82,7 +82,7 @@ class ExportReaderTest {
         d.manifests();
         Files.write(b, DynamoDbExportDir.gzip(("{\"Item\":" + C1 + "}\n").getBytes(StandardCharsets.UTF_8)));
 
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY, "b.json.gz: MD5");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "b.json.gz: MD5");
     }
 
     @Test
@@ -91,12 +91,12 @@ class ExportReaderTest {
         d.dataFileOfBytes("a.json.gz", DynamoDbExportDir.gzip(("{\"Item\":" + A1 + "}\n{\"Item\":" + A2 + "}\n")
                 .getBytes(StandardCharsets.UTF_8)), 3);
         d.manifests();
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY, "a.json.gz holds 2 items");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "a.json.gz holds 2 items");
 
         DynamoDbExportDir e = new DynamoDbExportDir(scratch("ddb-total"));
         e.dataFile("a.json.gz", A1, A2);
         e.manifests(5);
-        refused(() -> ExportReader.check(e.root, Optional.of(KEY)), Problem.INTEGRITY, "the data files hold 2 items");
+        refused(() -> ExportReader.check(e.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "the data files hold 2 items");
     }
 
     @Test
@@ -105,7 +105,7 @@ class ExportReaderTest {
         byte[] whole = DynamoDbExportDir.gzip(("{\"Item\":" + A1 + "}\n{\"Item\":" + A2 + "}\n").getBytes(StandardCharsets.UTF_8));
         d.dataFileOfBytes("cut.json.gz", Arrays.copyOf(whole, whole.length - 12), 2); // its MD5 is of the cut bytes
         d.manifests();
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.INTEGRITY, "cut.json.gz: the gzip stream is damaged or truncated");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "cut.json.gz: the gzip stream is damaged or truncated");
     }
 
     @Test
@@ -117,7 +117,7 @@ class ExportReaderTest {
             d.dataFileOfBytes("b.json.gz", DynamoDbExportDir.gzip(("{\"Item\":" + A1 + "}\n" + bad + "\n")
                     .getBytes(StandardCharsets.UTF_8)), 2);
             d.manifests();
-            BackupFailure f = refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.ITEM, "b.json.gz line 2");
+            BackupFailure f = refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.ITEM, "b.json.gz line 2");
             assertThat(f.line()).as(bad).isEqualTo(2);
             assertThat(f.file()).get().asString().endsWith("b.json.gz");
         }
@@ -128,9 +128,9 @@ class ExportReaderTest {
         DynamoDbExportDir d = new DynamoDbExportDir(scratch("ddb-key"));
         d.dataFile("a.json.gz", A1, "{\"pk\":{\"N\":\"7\"},\"sk\":{\"N\":\"1\"}}");
         d.manifests();
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.ITEM,
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.ITEM,
                 "a.json.gz line 2: not a sound DynamoDB JSON item: ");
-        BackupFailure f = catchFailure(() -> ExportReader.check(d.root, Optional.of(KEY)));
+        BackupFailure f = catchFailure(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)));
         assertThat(f.getMessage()).contains("key attribute 'pk' is N but the table defines it as S");
         // The place once (issue 29): not "line 2: item 2 (line 2 of ...)".
         assertThat(f.getMessage()).as("the location is not repeated").doesNotContain("item 2 (").doesNotContain("line 2 of");
@@ -138,7 +138,7 @@ class ExportReaderTest {
         DynamoDbExportDir e = new DynamoDbExportDir(scratch("ddb-nosort"));
         e.dataFile("a.json.gz", "{\"pk\":{\"S\":\"a\"}}");
         e.manifests();
-        assertThat(catchFailure(() -> ExportReader.check(e.root, Optional.of(KEY))).getMessage())
+        assertThat(catchFailure(() -> ExportReader.check(e.root, "Restored", Optional.of(KEY))).getMessage())
                 .contains("no sort key attribute 'sk'");
     }
 
@@ -149,10 +149,10 @@ class ExportReaderTest {
         d.manifests();
         Path summary = d.exportDir.resolve("manifest-summary.json");
         Files.writeString(summary, Files.readString(summary).replace("DYNAMODB_JSON", "ION"));
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT, "outputFormat 'ION'");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT, "outputFormat 'ION'");
         Files.writeString(summary, Files.readString(summary).replace("ION", "DYNAMODB_JSON").replace("2020-06-30", "2099-01-01"));
-        refused(() -> ExportReader.check(d.root, Optional.of(KEY)), Problem.FORMAT, "version '2099-01-01'");
-        refused(() -> ExportReader.check(scratch("empty"), Optional.of(KEY)), Problem.FORMAT, "no export in");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT, "version '2099-01-01'");
+        refused(() -> ExportReader.check(scratch("empty"), "Restored", Optional.of(KEY)), Problem.FORMAT, "no export in");
     }
 
     @Test
@@ -160,7 +160,7 @@ class ExportReaderTest {
         DynamoDbExportDir d = new DynamoDbExportDir(scratch("ddb-plain"));
         d.dataFileOfBytes("a.json", ("{\"Item\":" + A1 + "}\n{\"Item\":" + C1 + "}\n").getBytes(StandardCharsets.UTF_8), 2);
         d.manifests();
-        assertThat(loadAll(ExportReader.check(d.root, Optional.of(KEY)))).containsExactlyElementsOf(items(A1, C1));
+        assertThat(loadAll(ExportReader.check(d.root, "Restored", Optional.of(KEY)))).containsExactlyElementsOf(items(A1, C1));
     }
 
     // [V5] finding 10: bytes that are not UTF-8 are the file's content (12) when the file is as its manifest
@@ -175,13 +175,13 @@ class ExportReaderTest {
         DynamoDbExportDir intact = new DynamoDbExportDir(scratch("ddb-notutf8"));
         intact.dataFileOfBytes("a.json", bad, 2);
         intact.manifests();
-        refused(() -> ExportReader.check(intact.root, Optional.of(KEY)), Problem.ITEM, "line 1 is not UTF-8 text");
+        refused(() -> ExportReader.check(intact.root, "Restored", Optional.of(KEY)), Problem.ITEM, "line 1 is not UTF-8 text");
 
         DynamoDbExportDir damaged = new DynamoDbExportDir(scratch("ddb-notutf8-damaged"));
         Path file = damaged.dataFileOfBytes("a.json", good, 2);
         damaged.manifests();
         Files.write(file, bad);
-        refused(() -> ExportReader.check(damaged.root, Optional.of(KEY)), Problem.INTEGRITY, "MD5");
+        refused(() -> ExportReader.check(damaged.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "MD5");
     }
 
     private static BackupFailure refused(ThrowingCallable call, Problem problem, String text) {

@@ -54,6 +54,7 @@ class RestoreCheckRulesTest {
         bad.put("an empty string set", "\"s\":{\"SS\":[]}");
         bad.put("an empty number set inside a map", "\"m\":{\"M\":{\"k\":{\"NS\":[]}}}");
         bad.put("a value at level 33", "\"d\":" + "{\"L\":[".repeat(32) + "{\"S\":\"x\"}" + "]}".repeat(32));
+        bad.put("an empty attribute name", "\"\":{\"S\":\"x\"}");
         for (Map.Entry<String, String> c : bad.entrySet()) {
             DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch("restore-rules"));
             d.dataFile("first.json.gz", item(1, ""), item(2, ""));
@@ -65,13 +66,17 @@ class RestoreCheckRulesTest {
             d.manifests();
             Path target = ExportReaderTest.scratch("restore-rules-target").resolve("target.db");
 
-            assertThatThrownBy(() -> ExportReader.check(d.root, Optional.of(KEY))).as(c.getKey())
+            assertThatThrownBy(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY))).as(c.getKey())
                     .isInstanceOfSatisfying(BackupFailure.class, f -> {
                         assertThat(f.problem()).as(c.getKey()).isEqualTo(BackupFailure.Problem.ITEM);
                         assertThat(f.file()).as(c.getKey()).contains(file);
                         assertThat(f.line()).as(c.getKey()).isEqualTo(3);
                         assertThat(f.getMessage()).as(c.getKey()).contains("second.json.gz line 3")
                                 .contains("PutItem would refuse the item");
+                        // [R6] The table named is the one restored into, not a stand-in ('restore-check' was).
+                        if (c.getKey().equals("an empty attribute name")) {
+                            assertThat(f.getMessage()).contains("an item of table 'Restored'");
+                        }
                     });
             try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(target).withControlPlaneDelay(Duration.ZERO))) {
                 assertThatThrownBy(() -> TableRestore.restore(storage, d.root, Optional.of(KEY), ACCOUNT, "copy", 1,
@@ -110,7 +115,7 @@ class RestoreCheckRulesTest {
         lines.set(1, item(2, "\"g\":{\"S\":\"" + "g".repeat(2049) + "\"}"));
         rewriteOurs(dir.resolve("out"), lines);
 
-        assertThatThrownBy(() -> ExportReader.check(dir.resolve("out"), Optional.empty()))
+        assertThatThrownBy(() -> ExportReader.check(dir.resolve("out"), "Restored", Optional.empty()))
                 .isInstanceOfSatisfying(BackupFailure.class, f -> {
                     assertThat(f.problem()).isEqualTo(BackupFailure.Problem.ITEM);
                     assertThat(f.line()).isEqualTo(2);
@@ -137,7 +142,7 @@ class RestoreCheckRulesTest {
         DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch("restore-midway"));
         Path file = d.dataFile("first.json.gz", item(1, ""), item(2, ""), item(3, ""), item(4, ""));
         d.manifests();
-        CheckedExport checked = ExportReader.check(d.root, Optional.of(KEY));
+        CheckedExport checked = ExportReader.check(d.root, "Restored", Optional.of(KEY));
         byte[] changed = DynamoDbExportDir.gzip(("{\"Item\":" + item(1, "") + "}\n{\"Item\":" + item(2, "") + "}\n{\"Item\":"
                 + item(3, "") + "}\n{\"Item\":" + item(4, "\"n\":{\"N\":\"zero\"}") + "}\n")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));

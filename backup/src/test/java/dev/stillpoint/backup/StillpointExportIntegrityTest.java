@@ -97,7 +97,7 @@ class StillpointExportIntegrityTest {
             ExportResult result = export(storage.snapshots(), dir.resolve("out"));
             assertThat(result.items()).isEqualTo(3);
 
-            CheckedExport checked = ExportReader.check(dir.resolve("out"), Optional.empty());
+            CheckedExport checked = ExportReader.check(dir.resolve("out"), "Restored", Optional.empty());
 
             assertThat(loadAll(checked)).as("[E3] the export with a 200 KB item passes restore's check and reads back whole")
                     .containsExactlyElementsOf(items);
@@ -151,7 +151,7 @@ class StillpointExportIntegrityTest {
             manifest.put("bytes", Files.size(data));
             Files.writeString(result.manifestFile(), DescriptionJson.MAPPER.writeValueAsString(manifest));
 
-            BackupFailure f = refusal(() -> ExportReader.check(dir.resolve("out"), Optional.empty()));
+            BackupFailure f = refusal(() -> ExportReader.check(dir.resolve("out"), "Restored", Optional.empty()));
 
             assertThat(f.problem()).as("[E3] a line count other than the manifest's is an integrity failure: %s",
                     f.getMessage()).isEqualTo(BackupFailure.Problem.INTEGRITY);

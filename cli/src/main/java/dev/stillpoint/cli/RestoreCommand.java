@@ -137,7 +137,7 @@ final class RestoreCommand extends StorageCommand {
         // The input first, in full: a bad one creates nothing, not even a SQLite file [E3].
         CheckedExport export;
         try {
-            export = ExportReader.check(from, Optional.ofNullable(key), duplicates,
+            export = ExportReader.check(from, table, Optional.ofNullable(key), duplicates,
                     progress.progress(err(), "checking " + from, -1, false));
         } catch (BackupFailure f) {
             throw Exporter.failure(f);

@@ -214,7 +214,7 @@ class ExportBackendsTest {
                     .run(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "things");
             assertThat(r.dataFiles()).hasSize(3);
         }
-        CheckedExport read = ExportReader.check(ddb, Optional.of(ExportReader.parseKey("pk:S,sk:N")));
+        CheckedExport read = ExportReader.check(ddb, "Restored", Optional.of(ExportReader.parseKey("pk:S,sk:N")));
         assertThat(read.format()).isEqualTo(ExportFormat.DYNAMODB);
         assertThat(read.itemCount()).isEqualTo(ITEMS.length);
         List<Item> items = new ArrayList<>();
@@ -224,7 +224,7 @@ class ExportBackendsTest {
         // Ours: the definition comes from the manifest.
         Path ours = dir.resolve("ours");
         assertThat(Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out", ours.toString()).code()).isZero();
-        CheckedExport readOurs = ExportReader.check(ours, Optional.empty());
+        CheckedExport readOurs = ExportReader.check(ours, "Restored", Optional.empty());
         List<Item> ourItems = new ArrayList<>();
         readOurs.load(100, ourItems::addAll);
         assertThat(ourItems).containsExactlyElementsOf(Files.readAllLines(ours.resolve("items.jsonl")).stream()

@@ -80,13 +80,13 @@ class ExportReadBackProperties {
         List<Item> inFile = Files.readAllLines(ours.dataFile()).stream().map(ItemJson::decode).toList();
         assertThat(inFile).containsExactlyInAnyOrderElementsOf(stored);
 
-        CheckedExport readOurs = ExportReader.check(dir.resolve("ours"), Optional.empty());
+        CheckedExport readOurs = ExportReader.check(dir.resolve("ours"), "Restored", Optional.empty());
         assertThat(readOurs.itemCount()).isEqualTo(stored.size());
         assertThat(loaded(readOurs)).containsExactlyElementsOf(inFile);
         assertThat(readOurs.definition(ACCOUNT, "copy")).isEqualTo(t.named("copy"));
 
         ExportKey key = readOurs.key();
-        CheckedExport readDdb = ExportReader.check(dir.resolve("ddb"), Optional.of(key));
+        CheckedExport readDdb = ExportReader.check(dir.resolve("ddb"), "Restored", Optional.of(key));
         assertThat(readDdb.itemCount()).isEqualTo(stored.size());
         assertThat(loaded(readDdb)).containsExactlyElementsOf(inFile);
         sqlite().tables().deleteTable(ACCOUNT, name);

@@ -84,6 +84,7 @@ class ItemRulesAtTheGatesTest {
         bad.put("an item over 400 KB", "\"big\":{\"S\":\"" + "x".repeat(409_600) + "\"}");
         bad.put("a 39-digit number", "\"n\":{\"N\":\"123456789012345678901234567890123456789\"}");
         bad.put("a bad N", "\"n\":{\"N\":\"zero\"}");
+        bad.put("an empty attribute name", "\"\":{\"S\":\"x\"}");
         Path dir = Cli.scratch("gates-restore");
         Path source = dir.resolve("src.db");
         ExportBackendsTest.load("--sqlite", source.toString());
@@ -103,11 +104,30 @@ class ItemRulesAtTheGatesTest {
             assertThat(run.code()).as(c.getKey() + ": " + run.err()).isEqualTo(ExitCodes.INPUT_ITEM);
             assertThat(run.err()).as(c.getKey()).contains("items.jsonl line 2003").contains("PutItem would refuse the item")
                     .doesNotContain(" of 3");
+            // Found from outside: the refusal named a stand-in table 'check-only' the user never saw [R6].
+            if (c.getKey().equals("an empty attribute name")) {
+                assertThat(run.err()).contains("an item of table 'copy'");
+            }
             for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
                 assertThat(Path.of(target + suffix)).as("%s: no %s created", c.getKey(), target.getFileName() + suffix)
                         .doesNotExist();
             }
         }
+    }
+
+    // Found from outside with the fix above: the target's name is checked before the input is read, so a bad one
+    // is the user's --table named, not the export's definition blamed as unsound.
+    @Test
+    void v2_aRestoreIntoABadTableNameIsRefusedNamingItBeforeReadingTheInput() {
+        Path dir = Cli.scratch("gates-restore-name");
+        Path target = dir.resolve("t.db");
+
+        Cli.Run run = Cli.run("restore", "--from", dir.resolve("no-such-export").toString(), "--sqlite",
+                target.toString(), "--table", "T!");
+
+        assertThat(run.err()).contains("table name 'T!'").doesNotContain("no-such-export");
+        assertThat(run.code()).as(run.err()).isNotZero();
+        assertThat(target).doesNotExist();
     }
 
     /** Writes {@code lines} as our layout's data file and rewrites the manifest's checksum, size and count to match. */
