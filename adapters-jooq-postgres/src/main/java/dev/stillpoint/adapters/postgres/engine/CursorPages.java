@@ -42,10 +42,21 @@ final class CursorPages implements PageSource {
     private ResultSet rows;
     // Rows of the last batch not read yet: a next() with none left is a round trip for the next batch.
     private int leftInBatch;
-    private boolean exhausted;
     private long rowsSeen;
     private long bytesSeen;
-    private boolean closed;
+    private Position position = Position.UNSENT;
+
+    /** Where the query's rows stand. */
+    private enum Position {
+        /** Nothing sent yet: the first page sends the query. */
+        UNSENT,
+        /** The query runs; the next batch is a fetch. */
+        READING,
+        /** The last row was read. */
+        EXHAUSTED,
+        /** The transaction ended and the connection went back; nothing more may be done. */
+        CLOSED
+    }
 
     /**
      * The pages of {@code query} in the data transaction of {@code data}; nothing is sent until the first
@@ -60,16 +71,21 @@ final class CursorPages implements PageSource {
 
     @Override
     public Page nextPage(PageBudget budget) {
+        if (position == Position.CLOSED) {
+            // Its connection is back in the pool: a query now would run in someone else's transaction.
+            throw new StorageException(ErrorReason.INTERNAL, "the pages of a snapshot of '" + tableName
+                    + "' were asked for after their close");
+        }
         List<StoredItem> items = new ArrayList<>(Math.min(budget.rows(), 1024));
         long bytes = 0;
         try {
-            while (!exhausted && !budget.full(items.size(), bytes)) {
+            while (position != Position.EXHAUSTED && !budget.full(items.size(), bytes)) {
                 if (leftInBatch == 0) {
                     ask(fetchRows(budget, items.size(), bytes));
                 }
                 if (!rows.next()) {
                     // The batch came back short, or empty: the query has no more rows.
-                    exhausted = true;
+                    position = Position.EXHAUSTED;
                     break;
                 }
                 leftInBatch--;
@@ -90,13 +106,14 @@ final class CursorPages implements PageSource {
         } catch (SQLException e) {
             throw PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e);
         }
-        return new Page(items, exhausted);
+        return new Page(items, position == Position.EXHAUSTED);
     }
 
     /** Sets the size of the next batch, which the next {@code next()} fetches: the query's first, or the next. */
     private void ask(int batchRows) throws SQLException {
         observer.roundTrip();
-        if (rows == null) {
+        if (position == Position.UNSENT) {
+            position = Position.READING;
             statement = data.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(batchRows);
             rows = statement.executeQuery(query);
@@ -119,8 +136,8 @@ final class CursorPages implements PageSource {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (position != Position.CLOSED) {
+            position = Position.CLOSED;
             // Ends the read transaction (the portal with it) and gives the connection back; the statement
             // is closed first so the driver forgets the portal.
             closeQuietly(statement);

@@ -48,10 +48,20 @@ final class PgDropAttempt implements DropAttempt {
     private final TimeSource time;
     private final WakeSignal wake;
     private Savepoint beforeDrops;
-    // Separate layout: drops executed in the data transaction and not rolled back.
-    private boolean dropsPending;
-    // Separate layout: the row is to go once the data transaction committed [L2].
-    private boolean rowRemovalPending;
+    private Progress progress = Progress.NOTHING_DROPPED;
+
+    /**
+     * How far a separate-layout attempt got: what its commit must do once the catalog has committed [L2].
+     * The shared layout commits everything at once and stays at {@code NOTHING_DROPPED}.
+     */
+    private enum Progress {
+        /** No drop executed, or the drops were rolled back: the data transaction only probed. */
+        NOTHING_DROPPED,
+        /** Drops executed in the data transaction; the row stays DELETING until they commit. */
+        DROPPED,
+        /** Drops executed and the row committed DELETING; it goes once the data transaction committed. */
+        ROW_TO_REMOVE
+    }
 
     PgDropAttempt(Transaction work, CatalogRows.Loaded loaded, String doing, boolean shared, TimeSource time,
                   WakeSignal wake) {
@@ -108,7 +118,9 @@ final class PgDropAttempt implements DropAttempt {
                 }
                 // One budget for the group: each DROP may wait only for what is left of it [P7].
                 TransactionStatements.exec(data, "SET LOCAL lock_timeout = " + leftMillis);
-                dropsPending = !shared;
+                if (!shared) {
+                    progress = Progress.DROPPED;
+                }
                 relation.dropIfExists(ctx).execute();
                 DataRelations.unregister(ctx, relation.name());
             }
@@ -126,7 +138,7 @@ final class PgDropAttempt implements DropAttempt {
         try {
             if (!shared && work.hasData()) {
                 work.rollbackData();
-                dropsPending = false;
+                progress = Progress.NOTHING_DROPPED;
             }
             if (beforeDrops != null) {
                 work.catalogConnection().rollback(beforeDrops);
@@ -154,7 +166,7 @@ final class PgDropAttempt implements DropAttempt {
         // leave a relation without its row.
         TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, time.now(),
                 TableState.DropRetry.DEFERRED);
-        rowRemovalPending = true;
+        progress = Progress.ROW_TO_REMOVE;
     }
 
     private int removeRow(DSLContext ctx) {
@@ -183,7 +195,7 @@ final class PgDropAttempt implements DropAttempt {
                 work.commitData();
             } catch (SQLException e) {
                 work.rollbackData();
-                if (dropsPending) {
+                if (progress != Progress.NOTHING_DROPPED) {
                     // DeleteTable answers DELETING, which is the truth: the row says so until the drop is done.
                     LOG.warn("{}: the data commit failed ({}); the catalog row is kept DELETING and the poller"
                             + " retries the drop", doing, PgFailures.describe(e));
@@ -193,7 +205,7 @@ final class PgDropAttempt implements DropAttempt {
                 return;
             }
         }
-        if (rowRemovalPending) {
+        if (progress == Progress.ROW_TO_REMOVE) {
             try {
                 removeRow(work.catalog());
             } catch (RuntimeException e) {

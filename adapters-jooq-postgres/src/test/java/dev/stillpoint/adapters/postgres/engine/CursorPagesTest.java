@@ -97,4 +97,25 @@ class CursorPagesTest {
                 .hasMessage("a row of table 't' has no item text; the snapshot stream ends at it");
         pages.close();
     }
+
+    // After close the connection is back in the pool: a page asked for then is refused and sends nothing,
+    // whether the query was sent or not; a second close gives nothing back twice.
+    @Test
+    void aPageAskedForAfterCloseIsRefusedAndSendsNothing() throws SQLException {
+        AtomicInteger fetches = new AtomicInteger();
+        PageBudget budget = new PageBudget(3, 1 << 20);
+        CursorPages read = cursor("SELECT g::text FROM generate_series(1, 10) g", fetches);
+        assertThat(read.nextPage(budget).items()).hasSize(3);
+        read.close();
+        read.close();
+        CursorPages unsent = cursor("SELECT g::text FROM generate_series(1, 10) g", fetches);
+        unsent.close();
+
+        for (CursorPages pages : new CursorPages[] {read, unsent}) {
+            assertThatThrownBy(() -> pages.nextPage(budget))
+                    .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL))
+                    .hasMessage("the pages of a snapshot of 't' were asked for after their close");
+        }
+        assertThat(fetches.get()).as("round trips: the first page's only").isEqualTo(1);
+    }
 }

@@ -213,7 +213,6 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         private final Connections.Borrowed writer;
         private final Connection c;
         private final CatalogRows.Loaded loaded;
-        private boolean committed;
 
         Attempt(Connections.Borrowed writer, CatalogRows.Loaded loaded) {
             this.writer = writer;
@@ -268,14 +267,12 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
         public void commit() {
             CommitSequence.advance(dsl(c)); // [L5]
             run(() -> TransactionStatements.commit(c));
-            committed = true;
         }
 
         @Override
         public void close() {
-            if (!committed) {
-                TransactionStatements.rollbackQuietly(c);
-            }
+            // Undoes an attempt that did not commit; after a commit it finds no transaction and is ignored.
+            TransactionStatements.rollbackQuietly(c);
             writer.close();
         }
 

@@ -88,7 +88,6 @@ final class SqliteSegments {
         private final String tableName;
         private byte[] lastPk;
         private byte[] lastSk;
-        private boolean closed;
 
         RangePages(Connection connection, DataRelation base, byte[][] lower, byte[][] upper, StoredKeys storedKeys,
                    ReadObserver observer, String tableName) {
@@ -140,11 +139,9 @@ final class SqliteSegments {
 
         @Override
         public void close() {
+            // Closing a closed statement has no effect (JDBC), so a second close needs no guard.
             synchronized (connection) {
-                if (!closed) {
-                    closed = true;
-                    PageQueries.closeQuietly(first, next);
-                }
+                PageQueries.closeQuietly(first, next);
             }
         }
     }
