@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
@@ -142,6 +143,54 @@ public final class ItemCheck {
      * @throws Failed naming it
      */
     public void check(StoredItem item, byte[] utf8, long position, String where) {
+        String why = problem(item, utf8);
+        if (why != null) {
+            throw failed(item, position, where, why);
+        }
+    }
+
+    /**
+     * What is wrong with {@code item}, or null when it passes: the check without naming a place, for a caller
+     * that learns where the item goes only later ({@link #failed} then names it).
+     *
+     * @param item the stored item
+     * @param utf8 {@code item.json()} in UTF-8, or null to read the text
+     * @return why the item fails the check, or null
+     */
+    String problem(StoredItem item, byte[] utf8) {
+        if (rules != null && passesDecoded(item, utf8)) {
+            return null;
+        }
+        return problemParsed(item, utf8);
+    }
+
+    /**
+     * The common case's verdict in one pass where PutItem's rules apply: the item decoded (the decoder refuses
+     * every text {@link #problemParsed} refuses: not an object, a repeated name, a value not exactly one type tag
+     * of its shape, base64 not canonical, nesting past {@value ItemJson#MAX_NESTING}, a control character
+     * unescaped, text after the item), put to the rules (which refuse a key attribute missing or not of its
+     * defined type), then its key compared with the stored key. False for anything else, and
+     * {@link #problemParsed} then decides and names the fault, so an item fails exactly when it did without
+     * this pass, with the same message; the token-by-token parse runs only for an item that fails.
+     */
+    private boolean passesDecoded(StoredItem item, byte[] utf8) {
+        try {
+            Item decoded = utf8 == null ? ItemJson.decode(item.json()) : ItemJson.decodeUtf8(utf8);
+            ItemRules.forPut(rules, decoded);
+            Optional<StoredKey> stored = item.storedKey();
+            if (stored.isEmpty()) {
+                return true;
+            }
+            AttributeValue partition = decoded.find(partitionName).orElseThrow();
+            return stored.get().matches(sortName.isEmpty() ? Key.of(partition)
+                    : Key.of(partition, decoded.find(sortName.get()).orElseThrow()));
+        } catch (RuntimeException e) {
+            return false; // refused, or a fault the parse meets too: it decides
+        }
+    }
+
+    /** What is wrong with the item, found by parsing its text token by token; null when it passes. */
+    String problemParsed(StoredItem item, byte[] utf8) {
         AttributeValue partition = null;
         AttributeValue sort = null;
         try (JsonParser p = utf8 == null ? JSON.createParser(item.json()) : JSON.createParser(utf8)) {
@@ -170,52 +219,52 @@ public final class ItemCheck {
                 throw new Malformed("text follows the item's closing brace");
             }
         } catch (JsonProcessingException e) {
-            throw failed(item, position, where, "it is not well-formed JSON: " + withoutSource(e.getOriginalMessage()));
+            return "it is not well-formed JSON: " + withoutSource(e.getOriginalMessage());
         } catch (IOException e) {
-            throw failed(item, position, where, "it cannot be read: " + e.getMessage());
+            return "it cannot be read: " + e.getMessage();
         } catch (Malformed e) {
-            throw failed(item, position, where, e.getMessage());
+            return e.getMessage();
         }
         if (partition == null) {
-            throw failed(item, position, where, "it has no partition key attribute '" + partitionName + "'");
+            return "it has no partition key attribute '" + partitionName + "'";
         }
         if (sortName.isPresent() && sort == null) {
-            throw failed(item, position, where, "it has no sort key attribute '" + sortName.get() + "'");
+            return "it has no sort key attribute '" + sortName.get() + "'";
         }
         Key key = sort == null ? Key.of(partition) : Key.of(partition, sort);
         Optional<StoredKey> stored = item.storedKey();
         if (stored.isPresent() && !stored.get().matches(key)) {
-            throw failed(item, position, where, "its key attributes (" + show(key) + ") are not the key its row is stored under");
+            return "its key attributes (" + show(key) + ") are not the key its row is stored under";
         }
         if (rules != null) {
             try {
                 ItemRules.forPut(rules, utf8 == null ? ItemJson.decode(item.json()) : ItemJson.decodeUtf8(utf8));
             } catch (StorageException e) {
-                throw failed(item, position, where, "PutItem would refuse it: " + e.getMessage());
+                return "PutItem would refuse it: " + e.getMessage();
             }
         }
+        return null;
     }
 
     /**
-     * The failure of an item whose stored bytes are not UTF-8, so not JSON text at all.
+     * Why an item whose stored bytes are not UTF-8 (so not JSON text at all) fails.
      *
-     * @param item     the stored item
-     * @param position its position in the stream, from 1
-     * @param where    where it was to go, for the message: "line N of FILE"
-     * @param bad      the first byte of the first ill-formed sequence
-     * @param at       its offset in the stored bytes
-     * @return the failure, naming the item, the byte and its offset
+     * @param bad the first byte of the first ill-formed sequence
+     * @param at  its offset in the stored bytes
+     * @return the reason, naming the byte and its offset
      */
-    static Failed notUtf8(StoredItem item, long position, String where, byte bad, int at) {
-        return failed(item, position, where, String.format("its stored text is not UTF-8 (byte 0x%02X at offset %d)", bad & 0xFF, at));
+    static String notUtf8(byte bad, int at) {
+        return String.format("its stored text is not UTF-8 (byte 0x%02X at offset %d)", bad & 0xFF, at);
     }
 
-    /** A stored text that is JSON but not one line: a raw line break between its tokens [V5]. */
-    static Failed rawLineBreak(StoredItem item, long position, String where) {
-        return failed(item, position, where, "its stored text contains a raw line break, so it cannot be written as one JSON line");
-    }
+    /** Why a stored text that is JSON but not one line (a raw line break between its tokens) fails [V5]. */
+    static final String RAW_LINE_BREAK = "its stored text contains a raw line break, so it cannot be written as one JSON line";
 
-    private static Failed failed(StoredItem item, long position, String line, String why) {
+    /**
+     * The failure of {@code item}, the {@code position}-th of the stream (from 1), to be written at {@code line},
+     * for {@code why} (as {@link #problem} answered it).
+     */
+    static Failed failed(StoredItem item, long position, String line, String why) {
         String where = item.storedKey().map(k -> ", stored key " + k.describe()).orElse("");
         return new Failed("item " + position + " (" + line + where
                 + ") is not a sound DynamoDB JSON item: " + why, "not a sound DynamoDB JSON item: " + why);

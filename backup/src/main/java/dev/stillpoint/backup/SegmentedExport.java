@@ -90,8 +90,8 @@ final class SegmentedExport {
             for (int i = 0; i < segments.size(); i++) {
                 ItemStream items = segments.get(i);
                 CheckedLines lines = new CheckedLines(writer.lane(i),
-                        checkItems ? new ItemCheck(snapshot.description()) : null, progress);
-                lanes.add(threads.submit(() -> stop.guard(() -> lane(items, lines, stop))));
+                        checkItems ? () -> new ItemCheck(snapshot.description()) : null, progress);
+                lanes.add(threads.submit(() -> stop.guard(() -> lane(items, lines, segments.size(), stop))));
             }
             long count = 0;
             for (Future<Long> lane : lanes) {
@@ -112,12 +112,12 @@ final class SegmentedExport {
         }
     }
 
-    /** One segment: read on this thread, checked and written on its hand-off's thread; its permit returned at the end. */
-    private static long lane(ItemStream items, CheckedLines lines, Stop stop) throws IOException, InterruptedException {
-        HandOff handOff = new HandOff(lines);
+    /** One segment: read on this thread, checked and written on its hand-off's threads; its permit returned at the end. */
+    private static long lane(ItemStream items, CheckedLines lines, int lanes, Stop stop) throws IOException, InterruptedException {
+        HandOff<CheckedLines.Batch> handOff = new HandOff<>(lines, HandOff.checkersPerLane(lanes));
         try (items) {
             while (!stop.stopped() && items.hasNext() && handOff.add(items.next())) {
-                // The writing thread checks and writes; it stops this loop when it fails.
+                // The hand-off's threads check and write; they stop this loop when one fails.
             }
         } catch (RuntimeException | Error e) {
             handOff.abandon();

@@ -29,8 +29,9 @@ import java.util.Optional;
  * <p>Every item is checked before it is written ({@link ItemCheck}) [E1]: the first that fails ends the
  * export ({@link BackupFailure.Problem#CORRUPT_ITEM}) naming it, no manifest written, temp files removed.
  *
- * <p>The calling thread reads the snapshot; checking, writing and digesting run on a second thread fed
- * through a bounded {@link HandOff}, so they overlap the reading.
+ * <p>The calling thread reads the snapshot; checking runs on a thread per core and writing and digesting
+ * on one more, fed through a bounded {@link HandOff}, so they overlap the reading and each other: the check
+ * (a decode and PutItem's rules per item) costs more CPU than reading the item.
  */
 public final class TableExport {
     /** Our layout's data file. */
@@ -123,7 +124,7 @@ public final class TableExport {
             SnapshotInfo info;
             boolean keyOrdered;
             CheckedLines lines;
-            HandOff handOff = null;
+            HandOff<CheckedLines.Batch> handOff = null;
             try {
                 try (TableSnapshot snapshot = engine.openTableSnapshot(account, table, StoredKeys.INCLUDED)) {
                     description = snapshot.description();
@@ -131,12 +132,12 @@ public final class TableExport {
                     keyOrdered = snapshot.keyOrdered();
                     listener.opened(info);
                     snapshot.itemCount().ifPresent(listener::counted);
-                    lines = new CheckedLines(writer.lane(0), options.checkItems() ? new ItemCheck(description) : null,
+                    lines = new CheckedLines(writer.lane(0), options.checkItems() ? () -> new ItemCheck(description) : null,
                             listener);
-                    handOff = new HandOff(lines);
+                    handOff = new HandOff<>(lines, HandOff.checkersPerLane(1));
                     ItemStream items = snapshot.items();
                     while (items.hasNext() && handOff.add(items.next())) {
-                        // The writing thread checks and writes; it stops this loop when it fails.
+                        // The hand-off's threads check and write; they stop this loop when one fails.
                     }
                 } // the snapshot is released once read, while the last lines are written and synced
                 handOff.finish();

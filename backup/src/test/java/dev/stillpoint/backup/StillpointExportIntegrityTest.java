@@ -227,4 +227,34 @@ class StillpointExportIntegrityTest {
             }
         }
     }
+
+    // [E1] Batches are checked on several threads at once and written in order: an unsound item deep in a
+    // later batch is the one named, by its position and by the line it would have had (in DynamoDB's layout,
+    // its line in the data file being written then), after every item before it is written; no manifest.
+    @Test
+    void e1_anUnsoundItemSeveralBatchesInIsNamedByItsPlaceInEitherLayout() {
+        Path dir = ExportReaderTest.scratch("integrity-deep");
+        int bad = 3 * HandOff.BATCH_ITEMS + 17;
+        List<StoredItem> items = new ArrayList<>();
+        for (int i = 1; i <= 6 * HandOff.BATCH_ITEMS; i++) {
+            items.add(new Text("{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"" + i + "\"}"
+                    + (i == bad || i == bad + 2 * HandOff.BATCH_ITEMS ? ",\"x\":{\"N\":\"1e999\"}" : "") + "}"));
+        }
+        try (SqliteStorage storage = open(dir)) {
+            table(storage, List.of());
+            SnapshotEngine engine = yielding(storage.snapshots(), items);
+            for (ExportFormat format : ExportFormat.values()) {
+                Path out = dir.resolve("out-" + format);
+                BackupFailure f = refusal(() -> TableExport.export(engine, ACCOUNT, "things", TableExport.prepareOutput(out),
+                        new ExportOptions(format, true, 100), ExportListener.NONE, new ExportTemps()));
+
+                assertThat(f.problem()).as("%s: %s", format, f.getMessage()).isEqualTo(BackupFailure.Problem.CORRUPT_ITEM);
+                String line = format == ExportFormat.STILLPOINT ? "line " + bad + " of items.jsonl"
+                        : "line " + ((bad - 1) % 100 + 1) + " of data/";
+                assertThat(f.getMessage()).as(format.toString()).startsWith("item " + bad + " (" + line)
+                        .contains("PutItem would refuse it");
+                assertThat(out.resolve(TableExport.MANIFEST_FILE)).as("[E1] no manifest written").doesNotExist();
+            }
+        }
+    }
 }
