@@ -119,14 +119,11 @@ final class CheckedLines implements HandOff.Sink<CheckedLines.Batch> {
      * path, which refuses it.
      */
     private static boolean asStored(byte[] stored) throws Refused {
-        boolean ascii = true;
-        for (byte b : stored) {
-            if (b == '\n' || b == '\r') {
-                return false;
-            }
-            ascii &= b >= 0;
+        int kind = LineBytes.kind(stored);
+        if (kind == LineBytes.LINE_BREAK) {
+            return false;
         }
-        if (!ascii) {
+        if (kind == LineBytes.NOT_ASCII) {
             int at = Utf8Text.firstMalformedByte(stored);
             if (at >= 0) {
                 throw new Refused(ItemCheck.notUtf8(stored[at], at));

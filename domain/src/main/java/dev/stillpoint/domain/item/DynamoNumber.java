@@ -92,6 +92,9 @@ public final class DynamoNumber {
         if (s == null) {
             return Parsed.fail("a number is required");
         }
+        if (isCanonical(s)) { // the common case, stored and sent: no digits copied, no text built
+            return Parsed.ok(s);
+        }
         int n = s.length();
         int i = 0;
         boolean negative = false;
@@ -165,6 +168,63 @@ public final class DynamoNumber {
             return Parsed.fail("leading digit's magnitude below 10^" + MIN_LEADING_EXPONENT);
         }
         return Parsed.ok(plain(negative, significant, (int) leading));
+    }
+
+    /**
+     * Whether {@code text} is certainly the canonical form {@link #normalise} gives: a plain decimal of at
+     * most 38 digits (so within every bound), no leading zero, no trailing fraction zero, no sign on zero.
+     * A {@code false} only means "parse it": a canonical text of more digits (a large integer, a small
+     * fraction) answers false. Cheap, and true of the numbers stored and of most numbers clients send.
+     *
+     * @param text a number's text
+     * @return true when {@code text} is its own canonical form
+     */
+    public static boolean isCanonical(String text) {
+        int n = text.length();
+        if (n == 0) {
+            return false;
+        }
+        int i = 0;
+        boolean negative = text.charAt(0) == '-';
+        if (negative) {
+            i++;
+            if (n == 1) {
+                return false;
+            }
+        }
+        char c = text.charAt(i);
+        int digits = 0;
+        if (c == '0') {
+            i++;
+            digits++;
+            if (i == n) {
+                return !negative;
+            }
+            if (text.charAt(i) != '.') {
+                return false;
+            }
+        } else if (c >= '1' && c <= '9') {
+            while (i < n && (c = text.charAt(i)) >= '0' && c <= '9') {
+                i++;
+                digits++;
+            }
+            if (i == n) {
+                return digits <= MAX_SIGNIFICANT_DIGITS;
+            }
+            if (c != '.') {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        i++; // the point
+        int fractionStart = i;
+        while (i < n && (c = text.charAt(i)) >= '0' && c <= '9') {
+            i++;
+            digits++;
+        }
+        return i == n && i > fractionStart && text.charAt(n - 1) != '0'
+                && digits <= MAX_SIGNIFICANT_DIGITS;
     }
 
     private static Parsed unexpected(String s, int at) {

@@ -8,6 +8,7 @@ import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.DynamoNumber;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,18 +22,41 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * Numbers read from storage [S4, D3]: the codec keeps canonical text as is without asking DynamoNumber,
- * so for every stored number text, an N and an NS member must read back exactly as DynamoNumber's full
- * parse says: its canonical text when valid, the stored text unchanged when not, never a refusal.
+ * Numbers read from storage [S4, D3]: the codec and DynamoNumber keep canonical text as is without parsing
+ * it ({@link DynamoNumber#isCanonical}), so for every stored number text, an N and an NS member must read
+ * back as an oracle written apart from both says: Java's {@link BigDecimal} with DynamoDB's bounds, its
+ * canonical text when valid, the stored text unchanged when not, never a refusal. DynamoNumber's own
+ * answer must agree with the oracle too.
  */
 class StoredNumberProperties {
 
-    /** What a stored number text must read back as: DynamoNumber's canonical text, or the text itself. */
+    /**
+     * What a stored number text must read back as: DynamoDB's number (at most 38 significant digits, the
+     * leading digit's magnitude from 10^-130 to 10^125, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number)
+     * as a plain decimal without sign on zero or trailing zeros; the text itself when it is none. Java's
+     * grammar is DynamoNumber's (sign, digits with an optional point, an optional e/E exponent), bar white
+     * space, which neither takes.
+     */
     private static String expected(String stored) {
-        return DynamoNumber.tryNormalise(stored).orElse(stored);
+        BigDecimal value;
+        try {
+            value = new BigDecimal(stored);
+        } catch (NumberFormatException e) {
+            return stored;
+        }
+        if (value.signum() == 0) {
+            return "0";
+        }
+        BigDecimal stripped = value.stripTrailingZeros();
+        long leading = (long) stripped.precision() - stripped.scale() - 1;
+        boolean valid = stripped.precision() <= DynamoNumber.MAX_SIGNIFICANT_DIGITS
+                && leading >= DynamoNumber.MIN_LEADING_EXPONENT && leading <= DynamoNumber.MAX_LEADING_EXPONENT;
+        return valid ? stripped.toPlainString() : stored;
     }
 
     private static void checkReadBack(String stored) {
+        assertThat(DynamoNumber.tryNormalise(stored).orElse(stored)).as("[D3] DynamoNumber on '%s'", stored)
+                .isEqualTo(expected(stored));
         Item item = ItemJson.decode("{\"n\":{\"N\":\"" + stored + "\"},\"ns\":{\"NS\":[\"" + stored + "\"]}}");
         assertThat(((AttributeValue.N) item.get("n")).text()).as("[S4, D3] N '%s' read back", stored).isEqualTo(expected(stored));
         assertThat(((AttributeValue.NS) item.get("ns")).values()).as("[S4, D3] NS member '%s' read back", stored)

@@ -1,9 +1,9 @@
 package dev.stillpoint.adapters.sqlite.storage;
 
+import dev.stillpoint.domain.item.Utf8Text;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -54,15 +54,12 @@ public final class KeyCodec {
 
     /** S: the UTF-8 bytes of {@code value}; refuses a string that is not valid Unicode (lone surrogate). */
     public static byte[] encodeString(String value) {
-        try {
-            ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .encode(CharBuffer.wrap(value));
-            return Arrays.copyOfRange(bytes.array(), bytes.position(), bytes.limit());
-        } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("S key value is not valid Unicode", e);
+        // Every key of every write and of every exported item comes here: String.getBytes is the JDK's fast
+        // path, and the one string it would spoil (a lone surrogate, written as '?') is refused first.
+        if (Utf8Text.firstUnpairedSurrogate(value) >= 0) {
+            throw new IllegalArgumentException("S key value is not valid Unicode");
         }
+        return value.getBytes(StandardCharsets.UTF_8);
     }
 
     public static String decodeString(byte[] encoded) {

@@ -137,7 +137,10 @@ class KeyCodecTest {
         // UTF-16 order puts U+FFFD after U+1F600's surrogates; UTF-8 (DynamoDB) order puts it before.
         assertThat(Arrays.compareUnsigned(KeyCodec.encodeString("\uFFFD"), KeyCodec.encodeString("😀"))).isNegative();
         assertThat("\uFFFD".compareTo("😀")).isPositive();
-        assertThatThrownBy(() -> KeyCodec.encodeString("\uD800")).isInstanceOf(IllegalArgumentException.class);
+        // A lone surrogate has no UTF-8: refused, never written as the '?' String.getBytes puts in its place.
+        for (String lone : List.of("\uD800", "a\uD800", "\uDC00b", "\uD800\uD800", "x\uDE00\uD83D")) {
+            assertThatThrownBy(() -> KeyCodec.encodeString(lone)).as(lone).isInstanceOf(IllegalArgumentException.class);
+        }
         assertThatThrownBy(() -> KeyCodec.decodeString(new byte[] {(byte) 0xC3})).isInstanceOf(IllegalArgumentException.class);
 
         byte[] raw = {0, (byte) 0xFF, 7};
