@@ -106,9 +106,18 @@ public final class ItemLimits {
         checkKeyType(item, schema.partitionKey(), definitions);
         schema.sortKey().ifPresent(name -> checkKeyType(item, name, definitions));
 
-        Map<String, AttributeValue> normalised = new LinkedHashMap<>();
-        item.attributes().forEach((name, value) -> normalised.put(name, checked(value, name, 1)));
-        Item result = new Item(normalised);
+        // Copied only once a value changes (a number not canonical): most items are their own normal form.
+        Map<String, AttributeValue> normalised = null;
+        for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+            AttributeValue value = checked(e.getValue(), e.getKey(), 1);
+            if (value != e.getValue() && normalised == null) {
+                normalised = new LinkedHashMap<>(item.attributes());
+            }
+            if (normalised != null) {
+                normalised.put(e.getKey(), value);
+            }
+        }
+        Item result = normalised == null ? item : new Item(normalised);
 
         checkKeySize(result, schema.partitionKey(), "partition", MAX_PARTITION_KEY_BYTES, HASH_KEY_REFUSAL);
         schema.sortKey().ifPresent(name -> checkKeySize(result, name, "sort", MAX_SORT_KEY_BYTES, RANGE_KEY_REFUSAL));
@@ -166,20 +175,36 @@ public final class ItemLimits {
     }
 
     /**
-     * {@code value}, found at {@code path} on nesting level {@code level} (a top-level attribute's value is
-     * level 1), checked against the value rules and with its numbers normalised.
+     * Where a nested value sits, for a message only: {@code parent[i]} or {@code parent.name}, made into text
+     * when a refusal names it, not for every value checked.
      */
-    private static AttributeValue checked(AttributeValue value, String path, int level) {
+    private record Path(Object parent, Object step, boolean element) {
+        @Override
+        public String toString() {
+            return element ? parent + "[" + step + "]" : parent + "." + step;
+        }
+    }
+
+    /**
+     * {@code value}, found at {@code path} on nesting level {@code level} (a top-level attribute's value is
+     * level 1), checked against the value rules and with its numbers normalised: the same instance when
+     * nothing in it changes.
+     */
+    private static AttributeValue checked(AttributeValue value, Object path, int level) {
         if (level > MAX_NESTING_LEVELS) {
             // DynamoDB's wording, then which value: the message must name it [R6].
             throw StorageException.validation(NESTING_REFUSAL + " (attribute '" + path + "' is at level " + level
                     + "; at most " + MAX_NESTING_LEVELS + " levels, a top-level attribute's value being level 1)");
         }
         if (value instanceof AttributeValue.N n) {
-            return new AttributeValue.N(normaliseNumber(n.text(), path));
+            String canonical = normaliseNumber(n.text(), path);
+            return canonical.equals(n.text()) ? value : new AttributeValue.N(canonical);
         }
         if (value instanceof AttributeValue.NS ns) {
             requireMembers(ns.values().isEmpty(), "An number set  may not be empty", path);
+            if (ns.values().stream().allMatch(DynamoNumber::isCanonical)) {
+                return value; // distinct canonical texts are distinct numbers
+            }
             Set<String> members = new LinkedHashSet<>();
             for (String member : ns.values()) {
                 if (!members.add(normaliseNumber(member, path))) {
@@ -199,16 +224,31 @@ public final class ItemLimits {
             return value;
         }
         if (value instanceof AttributeValue.L l) {
-            List<AttributeValue> elements = new ArrayList<>(l.values().size());
-            for (int i = 0; i < l.values().size(); i++) {
-                elements.add(checked(l.values().get(i), path + "[" + i + "]", level + 1));
+            List<AttributeValue> values = l.values();
+            List<AttributeValue> elements = null;
+            for (int i = 0; i < values.size(); i++) {
+                AttributeValue element = checked(values.get(i), new Path(path, i, true), level + 1);
+                if (element != values.get(i) && elements == null) {
+                    elements = new ArrayList<>(values.subList(0, i));
+                }
+                if (elements != null) {
+                    elements.add(element);
+                }
             }
-            return new AttributeValue.L(elements);
+            return elements == null ? value : new AttributeValue.L(elements);
         }
         if (value instanceof AttributeValue.M m) {
-            Map<String, AttributeValue> entries = new LinkedHashMap<>();
-            m.values().forEach((name, element) -> entries.put(name, checked(element, path + "." + name, level + 1)));
-            return new AttributeValue.M(entries);
+            Map<String, AttributeValue> entries = null;
+            for (Map.Entry<String, AttributeValue> e : m.values().entrySet()) {
+                AttributeValue element = checked(e.getValue(), new Path(path, e.getKey(), false), level + 1);
+                if (element != e.getValue() && entries == null) {
+                    entries = new LinkedHashMap<>(m.values());
+                }
+                if (entries != null) {
+                    entries.put(e.getKey(), element);
+                }
+            }
+            return entries == null ? value : new AttributeValue.M(entries);
         }
         return value;
     }
@@ -219,7 +259,7 @@ public final class ItemLimits {
      * DynamoDB answers "One or more parameter values were invalid: An string set  may not be empty" (its
      * double space included), "An number set  may not be empty" and "Binary sets should not be empty".
      */
-    private static void requireMembers(boolean empty, String dynamoWording, String path) {
+    private static void requireMembers(boolean empty, String dynamoWording, Object path) {
         if (empty) {
             throw StorageException.validation("One or more parameter values were invalid: " + dynamoWording
                     + " (attribute '" + path + "')");
@@ -227,7 +267,7 @@ public final class ItemLimits {
     }
 
     /** "Each value within a set must be unique" (the data-types page above); SS and NS are sets by construction. */
-    private static void requireDistinct(AttributeValue.BS bs, String path) {
+    private static void requireDistinct(AttributeValue.BS bs, Object path) {
         Set<ByteBuffer> seen = new HashSet<>();
         for (byte[] member : bs.values()) {
             if (!seen.add(ByteBuffer.wrap(member))) {
@@ -238,7 +278,7 @@ public final class ItemLimits {
         }
     }
 
-    private static String normaliseNumber(String text, String path) {
+    private static String normaliseNumber(String text, Object path) {
         return DynamoNumber.tryNormalise(text).orElseThrow(() -> StorageException.validation(numberRefusal(text)
                 + ": attribute '" + path + "' holds an invalid number " + Checks.show(text) + ": " + DynamoNumber.problem(text)));
     }

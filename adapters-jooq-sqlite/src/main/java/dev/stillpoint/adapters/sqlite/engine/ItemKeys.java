@@ -21,7 +21,7 @@ record ItemKeys(byte[] pk, byte[] sk) {
             return KeyCodec.encodeBinary(b.bytes());
         }
         if (value instanceof AttributeValue.N n) {
-            return KeyCodec.encodeNumber(DynamoNumber.value(n.text()));
+            return KeyCodec.encodeNumber(DynamoNumber.normalise(n.text()));
         }
         throw StorageException.validation("a key value must be S, N or B, got " + value.typeName());
     }

@@ -111,34 +111,82 @@ public final class KeyCodec {
      *     outside 1E-130 .. 9.99E125
      */
     public static byte[] encodeNumber(BigDecimal value) {
-        BigDecimal normalised = value.stripTrailingZeros();
-        int signum = normalised.signum();
-        if (signum == 0) {
+        return encodeNumber(value.stripTrailingZeros().toPlainString(), value);
+    }
+
+    /**
+     * N from its plain decimal text, as {@link #encodeNumber(BigDecimal)} encodes its value: what a key's
+     * write and an export's key check call with DynamoNumber's canonical text, so no {@code BigDecimal}
+     * is made per key. Leading and trailing zeros are ignored.
+     *
+     * @param plain an optional '-', decimal digits and at most one point; no exponent
+     * @throws IllegalArgumentException if it is not such text, has more than 38 significant digits or
+     *     its magnitude is outside 1E-130 .. 9.99E125
+     */
+    public static byte[] encodeNumber(String plain) {
+        return encodeNumber(plain, plain);
+    }
+
+    /** {@link #encodeNumber(String)}, a refusal naming the number as {@code shown} gives it. */
+    private static byte[] encodeNumber(String plain, Object shown) {
+        int n = plain.length();
+        int start = n > 0 && plain.charAt(0) == '-' ? 1 : 0;
+        int point = plain.indexOf('.', start);
+        int first = start;
+        while (first < n && (plain.charAt(first) == '0' || plain.charAt(first) == '.')) {
+            first++;
+        }
+        int last = n - 1;
+        while (last >= first && (plain.charAt(last) == '0' || plain.charAt(last) == '.')) {
+            last--;
+        }
+        if (start == n || (point >= 0 && plain.indexOf('.', point + 1) >= 0)) {
+            throw new IllegalArgumentException("not a plain decimal N key value: '" + plain + "'");
+        }
+        if (first > last) {
             return new byte[] {(byte) ZERO};
         }
-        String digits = normalised.unscaledValue().abs().toString();
-        if (digits.length() > MAX_DIGITS) {
+        int pointAt = point < 0 ? n : point;
+        // The leading digit's exponent: its distance from the point (the point itself not counted after it).
+        long exponent = first < pointAt ? pointAt - first - 1 : pointAt - first;
+        int digitCount = last - first + 1 - (first < pointAt && pointAt < last ? 1 : 0);
+        if (digitCount > MAX_DIGITS) {
             throw new IllegalArgumentException(
-                    "N key value has more than " + MAX_DIGITS + " significant digits: " + value);
+                    "N key value has more than " + MAX_DIGITS + " significant digits: " + shown);
         }
-        long exponent = (long) digits.length() - 1 - normalised.scale();
         if (exponent < MIN_EXPONENT || exponent > MAX_EXPONENT) {
-            throw new IllegalArgumentException("N key value out of range 1E-130 .. 9.99E125: " + value);
+            throw new IllegalArgumentException("N key value out of range 1E-130 .. 9.99E125: " + shown);
         }
-        int pairs = (digits.length() + 1) / 2;
-        byte[] out = new byte[signum > 0 ? 2 + pairs : 3 + pairs];
-        int mask = signum > 0 ? 0 : 0xFF;
-        out[0] = (byte) (signum > 0 ? POSITIVE : NEGATIVE);
+        boolean positive = start == 0;
+        int pairs = (digitCount + 1) / 2;
+        byte[] out = new byte[positive ? 2 + pairs : 3 + pairs];
+        int mask = positive ? 0 : 0xFF;
+        out[0] = (byte) (positive ? POSITIVE : NEGATIVE);
         out[1] = (byte) (((int) exponent + EXPONENT_BIAS) ^ mask);
+        int at = first;
         for (int i = 0; i < pairs; i++) {
-            int high = digits.charAt(2 * i) - '0';
-            int low = 2 * i + 1 < digits.length() ? digits.charAt(2 * i + 1) - '0' : 0;
+            int high = digit(plain, at++);
+            if (at < last + 1 && plain.charAt(at) == '.') {
+                at++;
+            }
+            int low = at <= last ? digit(plain, at++) : 0;
+            if (at < last + 1 && plain.charAt(at) == '.') {
+                at++;
+            }
             out[2 + i] = (byte) ((high * 10 + low + PAIR_OFFSET) ^ mask);
         }
-        if (signum < 0) {
+        if (!positive) {
             out[out.length - 1] = (byte) NEGATIVE_END;
         }
         return out;
+    }
+
+    private static int digit(String plain, int at) {
+        char c = plain.charAt(at);
+        if (c < '0' || c > '9') {
+            throw new IllegalArgumentException("not a plain decimal N key value: '" + plain + "'");
+        }
+        return c - '0';
     }
 
     /**
