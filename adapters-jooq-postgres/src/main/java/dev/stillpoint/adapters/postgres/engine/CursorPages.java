@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
@@ -38,6 +39,8 @@ final class CursorPages implements PageSource {
     private final String query;
     private final String tableName;
     private final ReadObserver observer;
+    /** The types of the key columns the query selects after the item (pk, then sk); none when it selects the item alone. */
+    private final List<ScalarType> keyTypes;
     private Statement statement;
     private ResultSet rows;
     // Rows of the last batch not read yet: a next() with none left is a round trip for the next batch.
@@ -60,11 +63,13 @@ final class CursorPages implements PageSource {
 
     /**
      * The pages of {@code query} in the data transaction of {@code data}; nothing is sent until the first
-     * page is asked for, and the pages own the transaction from here on.
+     * page is asked for, and the pages own the transaction from here on. The query selects the item column,
+     * then a key column per type of {@code keyTypes}: each item then carries its stored key [E1].
      */
-    CursorPages(Connection data, String query, String tableName, ReadObserver observer) {
+    CursorPages(Connection data, String query, List<ScalarType> keyTypes, String tableName, ReadObserver observer) {
         this.data = data;
         this.query = query;
+        this.keyTypes = List.copyOf(keyTypes);
         this.tableName = tableName;
         this.observer = observer;
     }
@@ -97,7 +102,7 @@ final class CursorPages implements PageSource {
                     throw new StorageException(ErrorReason.INTERNAL, "a row of table '" + tableName
                             + "' has no item text; the snapshot stream ends at it");
                 }
-                StoredUtf8 item = new StoredUtf8(utf8);
+                StoredUtf8 item = keyTypes.isEmpty() ? new StoredUtf8(utf8) : StoredRow.read(utf8, rows, keyTypes);
                 bytes += item.size();
                 bytesSeen += utf8.length;
                 rowsSeen++;

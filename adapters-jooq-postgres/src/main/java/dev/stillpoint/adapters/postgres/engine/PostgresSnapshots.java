@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.KeyOrder;
+import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredKeys;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Set;
 import org.jooq.Field;
 import org.jooq.Query;
-import org.jooq.Record1;
 import org.jooq.SQLDialect;
 import org.jooq.SelectJoinStep;
 import org.jooq.conf.ParamType;
@@ -251,14 +251,30 @@ public final class PostgresSnapshots implements SnapshotReadPort {
     record Pinned(Pools pools, String tableName, ReadObserver observer, Connection data, CatalogRows.Loaded loaded,
                   SnapshotInfo info, boolean keyOrdered) implements PinnedRead {
 
+        /** The item column; with {@code INCLUDED}, the key columns after it, so each item carries its stored key [E1]. */
         @Override
         public PageSource pages(StoredKeys storedKeys) {
             RelationLayout base = loaded.base();
-            // The cursor reads the item column only: its items carry no stored key, whatever storedKeys asks.
-            SelectJoinStep<Record1<String>> select = DSL.using(SQLDialect.POSTGRES).select(base.item()).from(base.relation().table());
+            List<Field<?>> columns = new ArrayList<>();
+            columns.add(base.item());
+            if (storedKeys == StoredKeys.INCLUDED) {
+                columns.addAll(base.keyColumns());
+            }
+            SelectJoinStep<?> select = DSL.using(SQLDialect.POSTGRES).select(columns).from(base.relation().table());
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
                     .getSQL(ParamType.INLINED);
-            return new CursorPages(data, query, tableName, observer);
+            return new CursorPages(data, query, keyTypes(storedKeys), tableName, observer);
+        }
+
+        /** The types of the key columns a page query selects after the item: none unless {@code INCLUDED}. */
+        private List<ScalarType> keyTypes(StoredKeys storedKeys) {
+            if (storedKeys != StoredKeys.INCLUDED) {
+                return List.of();
+            }
+            List<ScalarType> types = new ArrayList<>();
+            types.add(loaded.row().pkType());
+            loaded.row().skType().ifPresent(types::add);
+            return types;
         }
 
         /**
@@ -275,7 +291,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
                         + " order (an unorderable key or a key column not collated \"C\"), so it has no key ranges"
                         + " to cut into " + count + " segments [B2]");
             }
-            return SnapshotSegments.cut(pools, data, loaded.base(), tableName, observer, count);
+            return SnapshotSegments.cut(pools, data, loaded.base(), keyTypes(storedKeys), tableName, observer, count);
         }
 
         @Override

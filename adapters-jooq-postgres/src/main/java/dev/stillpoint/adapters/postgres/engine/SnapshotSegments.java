@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.out.PageSource;
 import dev.stillpoint.ports.out.ReadObserver;
@@ -47,8 +48,8 @@ final class SnapshotSegments {
      * Cuts the pinned read on {@code data} into {@code count} segments; on a failure every connection
      * borrowed here is given back and {@code data} is left to the caller.
      */
-    static SegmentSources cut(Pools pools, Connection data, RelationLayout base, String tableName,
-                              ReadObserver observer, int count) {
+    static SegmentSources cut(Pools pools, Connection data, RelationLayout base, List<ScalarType> keyTypes,
+                              String tableName, ReadObserver observer, int count) {
         String table = RENDER.render(base.relation().table());
         List<String> keys = base.keyColumns().stream().map(RENDER::render).toList();
         List<Connection> others = new ArrayList<>();
@@ -66,10 +67,12 @@ final class SnapshotSegments {
             List<PageSource> sources = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 Connection c = i == 0 ? data : others.get(i - 1);
-                String query = "SELECT " + RENDER.render(base.item()) + " FROM " + table
+                // The item, then the key columns where the items carry their stored key [E1].
+                String query = "SELECT " + RENDER.render(base.item()) + (keyTypes.isEmpty() ? "" : ", " + String.join(", ", keys))
+                        + " FROM " + table
                         + where(keys, i == 0 ? null : bounds.get(i - 1), i == count - 1 ? null : bounds.get(i), i > 0)
                         + " ORDER BY " + String.join(", ", keys);
-                sources.add(new CursorPages(c, query, tableName, observer));
+                sources.add(new CursorPages(c, query, keyTypes, tableName, observer));
             }
             return new SegmentSources(sources, SegmentSources.NOTHING_SHARED);
         } catch (SQLException | RuntimeException e) {

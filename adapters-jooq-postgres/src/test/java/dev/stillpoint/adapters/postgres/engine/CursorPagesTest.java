@@ -12,6 +12,7 @@ import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import java.sql.Connection;
+import java.util.List;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +39,7 @@ class CursorPagesTest {
     private static CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        return new CursorPages(c, select, "t", new ReadObserver() {
+        return new CursorPages(c, select, List.of(), "t", new ReadObserver() {
             @Override
             public void roundTrip() {
                 fetches.incrementAndGet();

@@ -10,6 +10,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import java.sql.Connection;
+import java.util.List;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
@@ -71,7 +72,7 @@ class PgFailuresTest {
     void p5_aFetchFailingWithTheCodeIsSnapshotExpired(String sqlState) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        CursorPages pages = new CursorPages(c, "SELECT sp_fail('" + sqlState + "')", "t", ReadObserver.NONE);
+        CursorPages pages = new CursorPages(c, "SELECT sp_fail('" + sqlState + "')", List.of(), "t", ReadObserver.NONE);
         StorageException e = catchThrowableOfType(StorageException.class, () -> pages.nextPage(PageBudget.DEFAULT));
         assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
         pages.close();
