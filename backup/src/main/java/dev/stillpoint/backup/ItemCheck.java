@@ -271,18 +271,7 @@ public final class ItemCheck {
     }
 
     private static String show(Key key) {
-        return render(key.partition()) + key.sort().map(s -> ", " + render(s)).orElse("");
-    }
-
-    private static String render(AttributeValue v) {
-        String text = v instanceof AttributeValue.S s ? s.value()
-                : v instanceof AttributeValue.N n ? n.text()
-                : v instanceof AttributeValue.B b ? Base64.getEncoder().encodeToString(b.bytes())
-                : v.typeName();
-        if (text.length() > 64) {
-            text = text.substring(0, 64) + "...";
-        }
-        return v.typeName() + " '" + text + "'";
+        return AttributeValue.shown(key.partition()) + key.sort().map(s -> ", " + AttributeValue.shown(s)).orElse("");
     }
 
     /** A key attribute's value: {@code {"S"|"N"|"B": "..."}} of the defined type. */

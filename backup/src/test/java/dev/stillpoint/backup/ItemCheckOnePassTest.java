@@ -115,6 +115,16 @@ class ItemCheckOnePassTest {
         }
     }
 
+    // A key value holding a NUL or a line break is named with them escaped: the message is one line of text.
+    @Example
+    void aKeyValuesControlCharactersAreEscapedInTheMessage() {
+        String json = "{\"pk\":{\"S\":\"a\\u0000\\nb\"},\"sk\":{\"N\":\"1\"}}";
+        String why = new ItemCheck(TABLE).problem(new Stored(json, Optional.of(A1)), json.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(why).contains("(S 'a\\u0000\\u000Ab', N '1') are not the key its row is stored under")
+                .doesNotContain("\u0000").doesNotContain("\n");
+    }
+
     @Provide
     Arbitrary<String> edited() {
         Arbitrary<Tuple.Tuple3<Integer, Integer, Character>> edit = Combinators.combine(

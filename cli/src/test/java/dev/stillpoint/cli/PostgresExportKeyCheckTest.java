@@ -65,7 +65,7 @@ class PostgresExportKeyCheckTest {
 
             assertThat(run.code()).as("-j %s: %s", jobs, run.err()).isEqualTo(ExitCodes.CORRUPT_ITEM);
             assertThat(run.err()).as("-j " + jobs)
-                    .contains("stored key pk='b' sk=10)")
+                    .contains("stored key pk=S 'b' sk=N '10')")
                     .contains("its key attributes (S 'b', N '11') are not the key its row is stored under");
             assertThat(Files.exists(out.resolve("manifest.json"))).as("-j %s: no manifest", jobs).isFalse();
         }

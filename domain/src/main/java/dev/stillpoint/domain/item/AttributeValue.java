@@ -25,6 +25,18 @@ public sealed interface AttributeValue
     String typeName();
 
     /**
+     * {@code value} for a message: its type and its text (B in base64), quoted and cut to 64 characters, each
+     * control character written as its JSON escape, so a NUL or a line break in a key cannot cut or split the
+     * message that names it.
+     *
+     * @param value the value to show
+     * @return e.g. {@code S 'customer#1'}, {@code N '12.5'}
+     */
+    static String shown(AttributeValue value) {
+        return Checks.show(value);
+    }
+
+    /**
      * A string value.
      *
      * @param value the string

@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.ports.in.StoredKey;
@@ -9,7 +10,6 @@ import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -88,19 +88,17 @@ final class StoredRow extends StoredUtf8 {
             }
         }
 
+        /** The values as the relation holds them (text in its stored form), each shown with its type. */
         @Override
         public String describe() {
             return "pk=" + shown(pk) + (sk == null ? "" : " sk=" + shown(sk));
         }
 
         private static String shown(Object value) {
-            if (value instanceof byte[] bytes) {
-                return "x'" + HexFormat.of().withUpperCase().formatHex(bytes) + "'";
-            }
-            if (value instanceof BigDecimal number) {
-                return number.toPlainString();
-            }
-            return "'" + value + "'";
+            AttributeValue v = value instanceof byte[] bytes ? new AttributeValue.B(bytes)
+                    : value instanceof BigDecimal number ? new AttributeValue.N(number.toPlainString())
+                    : new AttributeValue.S(String.valueOf(value));
+            return AttributeValue.shown(v);
         }
     }
 }
