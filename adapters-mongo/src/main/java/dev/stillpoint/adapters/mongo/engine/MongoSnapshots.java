@@ -129,8 +129,8 @@ final class MongoSnapshots implements SnapshotReadPort {
 
         @Override
         public PageSource pages(StoredKeys storedKeys) {
-            // A document holds its item and key together: no stored key apart from it, whatever storedKeys asks.
-            return new CursorPages(session, base);
+            // With INCLUDED, each item carries its document's _id, the key it is stored under apart from the item [E1].
+            return new CursorPages(session, base, storedKeys == StoredKeys.INCLUDED);
         }
 
         @Override
@@ -143,11 +143,13 @@ final class MongoSnapshots implements SnapshotReadPort {
     private static final class CursorPages implements PageSource {
         private final Session session;
         private final MongoCollection<BsonDocument> base;
+        private final boolean withIds;
         private MongoCursor<BsonDocument> cursor;
 
-        CursorPages(Session session, MongoCollection<BsonDocument> base) {
+        CursorPages(Session session, MongoCollection<BsonDocument> base, boolean withIds) {
             this.session = session;
             this.base = base;
+            this.withIds = withIds;
         }
 
         @Override
@@ -158,7 +160,7 @@ final class MongoSnapshots implements SnapshotReadPort {
                     cursor = base.find(session.session()).batchSize(budget.rows()).iterator();
                 }
                 List<dev.stillpoint.ports.in.StoredItem> items = DocumentPages.fill(cursor, budget, base.getNamespace()
-                        .getCollectionName());
+                        .getCollectionName(), withIds);
                 // Exhausted when nothing is buffered and the server closed the cursor: no getMore needed to know.
                 boolean last = cursor.available() == 0 && cursor.getServerCursor() == null;
                 return new Page(items, last);
