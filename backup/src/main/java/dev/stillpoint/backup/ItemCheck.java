@@ -31,12 +31,14 @@ import java.util.regex.Pattern;
  * its key attributes are present, of their defined types, and equal to the key the row is stored
  * under where the backend keeps one ({@link StoredItem#storedKey()}).
  *
- * <p>One pass of Jackson's streaming parser over the text: tokens are checked and skipped, only the
- * key attributes' values are kept. That much is the export's own (the stored bytes, the stored key).
- * Then, when the check knows the table ({@link #ItemCheck(TableDescription)}), the item is decoded and
- * put to DynamoDB's item rules as PutItem states them ({@link ItemRules#forPut}) [V2]: an item PutItem
- * would refuse (an invalid or 39-digit number, an empty set, a value nested past 32 levels, an item over
- * 400 KB, an index key over its limit) is never exported, so an export that ends well always restores.
+ * <p>The check's own part (the stored bytes, the stored key) is one pass of Jackson's streaming parser
+ * over the text: tokens are checked and skipped, only the key attributes' values are kept. When the check
+ * knows the table ({@link #ItemCheck(TableDescription)}), the item is also put to DynamoDB's item rules as
+ * PutItem states them ({@link ItemRules#forPut}) [V2]: an item PutItem would refuse (an invalid or 39-digit
+ * number, an empty set, a value nested past 32 levels, an item over 400 KB, an index key over its limit) is
+ * never exported, so an export that ends well always restores. There a sound item is answered in one pass
+ * instead (decoded, put to the rules, its key compared), and the parse runs only to name a failing item's
+ * fault, so the verdict and the message are the parse's (ItemCheckOnePassTest holds them to it).
  */
 public final class ItemCheck {
     private static final Pattern JACKSON_SOURCE =
