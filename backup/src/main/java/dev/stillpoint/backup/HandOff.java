@@ -79,9 +79,12 @@ final class HandOff<P> {
         thread.start();
     }
 
-    /** Checking threads for each of {@code lanes} hand-offs: the machine's cores shared among them, at least one each. */
+    /**
+     * Checking threads for each of {@code lanes} hand-offs: the machine's cores shared among them, at least one
+     * each, and no more than {@value #DEPTH}, the batches in flight (a thread more would find no batch to check).
+     */
     static int checkersPerLane(int lanes) {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() / lanes);
+        return Math.min(DEPTH, Math.max(1, Runtime.getRuntime().availableProcessors() / lanes));
     }
 
     /** A JVM stopped by a signal does not wait for the export's threads: ExportTemps removes its files. */
