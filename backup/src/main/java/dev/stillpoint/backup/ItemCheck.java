@@ -64,6 +64,7 @@ public final class ItemCheck {
     /** Repeated names are found by {@link ObjectNames}, not by Jackson's duplicate detection, which builds a set per object. */
     private static final JsonFactory JSON = new JsonFactory();
 
+    private final KeySchema key;
     private final String partitionName;
     private final Optional<String> sortName;
     private final Optional<ScalarType> partitionType;
@@ -96,6 +97,7 @@ public final class ItemCheck {
 
     private ItemCheck(KeySchema key, List<AttributeDefinition> definitions, TableDescription rules) {
         this.rules = rules;
+        this.key = key;
         this.partitionName = key.partitionKey();
         this.sortName = key.sortKey();
         this.partitionType = typeOf(definitions, partitionName);
@@ -180,12 +182,7 @@ public final class ItemCheck {
             Item decoded = utf8 == null ? ItemJson.decode(item.json()) : ItemJson.decodeUtf8(utf8);
             ItemRules.forPut(rules, decoded);
             Optional<StoredKey> stored = item.storedKey();
-            if (stored.isEmpty()) {
-                return true;
-            }
-            AttributeValue partition = decoded.find(partitionName).orElseThrow();
-            return stored.get().matches(sortName.isEmpty() ? Key.of(partition)
-                    : Key.of(partition, decoded.find(sortName.get()).orElseThrow()));
+            return stored.isEmpty() || stored.get().matches(Key.of(decoded, key));
         } catch (RuntimeException e) {
             return false; // refused, or a fault the parse meets too: it decides
         }

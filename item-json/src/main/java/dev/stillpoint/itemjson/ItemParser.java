@@ -2,6 +2,7 @@ package dev.stillpoint.itemjson;
 
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.item.DynamoNumber;
 import dev.stillpoint.domain.item.Item;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,8 @@ final class ItemParser extends TextCursor {
         skipWhitespace();
         AttributeValue value = switch (tag) {
             case S -> new AttributeValue.S(string("S value"));
-            case N -> StoredNumbers.number(string("N value"));
+            // Read as stored [S4]: canonical text kept, other valid text normalised, invalid text raw, never refused.
+            case N -> AttributeValue.N.fromStored(string("N value"));
             case B -> new AttributeValue.B(binary("B value"));
             case BOOL -> bool() ? AttributeValue.Bool.TRUE : AttributeValue.Bool.FALSE;
             case NULL -> {
@@ -189,7 +191,8 @@ final class ItemParser extends TextCursor {
             do {
                 skipWhitespace();
                 int at = pos;
-                stack.push(StoredNumbers.memberText(string("NS member")), null, at);
+                String member = string("NS member");
+                stack.push(DynamoNumber.tryNormalise(member).orElse(member), null, at);
             } while (!endOfArray("NS"));
         }
         AttributeValue.NS set = new AttributeValue.NS(stack.set(from));

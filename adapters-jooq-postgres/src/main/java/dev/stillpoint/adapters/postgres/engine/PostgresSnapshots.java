@@ -268,13 +268,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         /** The types of the key columns a page query selects after the item: none unless {@code INCLUDED}. */
         private List<ScalarType> keyTypes(StoredKeys storedKeys) {
-            if (storedKeys != StoredKeys.INCLUDED) {
-                return List.of();
-            }
-            List<ScalarType> types = new ArrayList<>();
-            types.add(loaded.row().pkType());
-            loaded.row().skType().ifPresent(types::add);
-            return types;
+            return storedKeys == StoredKeys.INCLUDED ? loaded.base().keyTypes() : List.of();
         }
 
         /**

@@ -39,10 +39,12 @@ public final class RelationLayout {
     private final Optional<Field<Object>> sk;
     private final Optional<Field<Object>> basePk;
     private final Optional<Field<Object>> baseSk;
+    private final List<ScalarType> keyTypes;
 
     private RelationLayout(DataRelation relation, Field<Object> pk, Optional<Field<Object>> sk,
-                           Optional<Field<Object>> basePk, Optional<Field<Object>> baseSk) {
+                           Optional<Field<Object>> basePk, Optional<Field<Object>> baseSk, List<ScalarType> keyTypes) {
         this.relation = relation;
+        this.keyTypes = keyTypes;
         this.pk = pk;
         this.sk = sk;
         this.basePk = basePk;
@@ -52,14 +54,18 @@ public final class RelationLayout {
     /** A base relation keyed by the table's key types. */
     public static RelationLayout base(DataRelation relation, ScalarType pkType, Optional<ScalarType> skType) {
         return new RelationLayout(relation, column("pk", pkType), skType.map(t -> column("sk", t)),
-                Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), types(pkType, skType));
     }
 
     /** An index relation keyed by the index's key types, then the table's. */
     public static RelationLayout index(DataRelation relation, ScalarType pkType, Optional<ScalarType> skType,
                                        ScalarType basePkType, Optional<ScalarType> baseSkType) {
         return new RelationLayout(relation, column("pk", pkType), skType.map(t -> column("sk", t)),
-                Optional.of(column("base_pk", basePkType)), baseSkType.map(t -> column("base_sk", t)));
+                Optional.of(column("base_pk", basePkType)), baseSkType.map(t -> column("base_sk", t)), types(pkType, skType));
+    }
+
+    private static List<ScalarType> types(ScalarType pk, Optional<ScalarType> sk) {
+        return sk.map(s -> List.of(pk, s)).orElse(List.of(pk));
     }
 
     /** The SQL type a key attribute of {@code type} is stored as. */
@@ -109,6 +115,11 @@ public final class RelationLayout {
         out.add(pk);
         sk.ifPresent(out::add);
         return out;
+    }
+
+    /** The DynamoDB types of {@link #keyColumns()}, in the same order. */
+    public List<ScalarType> keyTypes() {
+        return keyTypes;
     }
 
     /** The base item's key columns of an index relation. */
