@@ -158,13 +158,17 @@ public final class ItemRules {
     private static Optional<Key> indexKey(TableDescription table, String indexName, KeySchema schema, Item item,
                                           boolean strict) {
         Optional<AttributeValue> pk = indexValue(table, indexName, schema.partitionKey(), true, item, strict);
+        // The sort key is checked even when the partition key is absent: a write carrying either key attribute
+        // in violation of the index's key schema is refused, whether or not the item enters the index.
+        Optional<AttributeValue> sk = schema.sortKey()
+                .flatMap(attribute -> indexValue(table, indexName, attribute, false, item, strict));
         if (pk.isEmpty()) {
             return Optional.empty();
         }
         if (schema.sortKey().isEmpty()) {
             return Optional.of(Key.of(pk.get()));
         }
-        return indexValue(table, indexName, schema.sortKey().get(), false, item, strict).map(sk -> Key.of(pk.get(), sk));
+        return sk.map(v -> Key.of(pk.get(), v));
     }
 
     /**
@@ -203,10 +207,17 @@ public final class ItemRules {
                     + indexName + "' of table '" + table.tableName() + "' and its value is " + size
                     + " bytes, over the index key limit of " + maxBytes + " bytes");
         }
+        if (wrongType) {
+            // DynamoDB's words (as dynalite's tests record them against DynamoDB), then the table's name.
+            throw StorageException.validation("One or more parameter values were invalid: Type mismatch for Index Key "
+                    + attribute + " Expected: " + declared.name() + " Actual: " + v.typeName() + " IndexName: " + indexName
+                    + " (attribute '" + attribute + "' is a key of index '" + indexName + "' of table '"
+                    + table.tableName() + "', declared " + declared.name() + ", but the item holds a value of type "
+                    + v.typeName() + ")");
+        }
         throw StorageException.validation("one or more parameter values are not valid: attribute '" + attribute
                 + "' is a key of index '" + indexName + "' of table '" + table.tableName() + "', declared "
-                + declared.name() + (wrongType ? ", but the item holds a value of type " + v.typeName()
-                : ", and must not be an empty " + declared.name() + " value"));
+                + declared.name() + ", and must not be an empty " + declared.name() + " value");
     }
 
     /** Whether every string inside {@code value} is well-formed and every nested name valid, as below, naming nothing. */

@@ -41,6 +41,12 @@ public final class DynamoReferenceCorpus {
     /** Index keys: "The maximum length of a partition key is 2048 bytes, and ... of a sort key is 1024 bytes". */
     static final String INDEX_KEYS = GUIDE + "GSI.OnlineOps.ViolationDetection.html";
 
+    /**
+     * DynamoDB's answer to an index key of another type than its definition, as dynalite's tests (run against
+     * DynamoDB itself with REMOTE set) record it: "Type mismatch for Index Key c Expected: S Actual: N IndexName: ...".
+     */
+    static final String DYNALITE_PUT_ITEM = "https://github.com/mhart/dynalite/blob/master/test/putItem.js";
+
     /** The item size limit, 400 KB with 1 KB = 1024 bytes (Constraints.html). */
     static final int ITEM_LIMIT = 400 * 1024;
 
@@ -126,6 +132,15 @@ public final class DynamoReferenceCorpus {
                 INDEX_KEYS);
         c.refused("a GSI sort key of 1,025 bytes", c.put("g", AttributeValue.s("g"), "gs", AttributeValue.s("h".repeat(1025))),
                 INDEX_KEYS, "1024", "'gs'", "by_g");
+        // An index key attribute the item holds is checked even where the item stays out of the index (its other
+        // key attribute absent); dynalite's tests record DynamoDB's words for the type.
+        c.refused("a GSI sort key of type N, the GSI partition key absent", c.put("gs", AttributeValue.n("1")),
+                INDEX_KEYS + " and " + DYNALITE_PUT_ITEM, "Type mismatch for Index Key gs Expected: S Actual: N IndexName: by_g");
+        c.refused("an empty GSI sort key, the GSI partition key absent", c.put("gs", AttributeValue.s("")), INDEX_KEYS,
+                "'gs'", "by_g", "empty S");
+        c.refused("a GSI sort key of 1,025 bytes, the GSI partition key absent", c.put("gs", AttributeValue.s("h".repeat(1025))),
+                INDEX_KEYS, "1024", "'gs'", "by_g");
+        c.accepted("a GSI sort key alone (the item stays out of the index)", c.put("gs", AttributeValue.s("h")), INDEX_KEYS);
         c.accepted("an LSI sort key of 1,024 bytes", c.put("l", AttributeValue.s("l".repeat(1024))), INDEX_KEYS);
         c.refused("an LSI sort key of 1,025 bytes", c.put("l", AttributeValue.s("l".repeat(1025))), INDEX_KEYS,
                 "1024", "'l'", "by_l");

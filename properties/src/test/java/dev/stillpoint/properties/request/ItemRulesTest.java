@@ -90,6 +90,31 @@ class ItemRulesTest {
                 .as("[R3] a DELETING index takes no entry").isEmpty();
     }
 
+    // R3, V1: an index sort key the item holds in violation of the index's key schema (another type, empty,
+    // over 1,024 bytes) is refused even when the index's partition key is absent, so the item would not enter
+    // the index: DynamoDB refuses it ("Type mismatch for Index Key", recorded by dynalite's tests against
+    // DynamoDB; GSI.OnlineOps.ViolationDetection.html: "all write operations to items that violate the new
+    // index's key schema are rejected"). Found by a differential run against dynalite.
+    @Test
+    void r3_anIndexSortKeyInViolationIsRefusedWithoutItsPartitionKey() {
+        refused(item("r", new AttributeValue.S("2")), "'r'", "byG",
+                "Type mismatch for Index Key r Expected: N Actual: S IndexName: byG", "table 'Orders'");
+        TableDescription stringSort = CreateTableRequest.builder("acct", "Orders")
+                .partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
+                .globalIndex("byG", "g", ScalarType.S, "r", ScalarType.S, Projection.all())
+                .build().describe("id", "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE);
+        assertThatThrownBy(() -> ItemRules.forPut(stringSort, item("r", new AttributeValue.S(""))))
+                .as("[R3] an empty index sort key, no partition key").isInstanceOf(StorageException.class)
+                .hasMessageContaining("'r'").hasMessageContaining("must not be an empty S value");
+        assertThatThrownBy(() -> ItemRules.forPut(stringSort, item("r", new AttributeValue.S("x".repeat(1025)))))
+                .as("[R3] an index sort key over 1,024 bytes, no partition key").isInstanceOf(StorageException.class)
+                .hasMessageContaining("'r'").hasMessageContaining("1024");
+        assertThat(ItemRules.forPut(table(), item("r", new AttributeValue.N("2"))).indexKeys())
+                .as("[R3] a sound sort key alone: accepted, not in the index").isEmpty();
+        assertThat(ItemRules.entryKeyOfStoredItem(table(), "byG", item("r", new AttributeValue.S("2"))))
+                .as("[R3] a backfill leaves such a stored item out, refusing nothing").isEmpty();
+    }
+
     // R3: a backfill leaves out of the index a stored item whose index key is missing, of another type
     // or empty, and keys the others; an unknown index is a validation error naming it.
     @Test
