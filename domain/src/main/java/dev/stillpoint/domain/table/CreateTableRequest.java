@@ -63,6 +63,8 @@ public record CreateTableRequest(
                 "global secondary indexes", tableName);
         TableChecks.requireAtMost(lsis.size(), TableDescription.MAX_LOCAL_SECONDARY_INDEXES,
                 "local secondary indexes", tableName);
+        TableChecks.requireProjectionsWithinLimits(tableName, Stream.concat(gsis.stream().map(GlobalSecondaryIndex::projection),
+                lsis.stream().map(LocalSecondaryIndex::projection)).toList(), TableDescription.MAX_PROJECTED_NON_KEY_ATTRIBUTES);
 
         Set<String> used = new HashSet<>();
         TableChecks.requireDefined(keySchema, defined, TableChecks.table(tableName));

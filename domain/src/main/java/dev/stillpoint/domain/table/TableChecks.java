@@ -66,6 +66,12 @@ final class TableChecks {
         return byName;
     }
 
+    /** The most non-key attributes one projection names. */
+    static final int MAX_NON_KEY_ATTRIBUTES = 20;
+
+    /** The longest name of a projected attribute, in characters. */
+    static final int MAX_PROJECTED_NAME_LENGTH = 255;
+
     /** Refuses an index name used twice across the global, local and vector indexes of one table. */
     static void requireDistinctIndexNames(String tableName, List<String> indexNames) {
         Set<String> seen = new HashSet<>();
@@ -81,6 +87,39 @@ final class TableChecks {
         if (count > limit) {
             throw StorageException.validation("table '" + tableName + "' has " + count + " " + what
                     + ", more than the limit of " + limit);
+        }
+    }
+
+    /**
+     * Refuses what DynamoDB refuses of a table's projections when they are created (API reference, Projection,
+     * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Projection.html): more than
+     * {@value #MAX_NON_KEY_ATTRIBUTES} non-key attributes in one projection ("Maximum number of 20 items"), a
+     * name over {@value #MAX_PROJECTED_NAME_LENGTH} characters, and more than {@code limit} summed over the
+     * table's indexes, a name projected into two indexes counting twice. Checked where indexes are created, not
+     * where a stored definition is read, so a table made before these checks still loads.
+     */
+    static void requireProjectionsWithinLimits(String tableName, List<Projection> projections, int limit) {
+        int total = 0;
+        for (Projection p : projections) {
+            List<String> names = p.nonKeyAttributes();
+            if (names.size() > MAX_NON_KEY_ATTRIBUTES) {
+                throw StorageException.validation("a projection of table '" + tableName + "' names " + names.size()
+                        + " non-key attributes, more than the limit of " + MAX_NON_KEY_ATTRIBUTES + " for one index");
+            }
+            for (String name : names) {
+                int length = name.codePointCount(0, name.length());
+                if (length > MAX_PROJECTED_NAME_LENGTH) {
+                    throw StorageException.validation("projected attribute name '"
+                            + name.substring(0, name.offsetByCodePoints(0, 32)) + "'... of table '" + tableName + "' is "
+                            + length + " characters long, more than the limit of " + MAX_PROJECTED_NAME_LENGTH);
+                }
+            }
+            total += names.size();
+        }
+        if (total > limit) {
+            throw StorageException.validation("the secondary indexes of table '" + tableName + "' project " + total
+                    + " non-key attributes in all, more than the limit of " + limit + " (an attribute projected into"
+                    + " two indexes counts twice)");
         }
     }
 

@@ -52,6 +52,12 @@ public record TableDescription(
     public static final int MAX_LOCAL_SECONDARY_INDEXES = 5;
 
     /**
+     * DynamoDB's limit of non-key attributes projected into a table's secondary indexes, summed over them
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Projection.html).
+     */
+    public static final int MAX_PROJECTED_NON_KEY_ATTRIBUTES = 100;
+
+    /**
      * Checks what every description must satisfy: names, no index name twice, no attribute defined twice.
      *
      * @param accountId the account the table belongs to
@@ -219,8 +225,9 @@ public record TableDescription(
      * This description with {@code index} added after the existing global indexes, as given. The
      * UpdateTable path, which also checks and merges definitions, is {@link #applyCreateGsi}.
      *
-     * @throws StorageException VALIDATION when an index of that name exists or the table already
-     *     has {@value #MAX_GLOBAL_SECONDARY_INDEXES} global indexes
+     * @throws StorageException VALIDATION when an index of that name exists, the table already
+     *     has {@value #MAX_GLOBAL_SECONDARY_INDEXES} global indexes, or its indexes would project more than
+     *     {@value #MAX_PROJECTED_NON_KEY_ATTRIBUTES} non-key attributes in all
      * @param index the index to add
      * @return the description with the index added
      */
@@ -231,6 +238,8 @@ public record TableDescription(
                 "global secondary indexes", tableName);
         List<GlobalSecondaryIndex> gsis = new ArrayList<>(globalSecondaryIndexes);
         gsis.add(index);
+        TableChecks.requireProjectionsWithinLimits(tableName, Stream.concat(gsis.stream().map(GlobalSecondaryIndex::projection),
+                localSecondaryIndexes.stream().map(LocalSecondaryIndex::projection)).toList(), MAX_PROJECTED_NON_KEY_ATTRIBUTES);
         return withIndexes(attributeDefinitions, gsis, vectorIndexes);
     }
 
