@@ -1,6 +1,7 @@
 package dev.stillpoint.domain.table;
 
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
@@ -69,8 +70,8 @@ final class TableChecks {
     /** The most non-key attributes one projection names. */
     static final int MAX_NON_KEY_ATTRIBUTES = 20;
 
-    /** The longest name of a projected attribute, in characters. */
-    static final int MAX_PROJECTED_NAME_LENGTH = 255;
+    /** The longest name of a projected attribute, in bytes of UTF-8, as a key attribute's [R2]. */
+    static final int MAX_PROJECTED_NAME_BYTES = 255;
 
     /** Refuses an index name used twice across the global, local and vector indexes of one table. */
     static void requireDistinctIndexNames(String tableName, List<String> indexNames) {
@@ -107,11 +108,12 @@ final class TableChecks {
                         + " non-key attributes, more than the limit of " + MAX_NON_KEY_ATTRIBUTES + " for one index");
             }
             for (String name : names) {
-                int length = name.codePointCount(0, name.length());
-                if (length > MAX_PROJECTED_NAME_LENGTH) {
+                long length = Item.utf8Length(name);
+                if (length > MAX_PROJECTED_NAME_BYTES) {
                     throw StorageException.validation("projected attribute name '"
-                            + name.substring(0, name.offsetByCodePoints(0, 32)) + "'... of table '" + tableName + "' is "
-                            + length + " characters long, more than the limit of " + MAX_PROJECTED_NAME_LENGTH);
+                            + name.substring(0, name.offsetByCodePoints(0, Math.min(32, name.codePointCount(0, name.length()))))
+                            + "'... of table '" + tableName + "' is " + length + " bytes of UTF-8, more than the limit of "
+                            + MAX_PROJECTED_NAME_BYTES);
                 }
             }
             total += names.size();

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * [V1, R6] DynamoDB's limits on projected attributes, from the API reference's Projection
  * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Projection.html): NonKeyAttributes
- * holds "Maximum number of 20 items", each of "Minimum length of 1. Maximum length of 255", and "the total
+ * holds "Maximum number of 20 items", each of "Minimum length of 1. Maximum length of 255" (the words it uses of
+ * a key attribute's name, which [R2] reads as bytes of UTF-8), and "the total
  * count of NonKeyAttributes summed across all of the secondary indexes, must not exceed 100. If you project
  * the same attribute into two different indexes, this counts as two distinct attributes". Each boundary from
  * both sides, at CreateTable and at UpdateTable's GSI addition. Found missing by a differential run against
@@ -58,13 +59,15 @@ class ProjectionLimitsTest {
     }
 
     @Test
-    void v1_aProjectedNameHasAtMost255Characters() {
+    void v1_aProjectedNameHasAtMost255BytesAsAKeyName() {
         assertThatCode(() -> table(Projection.include(List.of("n".repeat(255))))).as("[V1] 255 characters")
                 .doesNotThrowAnyException();
-        assertThatCode(() -> table(Projection.include(List.of("\u00e9".repeat(255))))).as("[V1] characters, not bytes")
+        assertThatCode(() -> table(Projection.include(List.of("\u00e9".repeat(127))))).as("[R2] 254 bytes of UTF-8")
                 .doesNotThrowAnyException();
         assertThat(refusal(() -> table(Projection.include(List.of("n".repeat(256))))).getMessage())
                 .as("[R6] the refusal names the length and the limit").contains("256").contains("255");
+        assertThat(refusal(() -> table(Projection.include(List.of("\u00e9".repeat(128))))).getMessage())
+                .as("[R2] 128 characters, 256 bytes of UTF-8, as a key attribute's name is measured").contains("256 bytes");
         CreateGsiRequest longName = new CreateGsiRequest(GlobalSecondaryIndex.creating("extra", KeySchema.hashOnly("x"),
                 Projection.include(List.of("n".repeat(256)))), List.of(new AttributeDefinition("x", ScalarType.S)));
         TableDescription active = table().describe("id", "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE);
