@@ -39,6 +39,14 @@ final class DataFileLines {
     private static final JsonFactory LINES = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
+    /**
+     * The longest line read, in characters: 16 Mi. A 400 KB item takes about 2.4 MB of JSON at the most (each byte
+     * of its strings a six-character escape), so a longer line holds no item DynamoDB accepts; it is refused once
+     * this many characters are read, not held whole in memory (a hostile data file of one 600 MB line held 2.3 GB
+     * of memory before this bound).
+     */
+    static final int MAX_LINE_CHARS = 16 << 20;
+
     private DataFileLines() {
     }
 
@@ -111,6 +119,14 @@ final class DataFileLines {
             String text;
             while ((text = reader.next()) != null) {
                 line++;
+                if (reader.tooLong) {
+                    if (firstBad == null) {
+                        firstBad = new BackupFailure(Problem.ITEM, file, line, file + " line " + line + " is longer than "
+                                + MAX_LINE_CHARS + " characters, more than any item DynamoDB accepts takes, so it was not"
+                                + " read further", null);
+                    }
+                    continue;
+                }
                 if (text.isEmpty() && skipBlank) {
                     line--; // a trailing blank line in a DynamoDB data file holds no item
                     continue;
@@ -143,10 +159,20 @@ final class DataFileLines {
         return new FileDigest(line, digest.digest(), last != null && last.endsMidLine(), firstBad);
     }
 
-    /** Lines of UTF-8 text; the first bytes that are not UTF-8 end them, noted in {@link #notUtf8}. */
+    /**
+     * Lines of UTF-8 text, ended as {@link BufferedReader#readLine} ends them (a line feed, a carriage return, or
+     * both); the first bytes that are not UTF-8 end them, noted in {@link #notUtf8}. A line longer than
+     * {@link #MAX_LINE_CHARS} is read to its end without being kept: it is answered empty with {@link #tooLong} set.
+     * Written by hand because {@code readLine} has no bound: it holds a line of any length whole.
+     */
     private static final class Utf8Lines {
         private final BufferedReader reader;
+        private final char[] buffer = new char[1 << 16];
+        private int position;
+        private int limit;
+        private boolean skipLineFeed;
         boolean notUtf8;
+        boolean tooLong;
 
         Utf8Lines(BufferedReader reader) {
             this.reader = reader;
@@ -154,11 +180,53 @@ final class DataFileLines {
 
         String next() throws IOException {
             try {
-                return reader.readLine();
+                return read();
             } catch (CharacterCodingException e) {
                 notUtf8 = true;
                 return null;
             }
+        }
+
+        private String read() throws IOException {
+            tooLong = false;
+            StringBuilder text = new StringBuilder();
+            boolean any = false;
+            while (true) {
+                if (position == limit) {
+                    limit = reader.read(buffer, 0, buffer.length);
+                    position = 0;
+                    if (limit <= 0) {
+                        limit = 0;
+                        return any ? finish(text) : null;
+                    }
+                }
+                if (skipLineFeed) {
+                    skipLineFeed = false;
+                    if (buffer[position] == '\n') {
+                        position++;
+                        continue;
+                    }
+                }
+                any = true;
+                int start = position;
+                while (position < limit && buffer[position] != '\n' && buffer[position] != '\r') {
+                    position++;
+                }
+                if (!tooLong) {
+                    int room = MAX_LINE_CHARS - text.length();
+                    text.append(buffer, start, Math.min(position - start, room));
+                    tooLong = position - start > room;
+                }
+                if (position < limit) {
+                    skipLineFeed = buffer[position] == '\r';
+                    position++;
+                    return finish(text);
+                }
+            }
+        }
+
+        private String finish(StringBuilder text) {
+            return tooLong ? "" : text.toString();
         }
     }
 
