@@ -159,6 +159,8 @@ final class DynamoDbExportCheck {
         if (!Files.exists(checksum)) {
             return;
         }
+        ManifestJson.requireReadableSize(checksum);
+        ManifestJson.requireReadableSize(file);
         try {
             String expected = Files.readString(checksum, StandardCharsets.US_ASCII).trim();
             String actual = HexFormat.of().formatHex(TableExport.digest("MD5").digest(Files.readAllBytes(file)));

@@ -14,10 +14,34 @@ import java.util.List;
 final class ManifestJson {
     static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * The largest manifest or checksum file read, 64 MiB: a DynamoDB export's files manifest takes about 260
+     * bytes a data file, so this is a quarter of a million data files. A manifest is read whole, so a larger file
+     * (or one that is not a regular file, such as a link to a device) is refused before it is read.
+     */
+    static final long MAX_MANIFEST_BYTES = 64L << 20;
+
     private ManifestJson() {
     }
 
+    /** Refuses a manifest that is not a regular file or is larger than {@link #MAX_MANIFEST_BYTES}, naming it. */
+    static void requireReadableSize(Path file) {
+        try {
+            if (Files.exists(file) && !Files.isRegularFile(file)) {
+                throw new BackupFailure(Problem.FORMAT, file, 0, file + " is not a regular file, so it is no manifest", null);
+            }
+            long size = Files.exists(file) ? Files.size(file) : 0;
+            if (size > MAX_MANIFEST_BYTES) {
+                throw new BackupFailure(Problem.FORMAT, file, 0, file + " is " + size + " bytes, more than any manifest"
+                        + " this reader takes (" + MAX_MANIFEST_BYTES + " bytes, a quarter of a million data files)", null);
+            }
+        } catch (IOException e) {
+            throw unreadable(file, e);
+        }
+    }
+
     static JsonNode readJson(Path file) {
+        requireReadableSize(file);
         try {
             JsonNode n = JSON.readTree(file.toFile());
             if (n == null || !n.isObject()) {
@@ -32,6 +56,7 @@ final class ManifestJson {
     }
 
     static List<String> readAllLines(Path file) {
+        requireReadableSize(file);
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -125,4 +125,24 @@ class DynamoDbManifestChecksTest {
         refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
                 "names '../" + name + "', which is not in");
     }
+    // E3, R6: a manifest is read whole, so one larger than any export writes, or one that is not a regular file
+    // (a link to a device), is refused as the input's format before it is read, naming the file. Found from
+    // outside with a hostile data file (one 600 MB line); the manifests had the same unbounded read.
+    @Test
+    void e3_aManifestTooLargeOrNotARegularFileIsRefusedBeforeItIsRead() throws IOException {
+        DynamoDbExportDir big = export("ddb-manifest-big");
+        Path files = big.exportDir.resolve("manifest-files.json");
+        try (var raf = new java.io.RandomAccessFile(files.toFile(), "rw")) {
+            raf.setLength(ManifestJson.MAX_MANIFEST_BYTES + 1); // sparse: nothing of it is written
+        }
+        refused(() -> ExportReader.check(big.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
+                "manifest-files.json is " + (ManifestJson.MAX_MANIFEST_BYTES + 1) + " bytes, more than any manifest");
+
+        DynamoDbExportDir device = export("ddb-manifest-device");
+        Path summary = device.exportDir.resolve("manifest-summary.json");
+        Files.delete(summary);
+        Files.createSymbolicLink(summary, Path.of("/dev/zero"));
+        refused(() -> ExportReader.check(device.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
+                "manifest-summary.json is not a regular file");
+    }
 }
