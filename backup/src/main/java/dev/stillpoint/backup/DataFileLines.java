@@ -102,6 +102,10 @@ final class DataFileLines {
      * files may end with one), otherwise an empty line is handed over like any other.
      */
     static FileDigest read(Path file, boolean skipBlank, String algorithm, Line lines) {
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // A link to a device (/dev/zero) would be read for ever.
+            throw new BackupFailure(Problem.FORMAT, file, 0, file + " is not a regular file, so it is no data file", null);
+        }
         MessageDigest digest = TableExport.digest(algorithm);
         long line = 0;
         BackupFailure firstBad = null;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -91,5 +92,17 @@ class DataFileLinesBoundTest {
         List<String> handed = new ArrayList<>();
         read(file, handed);
         assertThat(handed).containsExactly("1:" + ((1 << 16) - 1), "2:1");
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // without the check the read never ends
+    void e3_aDataFileThatIsNotARegularFileIsRefusedBeforeItIsRead() throws IOException {
+        Path link = dir.resolve("items.jsonl");
+        Files.createSymbolicLink(link, Path.of("/dev/zero"));
+        // Found from outside: an export's items.jsonl linked to /dev/zero kept restore reading until it was killed.
+        assertThatThrownBy(() -> read(link, new ArrayList<>())).isInstanceOfSatisfying(BackupFailure.class, e -> {
+            assertThat(e.problem()).isEqualTo(BackupFailure.Problem.FORMAT);
+            assertThat(e.getMessage()).contains("items.jsonl is not a regular file");
+        });
     }
 }
