@@ -3,7 +3,6 @@ package dev.stillpoint.adapters.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.core.InlineCorePorts;
 import dev.stillpoint.core.InlineStorageCore;
 import dev.stillpoint.ports.in.SnapshotEngine;
@@ -13,10 +12,7 @@ import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Stillpoint on Cassandra: one object that connects (DataStax java-driver-core), applies the
@@ -132,11 +128,6 @@ public final class CassandraStorage implements Storage {
         return config;
     }
 
-    /** The catalog schema versions applied, for operators. */
-    public Set<Integer> catalogSchemaVersions() {
-        return new LinkedHashSet<>(CatalogSchema.appliedVersions(cql, config.catalogKeyspace()));
-    }
-
     @Override
     public void close() {
         core.close();
@@ -144,7 +135,7 @@ public final class CassandraStorage implements Storage {
     }
 
     // ------------------------------------------------------------------------------------------
-    // For the tests in this package: the session, the catalog, write hooks, and cleaning up.
+    // For the tests in this package: the session, the catalog and write hooks.
 
     Cql cql() {
         return cql;
@@ -157,25 +148,4 @@ public final class CassandraStorage implements Storage {
     void hooks(WriteHooks hooks) {
         items.hooks(hooks);
     }
-
-    /** Every keyspace of this engine's prefix, as the cluster lists them. */
-    List<String> keyspaces() {
-        List<String> out = new ArrayList<>();
-        for (Row row : cql.read("listing keyspaces", "SELECT keyspace_name FROM system_schema.keyspaces")) {
-            String name = row.getString("keyspace_name");
-            if (name.startsWith(config.keyspacePrefix() + "_")) {
-                out.add(name);
-            }
-        }
-        return out;
-    }
-
-    /** Drops every keyspace of this engine's prefix (tests: keyspaces per test class, dropped afterwards). */
-    void dropKeyspaces() {
-        for (String keyspace : keyspaces()) {
-            cql.ddl("dropping keyspace " + keyspace, "DROP KEYSPACE IF EXISTS " + DataNames.identifier(keyspace));
-        }
-        catalog.forgetKeyspaces();
-    }
-
 }

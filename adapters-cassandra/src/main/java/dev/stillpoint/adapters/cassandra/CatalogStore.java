@@ -164,15 +164,6 @@ final class CatalogStore {
         return DataNames.identifier(existing.getString("data_keyspace"));
     }
 
-    /** Every data keyspace recorded in {@code accounts}. */
-    List<String> recordedKeyspaces() {
-        List<String> out = new ArrayList<>();
-        for (Row row : cql.read("listing account keyspaces", "SELECT data_keyspace FROM " + accounts)) {
-            out.add(row.getString("data_keyspace"));
-        }
-        return out;
-    }
-
     /** Every table's row, of every account (the catalog is small: one row per table). */
     List<CatalogRow> all() {
         List<CatalogRow> rows = new ArrayList<>();
@@ -253,11 +244,6 @@ final class CatalogStore {
                 Optional.ofNullable(r.getInstant("restore_date_time")).orElse(Instant.EPOCH),
                 Boolean.TRUE.equals(r.get("in_progress", Boolean.class)),
                 Optional.ofNullable(r.getInstant("alive_until")).orElse(Instant.EPOCH));
-    }
-
-    /** Forgets the cached keyspaces (after they were dropped by a test). */
-    void forgetKeyspaces() {
-        keyspaces.clear();
     }
 
     private static CatalogRow decode(Row r) {

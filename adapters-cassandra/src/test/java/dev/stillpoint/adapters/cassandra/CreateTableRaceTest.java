@@ -104,7 +104,7 @@ class CreateTableRaceTest extends OnSharedNode {
         storage.tables().putItem(account, table, TestCassandra.item("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1")));
         assertThat(other.tables().getItem(account, table, RequestKey.of("pk", AttributeValue.s("a"), "sk", AttributeValue.n("1")))).isPresent();
         // Exactly one items table was created for the name: the losers created no data tables.
-        assertThat(storage.keyspaces()).contains(accountKeyspace(account));
+        assertThat(TestCassandra.keyspaces(storage)).contains(accountKeyspace(account));
         long itemsTables = storage.cql().read("counting tables",
                 "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", accountKeyspace(account)).all().size();
         assertThat(itemsTables).as("one items table in the account's keyspace").isEqualTo(1);

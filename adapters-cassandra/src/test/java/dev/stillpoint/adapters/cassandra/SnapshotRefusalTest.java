@@ -63,8 +63,7 @@ class SnapshotRefusalTest extends OnSharedNode {
         assertRefused(catchThrowable(() -> storage.snapshots().openTableSnapshot(ACCOUNT, "x")), "an invalid name");
         // A closed engine cannot read anything: the answer is still the refusal.
         CassandraStorage closed = TestCassandra.open();
-        closed.dropKeyspaces();
-        closed.close();
+        TestCassandra.dropAndClose(closed);
         assertRefused(catchThrowable(() -> closed.snapshots().openTableSnapshot(ACCOUNT, TABLE)), "a table, on a closed engine");
         // And the engine holds nothing it could read with.
         Field[] heldFields = Arrays.stream(storage.snapshots().getClass().getDeclaredFields())

@@ -7,9 +7,13 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
+import com.datastax.oss.driver.api.core.cql.Row;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Engines for the tests: each test class opens one engine on the shared node under a random
@@ -33,16 +37,35 @@ final class TestCassandra {
         return CassandraNode.shared().config().withKeyspacePrefix("t_" + random(10));
     }
 
-    /** Drops every keyspace of the engine's prefix, then closes it. */
+    /** Drops every keyspace of the engine's prefix, then closes it (the engine's cached keyspaces go with it). */
     static void dropAndClose(CassandraStorage storage) {
         if (storage == null) {
             return;
         }
         try {
-            storage.dropKeyspaces();
+            for (String keyspace : keyspaces(storage)) {
+                storage.cql().ddl("dropping keyspace " + keyspace, "DROP KEYSPACE IF EXISTS " + DataNames.identifier(keyspace));
+            }
         } finally {
             storage.close();
         }
+    }
+
+    /** Every keyspace of the engine's prefix, as the cluster lists them. */
+    static List<String> keyspaces(CassandraStorage storage) {
+        List<String> out = new ArrayList<>();
+        for (Row row : storage.cql().read("listing keyspaces", "SELECT keyspace_name FROM system_schema.keyspaces")) {
+            String name = row.getString("keyspace_name");
+            if (name.startsWith(storage.config().keyspacePrefix() + "_")) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /** The catalog schema versions the engine's catalog has applied. */
+    static Set<Integer> catalogSchemaVersions(CassandraStorage storage) {
+        return new LinkedHashSet<>(CatalogSchema.appliedVersions(storage.cql(), storage.config().catalogKeyspace()));
     }
 
     /** Sends {@code signal} (STOP, CONT) to the node's process: a node that stops answering, then answers again. */
