@@ -12,7 +12,7 @@ import dev.stillpoint.ports.in.TableRestores;
 import java.util.Objects;
 
 /**
- * What the facade of a backend with a control plane (SQLite, PostgreSQL) hands out, written once: the
+ * What the facade of a backend with a control plane (SQLite, PostgreSQL, MongoDB) hands out, written once: the
  * driving ports, permits and diagnostics its {@link StorageCore} assembled, its capabilities, the change
  * log's trim on demand, the restore record, and closing the core before the backend's connections. A
  * backend's facade extends it with its opening (files, pools, migrations) and its own extras.
@@ -120,9 +120,11 @@ public abstract class StorageFacade implements Storage {
      * at this storage's clock and is cut at its newest checkpoint older than the retention
      * ({@code withChangeLogRetention} of the config). One trim runs at a time, a pass's or this one.
      *
-     * @throws StorageException UNSUPPORTED on a read-only opening, which writes nothing [L4]
+     * @throws StorageException UNSUPPORTED on a backend that keeps no change log, naming it [I1], and on a
+     *     read-only opening, which writes nothing [L4]
      */
     public final void trimChangeLogs() {
+        capabilities.requireChangeLog();
         if (readOnly()) {
             throw StorageException.unsupported(capabilities.backend(), "a read-only opening trims no change log [L4]");
         }

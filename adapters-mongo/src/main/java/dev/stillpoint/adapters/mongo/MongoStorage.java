@@ -2,12 +2,10 @@ package dev.stillpoint.adapters.mongo;
 
 import com.mongodb.client.MongoClient;
 import dev.stillpoint.adapters.mongo.engine.MongoEngine;
+import dev.stillpoint.core.StorageCore;
+import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.core.snapshot.PermitLedger;
 import java.util.List;
 
 /**
@@ -16,58 +14,45 @@ import java.util.List;
  * set member or a mongos; a standalone server answers them Unsupported [M2]. Close it to stop the
  * poller and close the client.
  */
-public final class MongoStorage implements Storage {
+public final class MongoStorage extends StorageFacade {
 
-    /** What this backend offers, known before anything is opened: MongoDB: everything. */
+    /** What this backend offers, known before anything is opened: MongoDB: everything but a change log. */
     public static final StorageCapabilities CAPABILITIES = StorageCapabilities.full("MongoDB");
 
     private final MongoEngine engine;
 
-    private MongoStorage(MongoEngine engine) {
+    private MongoStorage(MongoConfig config, MongoEngine engine) {
+        super(CAPABILITIES, new StorageCore(config.coreSettings(), "stillpoint-mongo-control-plane"), engine::close);
         this.engine = engine;
+        engine.assemble(core(), config);
+        core().start();
     }
 
     /** Connects and prepares the catalog; a server that cannot be reached is Transient. */
     public static MongoStorage open(MongoConfig config) {
-        return new MongoStorage(MongoEngine.open(config));
+        MongoEngine engine = MongoEngine.connect(config);
+        try {
+            return new MongoStorage(config, engine);
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
     }
 
-    /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
+    /** Never: a MongoDB opening always writes. */
     @Override
-    public TableOperations tables() {
-        return engine.tables();
-    }
-
-    /** Consistent table snapshots in a snapshot session [M1-M4]. */
-    @Override
-    public StorageCapabilities capabilities() {
-        return CAPABILITIES;
+    public boolean readOnly() {
+        return false;
     }
 
     @Override
-    public SnapshotEngine snapshots() {
-        return engine.snapshots();
-    }
-
-    /** Restores into new tables [E4, E5]; a restore killed with its process is removed by the next pass. */
-    @Override
-    public dev.stillpoint.ports.in.TableRestores restores() {
-        return engine.restores();
-    }
-
-    /** The snapshot permits [D7]. */
-    public PermitLedger snapshotPermits() {
-        return engine.snapshotPermits();
+    protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
+        engine.writeRestoreRecord(tableId, summary);
     }
 
     /** Whether item writes run in transactions (a replica set member or mongos). */
     public boolean transactional() {
         return engine.transactional();
-    }
-
-    /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
-    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        engine.recordRestore(accountId, tableName, summary);
     }
 
     /** The ids of an index's entries in {@code _id} order, for operators and tests. */
@@ -90,10 +75,5 @@ public final class MongoStorage implements Storage {
      */
     public MongoClient client() {
         return engine.client();
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -92,7 +92,7 @@ class MongoLiveTest {
 
     // [X1] the MongoDB adapter tells StorageEvents what it does, as SQLite and PostgreSQL do (issue 29): a put,
     // a delete, the poller's passes and a restore's items reach the embedder's watcher.
-    // Mutant (not run here: no server where it was written): MongoEngine's ControlPlane built without
+    // Mutant (not run here: no server where it was written): MongoStorage's StorageCore built without
     // config.events() -> "written PUT ok" never seen.
     @Test
     void x1_writesPassesAndRestoredItemsReachTheEvents() {

@@ -278,14 +278,14 @@ public final class MongoCatalog implements ControlPlaneStore {
         });
     }
 
-    /** Records a restore on the table's document, as a restore would [K3]. */
-    void writeRestore(String accountId, String tableName, RestoreSummary summary) {
-        long modified = work.run("recording a restore of table '" + tableName + "'", () -> tables().updateOne(
-                eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)),
+    /** Records a restore on the document of the table with this catalog id, as a restore would [K3]. */
+    void writeRestore(String tableId, RestoreSummary summary) {
+        long modified = work.run("recording a restore of table " + tableId, () -> tables().updateOne(
+                eq("table_id", tableId),
                 Updates.combine(Updates.set("restore", CatalogDocuments.restore(summary)), Updates.inc("rev", 1L))))
                 .getMatchedCount();
         if (modified == 0) {
-            throw StorageException.tableNotFound(tableName);
+            throw StorageException.tableNotFound(tableId);
         }
     }
 }

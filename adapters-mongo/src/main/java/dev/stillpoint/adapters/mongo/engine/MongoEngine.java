@@ -10,13 +10,9 @@ import dev.stillpoint.adapters.mongo.MongoConfig;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
-import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.core.snapshot.PermitLedger;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
@@ -28,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The MongoDB adapter's parts, wired: the client, the catalog's schema steps, the control-plane
- * poller (it activates CREATING tables; nothing on MongoDB is ever DELETING), table operations and
- * the shared snapshot engine over {@link MongoSnapshots}.
+ * The MongoDB adapter's parts, wired: the client, the catalog's schema steps, and the driven ports the
+ * core's {@link StorageCore} is assembled from (the control-plane poller only ever activates CREATING
+ * tables: nothing on MongoDB is ever DELETING). {@code MongoStorage} is the facade over it.
  */
 public final class MongoEngine implements AutoCloseable {
 
@@ -43,7 +39,6 @@ public final class MongoEngine implements AutoCloseable {
     private final Transactions work;
     private final MongoCatalog catalog;
     private final MongoTables storage;
-    private final StorageCore core;
     private final OrphanSweep sweep;
 
     private MongoEngine(MongoConfig config, MongoClient client) {
@@ -57,24 +52,14 @@ public final class MongoEngine implements AutoCloseable {
             LOG.warn("MongoDB at {} is not a replica set member: item writes run without transactions, and"
                     + " snapshots are refused (Unsupported)", config.redactedConnectionString());
         }
-        applySchema();
+        applySchema(work);
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
         this.sweep = new OrphanSweep(work, catalog);
         this.storage = new MongoTables(work, catalog);
-        CoreSettings settings = config.coreSettings();
-        this.core = new StorageCore(settings, "stillpoint-mongo-control-plane");
-        // Zero delay: MongoDB never schedules a drop for later, whatever the control-plane delay, so
-        // DeleteTable always takes the synchronous path and the pass only ever activates CREATING tables.
-        // Every pass, the startup-recovery pass first, sweeps collections left without their table.
-        core.assemble(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
-                storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run)),
-                settings.restoreIdleLimit()), new MongoSnapshots(work, catalog),
-                PermitPool.withCapacity(config.snapshotPermits()));
-        core.start();
     }
 
-    /** Connects, applies the catalog's schema steps and starts the poller. */
-    public static MongoEngine open(MongoConfig config) {
+    /** Connects and applies the catalog's schema steps; nothing runs until {@link #assemble} and the core's start. */
+    public static MongoEngine connect(MongoConfig config) {
         MongoClientSettings.Builder settings = MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString(config.connectionString()))
                 .applicationName("stillpoint");
@@ -94,11 +79,24 @@ public final class MongoEngine implements AutoCloseable {
     }
 
     /**
+     * Assembles {@code core} over this engine's ports. Zero delay: MongoDB never schedules a drop for later,
+     * whatever the control-plane delay, so DeleteTable always takes the synchronous path and the pass only
+     * ever activates CREATING tables; every pass, the startup-recovery pass first, sweeps collections left
+     * without their table [O1].
+     */
+    public void assemble(StorageCore core, MongoConfig config) {
+        core.assemble(new ControlPlanePorts(catalog, new InlineDrops(catalog, work), () -> Duration.ZERO,
+                storage, storage, storage, List.of(new PassChore("orphan sweep", sweep::run)),
+                config.coreSettings().restoreIdleLimit()), new MongoSnapshots(work, catalog),
+                PermitPool.withCapacity(config.snapshotPermits()));
+    }
+
+    /**
      * Versioned schema steps, recorded in {@code sp_schema} ({@code _id} the version). Step 1 creates the
      * catalog collections and their indexes; step 2 the register of deleted tables the orphan sweep reads [O1].
      * Creating an existing index is a no-op, so a restart is safe.
      */
-    private void applySchema() {
+    private static void applySchema(Transactions work) {
         var schema = work.catalog(CatalogDocuments.SCHEMA);
         int applied = 0;
         for (BsonDocument d : schema.find()) {
@@ -140,34 +138,14 @@ public final class MongoEngine implements AutoCloseable {
                 new com.mongodb.client.model.ReplaceOptions().upsert(true));
     }
 
-    /** Create, describe, list, add a GSI, delete (inline, never DELETING); put, get, delete items. */
-    public TableOperations tables() {
-        return core.tables();
-    }
-
-    /** Restores into new tables [E4, E5]; a dead restore's table is removed by the control-plane pass. */
-    public dev.stillpoint.ports.in.TableRestores restores() {
-        return core.restores();
-    }
-
-    /** Consistent table snapshots in a snapshot session [M1-M4]. */
-    public SnapshotEngine snapshots() {
-        return core.snapshots();
-    }
-
-    /** The snapshot permits [D7]. */
-    public PermitLedger snapshotPermits() {
-        return core.permits();
-    }
-
     /** Whether item writes run in transactions (replica set or mongos). */
     public boolean transactional() {
         return work.transactional();
     }
 
-    /** Records a restore on the table, as a restore would; its description then carries the summary [S2]. */
-    public void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        catalog.writeRestore(accountId, tableName, summary);
+    /** Writes the restore record of the table with this catalog id; its description then carries the summary [S2]. */
+    public void writeRestoreRecord(String tableId, RestoreSummary summary) {
+        catalog.writeRestore(tableId, summary);
     }
 
     /** The ids of an index's entries, in {@code _id} order (tests, operators). */
@@ -185,10 +163,9 @@ public final class MongoEngine implements AutoCloseable {
         return client;
     }
 
+    /** Closes the client; the core over this engine is closed first. */
     @Override
     public void close() {
-        core.close();
         client.close();
     }
-
 }
