@@ -1,18 +1,11 @@
 package dev.stillpoint.adapters.mongo.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stillpoint.domain.error.ErrorReason;
-import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.KeySchema;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -34,7 +27,7 @@ class KeyIdsProperties {
         List<AttributeValue> expected = new ArrayList<>();
         expected.add(key.partition());
         key.sort().ifPresent(expected::add);
-        assertThat(KeyIds.parse(KeyIds.of(key))).as("parse reads the key back").isEqualTo(expected);
+        assertThat(KeyIdReader.parse(KeyIds.of(key))).as("parse reads the key back").isEqualTo(expected);
     }
 
     @Property
@@ -71,28 +64,6 @@ class KeyIdsProperties {
                 .isNotEqualTo(KeyIds.of(Key.of(AttributeValue.N.of("1"))));
         assertThat(KeyIds.of(Key.of(new AttributeValue.S("00ff")))).as("S '00ff' and B 00ff")
                 .isNotEqualTo(KeyIds.of(Key.of(new AttributeValue.B(new byte[] {0, (byte) 0xff}))));
-    }
-
-    @Example
-    void m3_anItemWithoutTheIndexKeyHasNoEntry() {
-        KeySchema schema = new KeySchema("g", Optional.of("r"));
-        Item noSort = Item.of(Map.of("g", new AttributeValue.S("x")));
-        Item listSort = Item.of(Map.of("g", new AttributeValue.S("x"), "r", new AttributeValue.L(List.of())));
-        Item both = Item.of(Map.of("g", new AttributeValue.S("x"), "r", AttributeValue.N.of("2")));
-        assertThat(KeyIds.under(schema, noSort)).isEmpty();
-        assertThat(KeyIds.under(schema, listSort)).isEmpty();
-        assertThat(KeyIds.under(schema, both)).contains("2:Sx,2:N2,");
-    }
-
-    @Example
-    void m3_aDamagedIdIsRefusedNamingIt() {
-        for (String damaged : List.of("", "3:Sab", "x:Sa,", "2:Xa,", "9:Sa,", "1:Sa,1:Sb,1:Sc,", "3:Bzz,")) {
-            assertThatThrownBy(() -> KeyIds.parse(damaged))
-                    .isInstanceOfSatisfying(StorageException.class, e -> {
-                        assertThat(e.reason()).isEqualTo(ErrorReason.VALIDATION);
-                        assertThat(e.getMessage()).contains("'" + damaged + "' is not a stored item id");
-                    });
-        }
     }
 
     @Provide
