@@ -38,7 +38,21 @@ final class InlineDrops implements TableDropPort {
     public DropAttempt beginDrop(String accountId, String tableName) {
         CatalogRow row = catalog.find(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
         Optional<RestoreRecord> restore = catalog.restore(row.tableId());
-        return new Attempt(row, restore, state(row, restore, config.time().now(), config.staleCreatingAfter()));
+        TableRecord record = new TableRecord(row.description(restore),
+                state(row, restore, config.time().now(), config.staleCreatingAfter()));
+        return new InlineDropAttempt(record, () -> {
+            for (String table : row.dataTables()) {
+                cql.ddl("dropping " + table + " of table '" + row.tableName() + "'", "DROP TABLE IF EXISTS " + table);
+            }
+        }, () -> {
+            if (!catalog.remove(row)) {
+                LOG.debug("the catalog row of '{}' was removed by a concurrent DeleteTable", row.tableName());
+            }
+            catalog.forgetStatistics(row.tableId());
+            if (restore.isPresent()) {
+                catalog.forgetRestore(row.tableId());
+            }
+        });
     }
 
     /**
@@ -55,45 +69,5 @@ final class InlineDrops implements TableDropPort {
         }
         return row.createdAt().plus(staleAfter).isBefore(now) ? new TableState.Active()
                 : new TableState.Creating(row.createdAt());
-    }
-
-    private final class Attempt extends InlineDropAttempt {
-        private final CatalogRow row;
-        private final Optional<RestoreRecord> restore;
-        private final TableState state;
-
-        Attempt(CatalogRow row, Optional<RestoreRecord> restore, TableState state) {
-            this.row = row;
-            this.restore = restore;
-            this.state = state;
-        }
-
-        @Override
-        public TableRecord record() {
-            return new TableRecord(row.description(restore), state);
-        }
-
-        @Override
-        protected String tableName() {
-            return row.tableName();
-        }
-
-        @Override
-        protected void dropAll() {
-            for (String table : row.dataTables()) {
-                cql.ddl("dropping " + table + " of table '" + row.tableName() + "'", "DROP TABLE IF EXISTS " + table);
-            }
-        }
-
-        @Override
-        public void removeCatalogRow() {
-            if (!catalog.remove(row)) {
-                LOG.debug("the catalog row of '{}' was removed by a concurrent DeleteTable", row.tableName());
-            }
-            catalog.forgetStatistics(row.tableId());
-            if (restore.isPresent()) {
-                catalog.forgetRestore(row.tableId());
-            }
-        }
     }
 }

@@ -23,27 +23,9 @@ import org.junit.jupiter.api.Test;
 class InlineDropAttemptTest {
 
     private final List<String> dropped = new ArrayList<>();
-    private final InlineDropAttempt attempt = new InlineDropAttempt() {
-        @Override
-        protected String tableName() {
-            return "Orders";
-        }
-
-        @Override
-        protected void dropAll() {
-            dropped.add("Orders");
-        }
-
-        @Override
-        public TableRecord record() {
-            return new TableRecord(Descriptions.active("acct", "Orders"), new TableState.Active());
-        }
-
-        @Override
-        public void removeCatalogRow() {
-            dropped.add("row");
-        }
-    };
+    private final InlineDropAttempt attempt = new InlineDropAttempt(
+            new TableRecord(Descriptions.active("acct", "Orders"), new TableState.Active()),
+            () -> dropped.add("Orders"), () -> dropped.add("row"));
 
     // C2: the probe answers free, the drop runs the backend's drops and reports DROPPED.
     @Test

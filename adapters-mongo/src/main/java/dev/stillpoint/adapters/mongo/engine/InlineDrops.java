@@ -4,7 +4,6 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.core.lifecycle.InlineDropAttempt;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.TableDropPort;
-import dev.stillpoint.ports.out.TableRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,50 +31,22 @@ final class InlineDrops implements TableDropPort {
     public DropAttempt beginDrop(String accountId, String tableName) {
         CatalogDocuments.Loaded loaded = catalog.load(null, accountId, tableName)
                 .orElseThrow(() -> StorageException.tableNotFound(tableName));
-        return new Attempt(loaded, tableName);
-    }
-
-    private final class Attempt extends InlineDropAttempt {
-        private final CatalogDocuments.Loaded loaded;
-        private final String tableName;
-
-        Attempt(CatalogDocuments.Loaded loaded, String tableName) {
-            this.loaded = loaded;
-            this.tableName = tableName;
-        }
-
-        @Override
-        public TableRecord record() {
-            return loaded.record();
-        }
-
-        @Override
-        protected String tableName() {
-            return tableName;
-        }
-
-        @Override
-        protected void dropAll() {
-            dropCollections("");
-        }
-
-        @Override
-        public void removeCatalogRow() {
+        return new InlineDropAttempt(loaded.record(), () -> dropCollections(loaded, tableName, ""), () -> {
             if (!catalog.removeDocuments(loaded)) {
                 LOG.debug("the catalog document of '{}' was removed by a concurrent DeleteTable", tableName);
             }
             // A put that read the document before its removal may have re-created a collection meanwhile
             // (MongoDB creates one on first write): drop them again; the poller's OrphanSweep covers later ones.
-            dropCollections(" again");
-        }
+            dropCollections(loaded, tableName, " again");
+        });
+    }
 
-        private void dropCollections(String when) {
-            for (String collection : loaded.collections()) {
-                work.run("dropping collection " + collection + " of table '" + tableName + "'" + when, () -> {
-                    work.data(collection).drop();
-                    return null;
-                });
-            }
+    private void dropCollections(CatalogDocuments.Loaded loaded, String tableName, String when) {
+        for (String collection : loaded.collections()) {
+            work.run("dropping collection " + collection + " of table '" + tableName + "'" + when, () -> {
+                work.data(collection).drop();
+                return null;
+            });
         }
     }
 }
