@@ -8,12 +8,10 @@ import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -79,11 +77,6 @@ final class CassandraItems implements ItemStorage {
             }
 
             @Override
-            public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
-                throw new UnsupportedOperationException("Cassandra's catalog keeps no stamps: the core loads the row");
-            }
-
-            @Override
             public Optional<StorageTable> load(String accountId, String tableName) {
                 Optional<CatalogRow> row = catalog.find(accountId, tableName);
                 row.ifPresent(r -> hooks.afterCatalogRead(tableName));
@@ -102,11 +95,6 @@ final class CassandraItems implements ItemStorage {
                 remove(row, row.tableName(), BaseKey.of(row, key));
             }
         });
-    }
-
-    @Override
-    public boolean versionedCatalog() {
-        return false;
     }
 
     @Override

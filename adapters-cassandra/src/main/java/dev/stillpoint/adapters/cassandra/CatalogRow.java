@@ -12,7 +12,6 @@ import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.table.TimeToLive;
 import java.time.Instant;
 import java.util.ArrayList;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.StorageTable;
 import java.util.List;
 import java.util.Optional;
@@ -28,10 +27,6 @@ record CatalogRow(String accountId, String tableName, String tableId, String tab
                   long revision) implements StorageTable {
 
     /** Cassandra's item writes read the row each time (a stamp read would cost as much as the row). */
-    @Override
-    public Optional<CatalogStamp> stamp() {
-        return Optional.empty();
-    }
 
     CatalogRow {
         definitions = List.copyOf(definitions);

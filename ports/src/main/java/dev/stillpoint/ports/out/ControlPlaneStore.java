@@ -1,5 +1,7 @@
 package dev.stillpoint.ports.out;
 
+import dev.stillpoint.domain.lifecycle.TableState;
+
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import java.time.Duration;
@@ -55,4 +57,14 @@ public interface ControlPlaneStore extends RestoreStore {
      * @return the rows the poller has to look at
      */
     List<PendingTransition> pendingTransitions();
+
+    /**
+     * Every restoring row: the pending transitions whose state is {@code TableState.Restoring}.
+     *
+     * @return the rows, each with its {@code TableState.Restoring} state
+     */
+    @Override
+    default List<PendingTransition> restoringTables() {
+        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
+    }
 }

@@ -57,11 +57,14 @@ public interface ItemStorage {
 
     /**
      * Whether catalog rows carry a {@link CatalogStamp}, so that a loaded definition can be kept and
-     * checked by a stamp read instead of loaded again.
+     * checked by a stamp read instead of loaded again. False by default: the core then loads the definition
+     * in every unit of work.
      *
      * @return whether {@link ItemUnit#stamps} may be called
      */
-    boolean versionedCatalog();
+    default boolean versionedCatalog() {
+        return false;
+    }
 
     /**
      * The table as item reads need it, read outside any unit of work.

@@ -40,8 +40,11 @@ public interface ItemUnit {
      * @param accountId the account the tables belong to
      * @param tableNames the tables, in the order to hold them (the core sorts them by name)
      * @return per table, in order, its stamp, or empty where the account has no such table
+     * @throws UnsupportedOperationException by default: a backend that keeps no catalog version is never asked
      */
-    List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames);
+    default List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
+        throw new UnsupportedOperationException("this backend's catalog keeps no stamps: the core loads the definition");
+    }
 
     /**
      * Loads the table's definition in this unit.

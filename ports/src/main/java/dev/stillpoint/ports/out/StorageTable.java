@@ -18,10 +18,12 @@ public interface StorageTable {
     TableDescription description();
 
     /**
-     * The stamp the definition was loaded under; empty on a backend that keeps no catalog version
-     * ({@link ItemStorage#versionedCatalog()} false).
+     * The stamp the definition was loaded under; empty, as by default, on a backend that keeps no catalog
+     * version ({@link ItemStorage#versionedCatalog()} false).
      *
      * @return the stamp, or empty
      */
-    Optional<CatalogStamp> stamp();
+    default Optional<CatalogStamp> stamp() {
+        return Optional.empty();
+    }
 }

@@ -213,11 +213,6 @@ class ControlPlaneTest {
         }
 
         @Override
-        public boolean versionedCatalog() {
-            return false;
-        }
-
-        @Override
         public Optional<StorageTable> table(String accountId, String tableName) {
             throw new UnsupportedOperationException("not needed by these tests");
         }

@@ -108,17 +108,6 @@ final class FakeCatalog implements ControlPlaneStore, TableDropPort {
     }
 
     @Override
-    public List<PendingTransition> restoringTables() {
-        List<PendingTransition> out = new ArrayList<>();
-        rows.forEach((name, r) -> {
-            if (r.state() instanceof TableState.Restoring) {
-                out.add(new PendingTransition("acct", name, r.state()));
-            }
-        });
-        return out;
-    }
-
-    @Override
     public boolean markActive(String accountId, String tableName) {
         TableRecord r = rows.get(tableName);
         if (r == null || !(r.state() instanceof TableState.Creating)) {

@@ -2,7 +2,6 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
@@ -119,11 +118,6 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
     public boolean completeRestore(String accountId, String tableName, String tableId) {
         return tx.inTransaction("completing the restore of table '" + tableName + "'", w -> RestoreRecords.complete(
                 w.catalog(), w.data(), accountId, tableName, tableId, TableId.MAX_LENGTH));
-    }
-
-    @Override
-    public List<PendingTransition> restoringTables() {
-        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
     }
 
     @Override

@@ -168,11 +168,6 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     }
 
     @Override
-    public List<PendingTransition> restoringTables() {
-        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
-    }
-
-    @Override
     public boolean markActive(String accountId, String tableName) {
         return write("activating table '" + tableName + "'", ctx -> TableRows.markActive(ctx, accountId, tableName));
     }

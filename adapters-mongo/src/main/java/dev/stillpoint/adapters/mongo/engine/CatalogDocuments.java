@@ -17,7 +17,6 @@ import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableRecord;
 import java.time.Instant;
@@ -60,11 +59,6 @@ final class CatalogDocuments {
         @Override
         public TableDescription description() {
             return record.description();
-        }
-
-        @Override
-        public Optional<CatalogStamp> stamp() {
-            return Optional.empty();
         }
 
         String baseCollection() {

@@ -12,7 +12,6 @@ import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.stillpoint.adapters.mongo.storage.DataCollections;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
@@ -196,11 +195,6 @@ public final class MongoCatalog implements ControlPlaneStore {
     private static org.bson.conversions.Bson restoring(String accountId, String tableName, String tableId) {
         return and(eq("_id", CatalogDocuments.tableDocumentId(accountId, tableName)), eq("table_id", tableId),
                 eq("status", TableStatus.CREATING.name()), eq("restore.restore_in_progress", true));
-    }
-
-    @Override
-    public List<PendingTransition> restoringTables() {
-        return pendingTransitions().stream().filter(p -> p.state() instanceof TableState.Restoring).toList();
     }
 
     private void undoCreate(CatalogDocuments.Loaded loaded, String tableName, StorageException cause) {

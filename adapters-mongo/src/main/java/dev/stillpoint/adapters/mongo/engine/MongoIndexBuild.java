@@ -15,7 +15,6 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.BackfillEntry;
 import dev.stillpoint.ports.out.BaseItem;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemScan;
 import dev.stillpoint.ports.out.StorageTable;
@@ -50,11 +49,6 @@ final class MongoIndexBuild implements IndexBuild {
     /** The table's base collection and the index's, under the definition holding the index. */
     private record Target(TableDescription description, String baseCollection, String indexCollection)
             implements StorageTable {
-
-        @Override
-        public Optional<CatalogStamp> stamp() {
-            return Optional.empty();
-        }
     }
 
     /** A base document: its {@code _id}, the document, and the item decoded from it. */

@@ -4,10 +4,8 @@ import com.mongodb.client.ClientSession;
 import dev.stillpoint.adapters.mongo.storage.KeyIds;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemWrite;
-import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.ItemUnit;
 import dev.stillpoint.ports.out.StorageTable;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,11 +25,6 @@ final class MongoItemUnit implements ItemUnit {
     @Override
     public boolean atomic() {
         return session != null;
-    }
-
-    @Override
-    public List<Optional<CatalogStamp>> stamps(String accountId, List<String> tableNames) {
-        throw new UnsupportedOperationException("MongoDB's catalog keeps no stamps: the core loads the definition");
     }
 
     @Override

@@ -67,11 +67,6 @@ final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
     }
 
     @Override
-    public boolean versionedCatalog() {
-        return false;
-    }
-
-    @Override
     public Optional<StorageTable> table(String accountId, String tableName) {
         return load(null, accountId, tableName);
     }
