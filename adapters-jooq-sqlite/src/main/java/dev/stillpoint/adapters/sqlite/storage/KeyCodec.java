@@ -2,10 +2,6 @@ package dev.stillpoint.adapters.sqlite.storage;
 
 import dev.stillpoint.domain.item.Utf8Text;
 import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -22,6 +18,9 @@ import java.util.Arrays;
  *   <li>B: the bytes themselves.
  *   <li>N: see {@link #encodeNumber(BigDecimal)}.
  * </ul>
+ *
+ * <p>Only the encoders are here: nothing in the adapter reads a key back from its bytes (a snapshot takes
+ * the key from the item); the tests' {@code KeyCodecReader} decodes them, to show no two keys share bytes.
  *
  * <p>The key of a hash-only table stores {@link #absentSortKey()} (the empty blob) as its sort key;
  * empty S and B key values are refused upstream (D3a), so the empty blob never means anything else.
@@ -40,9 +39,9 @@ public final class KeyCodec {
     static final int POSITIVE = 0xC0;
     /** Ends a negative number; above every complemented digit byte (at most 0xFE). */
     static final int NEGATIVE_END = 0xFF;
-    private static final int EXPONENT_BIAS = -MIN_EXPONENT;
+    static final int EXPONENT_BIAS = -MIN_EXPONENT;
     /** Digit pairs 00..99 are stored as 1..100, so a complemented pair never reaches 0xFF. */
-    private static final int PAIR_OFFSET = 1;
+    static final int PAIR_OFFSET = 1;
 
     private KeyCodec() {
     }
@@ -62,25 +61,9 @@ public final class KeyCodec {
         return value.getBytes(StandardCharsets.UTF_8);
     }
 
-    public static String decodeString(byte[] encoded) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(encoded))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("encoded S key value is not UTF-8", e);
-        }
-    }
-
     /** B: the bytes themselves (copied). */
     public static byte[] encodeBinary(byte[] value) {
         return value.clone();
-    }
-
-    public static byte[] decodeBinary(byte[] encoded) {
-        return encoded.clone();
     }
 
     /**
@@ -187,74 +170,5 @@ public final class KeyCodec {
             throw new IllegalArgumentException("not a plain decimal N key value: '" + plain + "'");
         }
         return c - '0';
-    }
-
-    /**
-     * The number {@link #encodeNumber(BigDecimal)} encoded, without trailing zeros.
-     *
-     * @throws IllegalArgumentException if {@code encoded} is not such an encoding
-     */
-    public static BigDecimal decodeNumber(byte[] encoded) {
-        if (encoded.length == 0) {
-            throw malformed(encoded, "empty");
-        }
-        int sign = encoded[0] & 0xFF;
-        if (sign == ZERO) {
-            if (encoded.length != 1) {
-                throw malformed(encoded, "zero followed by bytes");
-            }
-            return BigDecimal.ZERO;
-        }
-        int end;
-        int mask;
-        if (sign == POSITIVE) {
-            end = encoded.length;
-            mask = 0;
-        } else if (sign == NEGATIVE) {
-            if ((encoded[encoded.length - 1] & 0xFF) != NEGATIVE_END) {
-                throw malformed(encoded, "negative without its end byte");
-            }
-            end = encoded.length - 1;
-            mask = 0xFF;
-        } else {
-            throw malformed(encoded, "unknown sign byte");
-        }
-        int pairs = end - 2;
-        if (pairs < 1 || pairs > (MAX_DIGITS + 1) / 2) {
-            throw malformed(encoded, "wrong length");
-        }
-        int exponent = ((encoded[1] & 0xFF) ^ mask) - EXPONENT_BIAS;
-        StringBuilder digits = new StringBuilder(2 * pairs);
-        for (int i = 0; i < pairs; i++) {
-            int pair = ((encoded[2 + i] & 0xFF) ^ mask) - PAIR_OFFSET;
-            if (pair < 0 || pair > 99) {
-                throw malformed(encoded, "digit pair out of range");
-            }
-            digits.append((char) ('0' + pair / 10)).append((char) ('0' + pair % 10));
-        }
-        if (digits.charAt(0) == '0') {
-            throw malformed(encoded, "leading zero digit");
-        }
-        if (digits.charAt(digits.length() - 1) == '0') {
-            digits.setLength(digits.length() - 1);
-            if (digits.charAt(digits.length() - 1) == '0') {
-                throw malformed(encoded, "trailing zero digits");
-            }
-        }
-        BigInteger unscaled = new BigInteger(digits.toString());
-        BigDecimal magnitude = new BigDecimal(unscaled, digits.length() - 1 - exponent);
-        return sign == NEGATIVE ? magnitude.negate() : magnitude;
-    }
-
-    private static IllegalArgumentException malformed(byte[] encoded, String reason) {
-        return new IllegalArgumentException("not an encoded N key value (" + reason + "): " + hex(encoded));
-    }
-
-    private static String hex(byte[] bytes) {
-        StringBuilder out = new StringBuilder(2 * bytes.length);
-        for (byte b : bytes) {
-            out.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return out.toString();
     }
 }

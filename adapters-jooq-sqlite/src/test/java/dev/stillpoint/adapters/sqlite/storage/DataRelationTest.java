@@ -146,7 +146,7 @@ class DataRelationTest {
                         .execute();
             }
             List<BigDecimal> stored = ctx.select(base.sk()).from(base.table()).orderBy(base.sk())
-                    .fetch(base.sk()).stream().map(KeyCodec::decodeNumber).toList();
+                    .fetch(base.sk()).stream().map(KeyCodecReader::decodeNumber).toList();
 
             List<BigDecimal> expected = values.stream().map(BigDecimal::stripTrailingZeros).distinct().sorted().toList();
             assertThat(stored).containsExactlyElementsOf(expected);
