@@ -1,5 +1,7 @@
 package dev.stillpoint.sqlcatalog;
 
+import dev.stillpoint.domain.table.RestoreSummary;
+
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
@@ -21,6 +23,38 @@ import org.jooq.DSLContext;
 public final class TableInserts {
 
     private TableInserts() {
+    }
+
+    /**
+     * CreateTable's rows: refused RESOURCE_IN_USE when the account has a table of the name, else as
+     * {@link #insertCreating}. The caller's transaction holds what it read until the insert commits.
+     *
+     * @return the new table's description
+     */
+    public static TableDescription create(DSLContext catalog, CreateTableRequest request, Instant now,
+                                          Instant activateAt, DataRelationMaker data) {
+        if (TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
+            throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
+        }
+        return insertCreating(catalog, request, now, activateAt, data);
+    }
+
+    /**
+     * A restore's rows [E4]: refused RESOURCE_IN_USE when the account has a table of the name, else the
+     * CREATING row due at {@code aliveUntil} (its stamp), its relations and its restore record in progress.
+     *
+     * @return the new table's description as read back, carrying the restore's summary
+     */
+    public static TableDescription restore(DSLContext catalog, CreateTableRequest request, RestoreSummary summary,
+                                           Instant now, Instant aliveUntil, DataRelationMaker data) {
+        if (TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
+            throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
+                    + "': a table of this name exists");
+        }
+        String tableId = insertCreating(catalog, request, now, aliveUntil, data).tableId();
+        RestoreRecords.insert(catalog, tableId, summary);
+        return TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).orElseThrow()
+                .description();
     }
 
     /**

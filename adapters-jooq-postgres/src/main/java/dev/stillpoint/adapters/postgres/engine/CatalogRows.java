@@ -1,13 +1,11 @@
 package dev.stillpoint.adapters.postgres.engine;
 
-
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CatalogDamage;
-import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.StorageTable;
@@ -16,9 +14,7 @@ import dev.stillpoint.sqlcatalog.DataRelationMaker;
 import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.sqlcatalog.RelationName;
 import dev.stillpoint.sqlcatalog.RowLock;
-import dev.stillpoint.sqlcatalog.TableInserts;
 import dev.stillpoint.sqlcatalog.TableLoads;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +27,6 @@ import org.jooq.Query;
  * caller's connection and transaction, so a snapshot reads the catalog inside its own read window.
  */
 final class CatalogRows {
-
 
     private CatalogRows() {
     }
@@ -113,15 +108,6 @@ final class CatalogRows {
     /** The row and its GSI/LSI rows only: what an item read or write needs (two round trips, not four). */
     static Optional<Loaded> loadForItems(DSLContext ctx, String accountId, String tableName, RowLock lock) {
         return TableLoads.loadForItems(ctx, accountId, tableName, lock).map(Loaded::new);
-    }
-
-    /**
-     * Inserts a CREATING row and its index rows on {@code catalog}, and creates every data relation on
-     * {@code data} (the same transaction on the shared layout).
-     */
-    static TableDescription insertCreating(DSLContext catalog, DSLContext data, CreateTableRequest request,
-                                           Instant now, Instant activateAt) {
-        return TableInserts.insertCreating(catalog, request, now, activateAt, relations(data));
     }
 
     /**

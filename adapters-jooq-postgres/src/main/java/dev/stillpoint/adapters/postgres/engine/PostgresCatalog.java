@@ -15,6 +15,7 @@ import dev.stillpoint.ports.out.WakeSignal;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
 import dev.stillpoint.sqlcatalog.RowLock;
 import dev.stillpoint.sqlcatalog.TableId;
+import dev.stillpoint.sqlcatalog.TableInserts;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -69,10 +70,7 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
             return tx.inTransaction(doing, w -> {
                 // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
-                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
-                    throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
-                }
-                return CatalogRows.insertCreating(w.catalog(), w.data(), request, time.now(), activateAt);
+                return TableInserts.create(w.catalog(), request, time.now(), activateAt, CatalogRows.relations(w.data()));
             });
         } catch (StorageException e) {
             if (PgFailures.sqlState(e).equals("23505")) {
@@ -90,14 +88,8 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
             return tx.inTransaction(doing, w -> {
                 // As CreateTable: the orphan sweep waits for this catalog transaction [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
-                if (CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
-                    throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
-                            + "': a table of this name exists");
-                }
-                String tableId = CatalogRows.insertCreating(w.catalog(), w.data(), request, time.now(), aliveUntil).tableId();
-                RestoreRecords.insert(w.catalog(), tableId, summary);
-                return CatalogRows.load(w.catalog(), request.accountId(), request.tableName(), RowLock.NONE)
-                        .orElseThrow().description();
+                return TableInserts.restore(w.catalog(), request, summary, time.now(), aliveUntil,
+                        CatalogRows.relations(w.data()));
             });
         } catch (StorageException e) {
             if (PgFailures.sqlState(e).equals("23505")) {

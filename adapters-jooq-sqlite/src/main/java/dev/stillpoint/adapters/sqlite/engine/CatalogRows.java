@@ -1,10 +1,8 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
-
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.out.CatalogStamp;
 import dev.stillpoint.ports.out.StorageTable;
@@ -14,9 +12,7 @@ import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.sqlcatalog.NamedRelation;
 import dev.stillpoint.sqlcatalog.RelationName;
 import dev.stillpoint.sqlcatalog.RowLock;
-import dev.stillpoint.sqlcatalog.TableInserts;
 import dev.stillpoint.sqlcatalog.TableLoads;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +25,6 @@ import org.jooq.Query;
  * connection and transaction, so a snapshot reads the catalog inside its own read window.
  */
 final class CatalogRows {
-
 
     private CatalogRows() {
     }
@@ -72,11 +67,6 @@ final class CatalogRows {
 
     static Optional<Loaded> load(DSLContext ctx, String accountId, String tableName) {
         return TableLoads.load(ctx, accountId, tableName, RowLock.NONE).map(Loaded::new);
-    }
-
-    /** Inserts a CREATING row and its index rows, and creates every data relation. */
-    static TableDescription insertCreating(DSLContext ctx, CreateTableRequest request, Instant now, Instant activateAt) {
-        return TableInserts.insertCreating(ctx, request, now, activateAt, relations(ctx));
     }
 
     /** Makes the relations on the one write transaction; SQLite's key columns are BLOBs, whatever the key's types. */

@@ -19,6 +19,7 @@ import dev.stillpoint.ports.out.TableRecord;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.sqlcatalog.RestoreRecords;
 import dev.stillpoint.sqlcatalog.TableId;
+import dev.stillpoint.sqlcatalog.TableInserts;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -134,25 +135,14 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     @Override
     public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
-        return write("creating table '" + request.tableName() + "'", ctx -> {
-            if (CatalogRows.load(ctx, request.accountId(), request.tableName()).isPresent()) {
-                throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
-            }
-            return CatalogRows.insertCreating(ctx, request, time.now(), activateAt);
-        });
+        return write("creating table '" + request.tableName() + "'",
+                ctx -> TableInserts.create(ctx, request, time.now(), activateAt, CatalogRows.relations(ctx)));
     }
 
     @Override
     public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
-        return write("restoring into table '" + request.tableName() + "'", ctx -> {
-            if (CatalogRows.load(ctx, request.accountId(), request.tableName()).isPresent()) {
-                throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
-                        + "': a table of this name exists");
-            }
-            String tableId = CatalogRows.insertCreating(ctx, request, time.now(), aliveUntil).tableId();
-            RestoreRecords.insert(ctx, tableId, summary);
-            return CatalogRows.load(ctx, request.accountId(), request.tableName()).orElseThrow().description();
-        });
+        return write("restoring into table '" + request.tableName() + "'",
+                ctx -> TableInserts.restore(ctx, request, summary, time.now(), aliveUntil, CatalogRows.relations(ctx)));
     }
 
     @Override
