@@ -1,7 +1,5 @@
 package dev.stillpoint.sqlcatalog;
 
-import dev.stillpoint.domain.table.RestoreSummary;
-
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
@@ -9,6 +7,7 @@ import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
+import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.CatalogJson;
 import java.time.Instant;
@@ -87,6 +86,20 @@ public final class TableInserts {
                     CatalogJson.projection(l.projection()), IndexStatus.ACTIVE, false, data);
         }
         return description;
+    }
+
+    /**
+     * UpdateTable's record of a GSI being added [D9]: {@code after}'s attribute definitions on the table's row,
+     * and the index's row CREATING and backfilling at {@code ordinal}, its relation made by {@code data}.
+     *
+     * @return the index's row, naming its relation and key types
+     */
+    public static IndexRow recordGlobalIndex(DSLContext catalog, TableDescription after, String indexName, int ordinal,
+                                             DataRelationMaker data) {
+        GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
+        TableRows.setDefinitions(catalog, after);
+        return insertIndex(catalog, after, true, ordinal, gsi.name(), gsi.keySchema(),
+                CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true, data);
     }
 
     /**

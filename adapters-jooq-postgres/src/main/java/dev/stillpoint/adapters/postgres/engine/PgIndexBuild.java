@@ -4,10 +4,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BackfillEntry;
 import dev.stillpoint.ports.out.BaseItem;
@@ -77,11 +74,8 @@ final class PgIndexBuild implements IndexBuild {
     @Override
     public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
-        GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
-        TableRows.setDefinitions(work.catalog(), after);
         try {
-            IndexRow index = TableInserts.insertIndex(work.catalog(), after, true, loaded.row().nextOrdinal(), gsi.name(),
-                    gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
+            IndexRow index = TableInserts.recordGlobalIndex(work.catalog(), after, indexName, loaded.row().nextOrdinal(),
                     CatalogRows.relations(work.data()));
             return Optional.of(new Recorded(loaded, loaded.index(index), after));
         } catch (SQLException e) {

@@ -3,10 +3,7 @@ package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.table.GlobalSecondaryIndex;
-import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BackfillEntry;
 import dev.stillpoint.ports.out.BaseItem;
@@ -62,10 +59,7 @@ final class SqliteIndexBuild implements IndexBuild {
     @Override
     public Optional<StorageTable> record(StorageTable table, TableDescription after, String indexName) {
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
-        GlobalSecondaryIndex gsi = after.gsi(indexName).orElseThrow();
-        TableRows.setDefinitions(ctx, after);
-        IndexRow index = TableInserts.insertIndex(ctx, after, true, loaded.row().nextOrdinal(), gsi.name(),
-                gsi.keySchema(), CatalogJson.projection(gsi.projection()), IndexStatus.CREATING, true,
+        IndexRow index = TableInserts.recordGlobalIndex(ctx, after, indexName, loaded.row().nextOrdinal(),
                 CatalogRows.relations(ctx));
         return Optional.of(new Recorded(loaded, DataRelation.fromCatalog(index.relationName()), after));
     }
