@@ -2,23 +2,20 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.ChangeWindows;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.ChangeSink;
 import dev.stillpoint.ports.in.ChangeWindow;
-import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
 import dev.stillpoint.ports.out.ReadObserver;
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -138,7 +135,7 @@ public final class PgChangeLog implements ChangeLogReads {
                     + tableName + "' (" + until + "): it names no instant this database has seen [I4]");
         }
         String startSql = "SELECT pg_visible_in_snapshot(xid, ?::pg_snapshot), xid::text FROM " + changes.quoted()
-                + " WHERE kind = '" + ChangeRelation.START + "'";
+                + " WHERE kind = '" + ChangeRows.START + "'";
         try (PreparedStatement s = data.prepareStatement(startSql)) {
             s.setString(1, since);
             try (ResultSet rs = s.executeQuery()) {
@@ -168,7 +165,7 @@ public final class PgChangeLog implements ChangeLogReads {
                 + keys + ", first_value(kind) OVER w AS first_kind, first_value(old_image) OVER w AS first_old,"
                 + " row_number() OVER (PARTITION BY " + keys + " ORDER BY seq DESC) AS from_last"
                 + " FROM " + changes.quoted()
-                + " WHERE kind IN ('" + ChangeRelation.PUT + "', '" + ChangeRelation.DELETE + "')"
+                + " WHERE kind IN ('" + ChangeRows.PUT + "', '" + ChangeRows.DELETE + "')"
                 // Any xid older than A's xmin is visible in A: the index on xid bounds the scan.
                 + " AND xid >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, ?::pg_snapshot)"
                 + " WINDOW w AS (PARTITION BY " + keys + " ORDER BY seq"
@@ -180,21 +177,10 @@ public final class PgChangeLog implements ChangeLogReads {
             s.setString(2, since);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    boolean deleted = rs.getString(1).equals(ChangeRelation.DELETE);
-                    Optional<Item> old = image(rs.getString(5));
-                    boolean absentAtStart = oldImages && rs.getString(4).equals(ChangeRelation.PUT) && old.isEmpty();
-                    if (deleted && absentAtStart) {
-                        // Written and deleted inside the window, absent at both ends: no change at all.
-                        continue;
-                    }
-                    sink.change(new LoggedChange(ItemJson.decode(rs.getString(2)),
-                            deleted ? Optional.empty() : image(rs.getString(3)), oldImages ? old : Optional.empty()));
+                    ChangeRows.windowChange(rs.getString(4), rs.getString(5), rs.getString(1), rs.getString(2),
+                            rs.getString(3), oldImages).ifPresent(sink::change);
                 }
             }
         }
-    }
-
-    private static Optional<Item> image(String json) {
-        return json == null ? Optional.empty() : Optional.of(ItemJson.decode(json));
     }
 }

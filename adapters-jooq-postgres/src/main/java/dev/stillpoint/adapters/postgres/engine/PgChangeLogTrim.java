@@ -7,6 +7,7 @@ import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.ChangeLogTrim;
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -62,13 +63,13 @@ public final class PgChangeLogTrim implements ChangeLogTrim {
         String chg = log.quoted();
         TransactionStatements.begin(data);
         try {
-            update(data, "INSERT INTO " + chg + " (kind, at_millis, snap) VALUES ('" + ChangeRelation.MARK
+            update(data, "INSERT INTO " + chg + " (kind, at_millis, snap) VALUES ('" + ChangeRows.MARK
                     + "', ?, pg_current_snapshot())", nowMillis);
             Long seq = null;
             long at = 0;
             String snap = null;
             try (PreparedStatement s = data.prepareStatement("SELECT seq, at_millis, snap::text FROM " + chg
-                    + " WHERE kind = '" + ChangeRelation.MARK + "' AND at_millis <= ? ORDER BY at_millis DESC, seq DESC"
+                    + " WHERE kind = '" + ChangeRows.MARK + "' AND at_millis <= ? ORDER BY at_millis DESC, seq DESC"
                     + " LIMIT 1")) {
                 s.setLong(1, cutoffMillis);
                 try (ResultSet rs = s.executeQuery()) {
@@ -80,11 +81,11 @@ public final class PgChangeLogTrim implements ChangeLogTrim {
                 }
             }
             if (seq != null) {
-                update(data, "DELETE FROM " + chg + " WHERE kind IN ('" + ChangeRelation.PUT + "', '"
-                        + ChangeRelation.DELETE + "') AND pg_visible_in_snapshot(xid, ?::pg_snapshot)", snap);
-                update(data, "DELETE FROM " + chg + " WHERE kind = '" + ChangeRelation.START + "' OR (kind = '"
-                        + ChangeRelation.MARK + "' AND (at_millis < ? OR (at_millis = ? AND seq < ?)))", at, at, seq);
-                update(data, "UPDATE " + chg + " SET kind = '" + ChangeRelation.START + "' WHERE seq = ?", seq);
+                update(data, "DELETE FROM " + chg + " WHERE kind IN ('" + ChangeRows.PUT + "', '"
+                        + ChangeRows.DELETE + "') AND pg_visible_in_snapshot(xid, ?::pg_snapshot)", snap);
+                update(data, "DELETE FROM " + chg + " WHERE kind = '" + ChangeRows.START + "' OR (kind = '"
+                        + ChangeRows.MARK + "' AND (at_millis < ? OR (at_millis = ? AND seq < ?)))", at, at, seq);
+                update(data, "UPDATE " + chg + " SET kind = '" + ChangeRows.START + "' WHERE seq = ?", seq);
             }
             TransactionStatements.commit(data);
         } finally {

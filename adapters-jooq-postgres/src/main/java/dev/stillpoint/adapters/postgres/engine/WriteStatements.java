@@ -2,6 +2,7 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
@@ -136,13 +137,13 @@ final class WriteStatements {
                         // xmax is 0 on a row this statement inserted, the locker's xid on one it rewrote.
                         + " RETURNING b.xmax::text <> '0' AS existed, b.item AS before)"
                         + " INSERT INTO " + chg + " (kind, " + keys + ", key_json, new_image, old_image)"
-                        + " SELECT '" + ChangeRelation.PUT + "', " + marks + ", ?, ?,"
+                        + " SELECT '" + ChangeRows.PUT + "', " + marks + ", ?, ?,"
                         + " CASE WHEN up.existed THEN up.before END FROM up"
                 : "INSERT INTO " + chg + " (kind, " + keys + ", key_json, new_image) VALUES ('"
-                        + ChangeRelation.PUT + "', " + marks + ", ?, ?)";
+                        + ChangeRows.PUT + "', " + marks + ", ?, ?)";
         String delete = "WITH d AS (DELETE FROM " + base + " WHERE " + ChangeRelation.keyMatch("", changes.sortKey())
                 + " RETURNING item) INSERT INTO " + chg + " (kind, " + keys + ", key_json, old_image)"
-                + " SELECT '" + ChangeRelation.DELETE + "', " + marks + ", ?, " + (oldImages ? "d.item" : "NULL")
+                + " SELECT '" + ChangeRows.DELETE + "', " + marks + ", ?, " + (oldImages ? "d.item" : "NULL")
                 + " FROM d";
         ChangeStatements made = new ChangeStatements(put, delete);
         synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.storage;
 
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.sqlcatalog.RelationName;
@@ -28,15 +29,6 @@ import java.util.Optional;
  * as jOOQ has no xid8 or pg_snapshot type; every value is a bind parameter.
  */
 public final class ChangeRelation {
-
-    /** A put or an overwrite. */
-    public static final String PUT = "PUT";
-    /** A delete that removed an item. */
-    public static final String DELETE = "DELETE";
-    /** The log's first instant: a marker whose snapshot does not see its xid is refused [I4]. */
-    public static final String START = "START";
-    /** A trim pass's checkpoint: its time, and the snapshot a later trim may cut the log at [I4]. */
-    public static final String MARK = "MARK";
 
     private final DataRelation relation;
     private final ScalarType pkType;
@@ -108,7 +100,7 @@ public final class ChangeRelation {
     }
 
     private String start() {
-        return "INSERT INTO " + quoted() + " (kind) VALUES ('" + START + "')";
+        return "INSERT INTO " + quoted() + " (kind) VALUES ('" + ChangeRows.START + "')";
     }
 
     /** The statement that discards every record of the log, keeping the relation: no reader's lock is waited for. */

@@ -4,18 +4,15 @@ import static dev.stillpoint.adapters.sqlite.generated.Tables.SP_COMMIT_SEQUENCE
 
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.domain.error.StorageException;
-import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.table.ChangeWindows;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.ChangeSink;
 import dev.stillpoint.ports.in.ChangeWindow;
-import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.SnapshotInfo;
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jooq.Cursor;
@@ -111,7 +108,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
         changes.createAll(ctx).forEach(q -> q.execute());
         byte[] none = new byte[0];
         ctx.insertInto(changes.table()).columns(changes.fields())
-                .select(DSL.select(SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L)), DSL.val(ChangeRelation.START),
+                .select(DSL.select(SP_COMMIT_SEQUENCE.SEQ.plus(DSL.inline(1L)), DSL.val(ChangeRows.START),
                         DSL.val(none), DSL.val(none), DSL.val("{}"), DSL.val((String) null), DSL.val((String) null))
                         .from(SP_COMMIT_SEQUENCE))
                 .execute();
@@ -120,7 +117,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
     /** The log's first instant: the newest START row's seq (a trim moves it forward). */
     private static long start(DSLContext ctx, ChangeRelation changes, String tableName) {
         Long start = ctx.select(DSL.max(changes.seq())).from(changes.table())
-                .where(changes.changeKind().eq(ChangeRelation.START)).fetchOne(0, Long.class);
+                .where(changes.changeKind().eq(ChangeRows.START)).fetchOne(0, Long.class);
         if (start == null) {
             throw StorageException.internal("table '" + tableName + "' says it keeps a change log, but "
                     + changes.name() + " has no START row: the log is damaged", null);
@@ -136,7 +133,7 @@ public final class SqliteChangeLog implements ChangeLogReads {
         try (Cursor<Record6<byte[], byte[], String, String, String, String>> rows = ctx.select(changes.pk(), changes.sk(),
                         changes.changeKind(), changes.keyJson(), changes.newImage(), changes.oldImage())
                 .from(changes.table())
-                .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().in(ChangeRelation.PUT, ChangeRelation.DELETE))
+                .where(changes.seq().gt(since), changes.seq().le(until), changes.changeKind().in(ChangeRows.PUT, ChangeRows.DELETE))
                 .orderBy(changes.pk(), changes.sk(), changes.seq(), DSL.field(DSL.name("rowid")))
                 .fetchLazy()) {
             for (Record r : rows) {
@@ -157,18 +154,8 @@ public final class SqliteChangeLog implements ChangeLogReads {
     }
 
     private static void add(ChangeSink sink, ChangeRelation changes, Record first, Record last, boolean oldImages) {
-        Optional<Item> old = image(first.get(changes.oldImage()));
-        boolean absentAtStart = oldImages && first.get(changes.changeKind()).equals(ChangeRelation.PUT) && old.isEmpty();
-        boolean deleted = last.get(changes.changeKind()).equals(ChangeRelation.DELETE);
-        if (deleted && absentAtStart) {
-            // Written and deleted inside the window, absent at both ends: no change at all.
-            return;
-        }
-        sink.change(new LoggedChange(ItemJson.decode(last.get(changes.keyJson())),
-                deleted ? Optional.empty() : image(last.get(changes.newImage())), old));
-    }
-
-    private static Optional<Item> image(String json) {
-        return json == null ? Optional.empty() : Optional.of(ItemJson.decode(json));
+        ChangeRows.windowChange(first.get(changes.changeKind()), first.get(changes.oldImage()),
+                last.get(changes.changeKind()), last.get(changes.keyJson()), last.get(changes.newImage()), oldImages)
+                .ifPresent(sink::change);
     }
 }

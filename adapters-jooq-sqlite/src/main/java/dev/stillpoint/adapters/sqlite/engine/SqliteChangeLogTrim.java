@@ -7,6 +7,7 @@ import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.CatalogJson;
 import dev.stillpoint.ports.out.ChangeLogTrim;
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,24 +81,24 @@ public final class SqliteChangeLogTrim implements ChangeLogTrim {
     static void trim(DSLContext ctx, ChangeRelation changes, long nowMillis, long cutoffMillis) {
         byte[] none = new byte[0];
         ctx.insertInto(changes.table()).columns(changes.fields())
-                .select(DSL.select(SP_COMMIT_SEQUENCE.SEQ, DSL.val(ChangeRelation.MARK),
+                .select(DSL.select(SP_COMMIT_SEQUENCE.SEQ, DSL.val(ChangeRows.MARK),
                         DSL.val(none), DSL.val(none), DSL.val(Long.toString(nowMillis)), DSL.val((String) null),
                         DSL.val((String) null)).from(SP_COMMIT_SEQUENCE))
                 .execute();
         Field<Long> at = changes.keyJson().cast(Long.class);
         Record2<Long, Long> mark = ctx.select(changes.seq(), at).from(changes.table())
-                .where(changes.changeKind().eq(ChangeRelation.MARK), at.le(cutoffMillis))
+                .where(changes.changeKind().eq(ChangeRows.MARK), at.le(cutoffMillis))
                 .orderBy(at.desc(), changes.seq().desc()).limit(1).fetchOne();
         if (mark == null) {
             return;
         }
         long seq = mark.value1();
-        ctx.deleteFrom(changes.table()).where(changes.changeKind().in(ChangeRelation.PUT, ChangeRelation.DELETE),
+        ctx.deleteFrom(changes.table()).where(changes.changeKind().in(ChangeRows.PUT, ChangeRows.DELETE),
                 changes.seq().le(seq)).execute();
-        ctx.deleteFrom(changes.table()).where(changes.changeKind().eq(ChangeRelation.START)
-                .or(changes.changeKind().eq(ChangeRelation.MARK).and(at.lt(mark.value2())
+        ctx.deleteFrom(changes.table()).where(changes.changeKind().eq(ChangeRows.START)
+                .or(changes.changeKind().eq(ChangeRows.MARK).and(at.lt(mark.value2())
                         .or(at.eq(mark.value2()).and(changes.seq().lt(seq)))))).execute();
-        ctx.update(changes.table()).set(changes.changeKind(), ChangeRelation.START)
-                .where(changes.changeKind().eq(ChangeRelation.MARK), changes.seq().eq(seq)).execute();
+        ctx.update(changes.table()).set(changes.changeKind(), ChangeRows.START)
+                .where(changes.changeKind().eq(ChangeRows.MARK), changes.seq().eq(seq)).execute();
     }
 }

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
+import dev.stillpoint.sqlcatalog.ChangeRows;
 import dev.stillpoint.sqlcatalog.IndexRow;
 import dev.stillpoint.adapters.sqlite.storage.ChangeRelation;
 import dev.stillpoint.domain.item.Key;
@@ -69,7 +70,7 @@ final class SqliteItemUnit implements ItemUnit {
             String json = ItemJson.encode(write.item());
             kept.upsertItem(loaded.row().relationName(), key, json);
             if (log.enabled()) {
-                kept.logChange(loaded.changes(), ChangeRelation.PUT, key, keyJson(loaded, write.key()), json, old);
+                kept.logChange(loaded.changes(), ChangeRows.PUT, key, keyJson(loaded, write.key()), json, old);
             }
             for (IndexRow index : loaded.row().indexes()) {
                 Optional<Key> entry = write.indexKey(index.name());
@@ -97,7 +98,7 @@ final class SqliteItemUnit implements ItemUnit {
             removeIndexEntries(loaded, k);
             int removed = kept.delete(loaded.row().relationName(), k);
             if (log.enabled() && removed > 0) {
-                kept.logChange(loaded.changes(), ChangeRelation.DELETE, k, keyJson(loaded, key), null, old);
+                kept.logChange(loaded.changes(), ChangeRows.DELETE, k, keyJson(loaded, key), null, old);
             }
         } catch (SQLException e) {
             throw SqlFailures.map(doing, e);

@@ -19,15 +19,6 @@ import org.jooq.impl.DSL;
  */
 public final class ChangeRelation extends NamedRelation {
 
-    /** A put or an overwrite: the new image, and the old one where the log keeps it. */
-    public static final String PUT = "PUT";
-    /** A delete that removed an item: a tombstone with the keys, and the old image where kept. */
-    public static final String DELETE = "DELETE";
-    /** The log's first instant; a marker older than its seq is refused [I4]. */
-    public static final String START = "START";
-    /** A trim pass's checkpoint [I4]: its seq, and its instant (epoch milliseconds) in {@code key_json}. */
-    public static final String MARK = "MARK";
-
     private static final Field<Long> SEQ = unqualified(SP_CHANGE_TEMPLATE.SEQ);
     private static final Field<String> KIND = unqualified(SP_CHANGE_TEMPLATE.KIND);
     private static final Field<byte[]> PK = unqualified(SP_CHANGE_TEMPLATE.PK);
