@@ -30,9 +30,13 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_RELATION_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_ROW;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.VECTOR_TABLE_ID;
 
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CatalogDamage;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.table.VectorIndex;
 import dev.stillpoint.ports.out.TableRecord;
 import java.util.List;
@@ -63,6 +67,18 @@ public final class TableLoads {
      */
     public static Optional<CatalogRow> loadForItems(DSLContext ctx, String accountId, String tableName, RowLock lock) {
         return load(ctx, accountId, tableName, lock, false);
+    }
+
+    /**
+     * The row and index rows of {@code table} while a restore still loads it [E4]: the same table instance
+     * (its id), still CREATING. What a bulk load opens on; a restore whose table was removed meanwhile, or
+     * whose name another table now has, is refused TABLE_NOT_FOUND, {@code doing} first.
+     */
+    public static CatalogRow restoring(DSLContext ctx, TableDescription table, String doing) {
+        return loadForItems(ctx, table.accountId(), table.tableName(), RowLock.NONE)
+                .filter(r -> r.tableId().equals(table.tableId()) && r.description().status() == TableStatus.CREATING)
+                .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
+                        + ": it is no longer restoring (removed, or another table has its name)"));
     }
 
     private static Optional<CatalogRow> load(DSLContext ctx, String accountId, String tableName, RowLock lock,

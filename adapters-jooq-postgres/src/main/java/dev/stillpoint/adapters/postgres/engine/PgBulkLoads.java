@@ -6,12 +6,11 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BulkLoad;
 import dev.stillpoint.ports.out.BulkLoads;
 import dev.stillpoint.sqlcatalog.IndexRow;
-import dev.stillpoint.sqlcatalog.RowLock;
+import dev.stillpoint.sqlcatalog.TableLoads;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -65,12 +64,8 @@ public final class PgBulkLoads implements BulkLoads {
     @Override
     public BulkLoad open(TableDescription table) {
         String doing = "opening the bulk load of the restore into table '" + table.tableName() + "'";
-        CatalogRows.Loaded loaded = tx.read(doing, ctx -> CatalogRows.loadForItems(ctx, table.accountId(),
-                        table.tableName(), RowLock.NONE))
-                .filter(l -> l.row().tableId().equals(table.tableId())
-                        && l.description().status() == TableStatus.CREATING)
-                .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
-                        + ": it is no longer restoring (removed, or another table has its name)"));
+        CatalogRows.Loaded loaded = new CatalogRows.Loaded(
+                tx.read(doing, ctx -> TableLoads.restoring(ctx, table, doing)));
         List<Target> targets = new ArrayList<>();
         targets.add(new Target(null, loaded.base()));
         for (IndexRow index : loaded.row().indexes()) {

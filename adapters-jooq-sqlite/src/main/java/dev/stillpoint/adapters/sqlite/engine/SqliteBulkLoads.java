@@ -6,11 +6,11 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemWrite;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.BulkLoad;
 import dev.stillpoint.ports.out.BulkLoads;
 import dev.stillpoint.sqlcatalog.IndexRow;
+import dev.stillpoint.sqlcatalog.TableLoads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -49,11 +49,8 @@ public final class SqliteBulkLoads implements BulkLoads {
     @Override
     public BulkLoad open(TableDescription table) {
         String doing = "opening the bulk load of the restore into table '" + table.tableName() + "'";
-        CatalogRows.Loaded loaded = catalog.read(doing, ctx -> CatalogRows.load(ctx, table.accountId(), table.tableName()))
-                .filter(l -> l.row().tableId().equals(table.tableId())
-                        && l.description().status() == TableStatus.CREATING)
-                .orElseThrow(() -> new StorageException(ErrorReason.TABLE_NOT_FOUND, doing
-                        + ": it is no longer restoring (removed, or another table has its name)"));
+        CatalogRows.Loaded loaded = new CatalogRows.Loaded(
+                catalog.read(doing, ctx -> TableLoads.restoring(ctx, table, doing)));
         DataRelation base = loaded.base();
         String insertItem = RENDER.render(RENDER.insertInto(base.table()).columns(base.pk(), base.sk(), base.item())
                 .values((byte[]) null, null, null));
