@@ -32,9 +32,7 @@ public final class TableInserts {
      */
     public static TableDescription create(DSLContext catalog, CreateTableRequest request, Instant now,
                                           Instant activateAt, DataRelationMaker data) {
-        if (TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
-            throw StorageException.resourceInUse("table '" + request.tableName() + "' already exists");
-        }
+        requireNameFree(catalog, request, "table '" + request.tableName() + "' already exists");
         return insertCreating(catalog, request, now, activateAt, data);
     }
 
@@ -46,10 +44,8 @@ public final class TableInserts {
      */
     public static TableDescription restore(DSLContext catalog, CreateTableRequest request, RestoreSummary summary,
                                            Instant now, Instant aliveUntil, DataRelationMaker data) {
-        if (TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
-            throw StorageException.resourceInUse("cannot restore into table '" + request.tableName()
-                    + "': a table of this name exists");
-        }
+        requireNameFree(catalog, request, "cannot restore into table '" + request.tableName()
+                + "': a table of this name exists");
         String tableId = insertCreating(catalog, request, now, aliveUntil, data).tableId();
         RestoreRecords.insert(catalog, tableId, summary);
         return TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).orElseThrow()
@@ -86,6 +82,13 @@ public final class TableInserts {
                     CatalogJson.projection(l.projection()), IndexStatus.ACTIVE, false, data);
         }
         return description;
+    }
+
+    /** Refuses RESOURCE_IN_USE, saying {@code taken}, when the request's account has a table of its name. */
+    private static void requireNameFree(DSLContext catalog, CreateTableRequest request, String taken) {
+        if (TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).isPresent()) {
+            throw StorageException.resourceInUse(taken);
+        }
     }
 
     /**
