@@ -4,6 +4,7 @@ import dev.stillpoint.core.snapshot.PermitLedger;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
@@ -54,12 +55,13 @@ public abstract class StorageFacade implements Storage {
     public abstract boolean readOnly();
 
     /**
-     * Writes the restore record of the table with this catalog id (the storage of {@link #recordRestore}).
+     * Writes the restore record of the table as just described (the storage of {@link #recordRestore}): its
+     * catalog id says which instance, its name is what a miss names.
      *
-     * @param tableId the table's catalog id
+     * @param table   the table, as described
      * @param summary the summary its description carries from now on
      */
-    protected abstract void writeRestoreRecord(String tableId, RestoreSummary summary);
+    protected abstract void writeRestoreRecord(TableDescription table, RestoreSummary summary);
 
     /** Create, describe, list, add a GSI, delete; put, get, delete items. */
     @Override
@@ -134,7 +136,7 @@ public abstract class StorageFacade implements Storage {
     /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
     @Override
     public final void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        writeRestoreRecord(core.tables().describeTable(accountId, tableName).tableId(), summary);
+        writeRestoreRecord(core.tables().describeTable(accountId, tableName), summary);
     }
 
     /** Stops the poller and ends every open snapshot stream, then closes the backend's connections. */

@@ -16,6 +16,7 @@ import dev.stillpoint.adapters.postgres.schema.Migrations;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
@@ -169,8 +170,8 @@ public final class PostgresStorage extends StorageFacade {
     }
 
     @Override
-    protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        catalog.writeRestoreRecord(tableId, summary);
+    protected void writeRestoreRecord(TableDescription table, RestoreSummary summary) {
+        catalog.writeRestoreRecord(table.tableId(), summary);
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.stillpoint.adapters.sqlite.schema.Migrations;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.core.PassChore;
 import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.core.StorageCore;
@@ -178,7 +179,7 @@ public final class SqliteStorage extends StorageFacade {
     }
 
     @Override
-    protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        catalog.writeRestoreRecord(tableId, summary);
+    protected void writeRestoreRecord(TableDescription table, RestoreSummary summary) {
+        catalog.writeRestoreRecord(table.tableId(), summary);
     }
 }

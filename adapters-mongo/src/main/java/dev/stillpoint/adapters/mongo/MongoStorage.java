@@ -5,6 +5,7 @@ import dev.stillpoint.adapters.mongo.engine.MongoEngine;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import java.util.List;
 
@@ -46,8 +47,8 @@ public final class MongoStorage extends StorageFacade {
     }
 
     @Override
-    protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        engine.writeRestoreRecord(tableId, summary);
+    protected void writeRestoreRecord(TableDescription table, RestoreSummary summary) {
+        engine.writeRestoreRecord(table, summary);
     }
 
     /** Whether item writes run in transactions (a replica set member or mongos). */

@@ -9,6 +9,7 @@ import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class StorageFacadeTest {
         }
 
         @Override
-        protected void writeRestoreRecord(String tableId, RestoreSummary summary) {
+        protected void writeRestoreRecord(TableDescription table, RestoreSummary summary) {
             throw new AssertionError("not asked here");
         }
     }

@@ -272,14 +272,17 @@ public final class MongoCatalog implements ControlPlaneStore {
         });
     }
 
-    /** Records a restore on the document of the table with this catalog id, as a restore would [K3]. */
-    void writeRestore(String tableId, RestoreSummary summary) {
-        long modified = work.run("recording a restore of table " + tableId, () -> tables().updateOne(
-                eq("table_id", tableId),
+    /**
+     * Records a restore on the document of this table instance (its catalog id), as a restore would [K3]; a
+     * table deleted since it was described is TableNotFound naming it.
+     */
+    void writeRestore(TableDescription table, RestoreSummary summary) {
+        long modified = work.run("recording a restore of table '" + table.tableName() + "'", () -> tables().updateOne(
+                eq("table_id", table.tableId()),
                 Updates.combine(Updates.set("restore", CatalogDocuments.restore(summary)), Updates.inc("rev", 1L))))
                 .getMatchedCount();
         if (modified == 0) {
-            throw StorageException.tableNotFound(tableId);
+            throw StorageException.tableNotFound(table.tableName());
         }
     }
 }

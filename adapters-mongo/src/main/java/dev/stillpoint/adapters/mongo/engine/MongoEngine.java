@@ -10,6 +10,7 @@ import dev.stillpoint.adapters.mongo.MongoConfig;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
@@ -143,9 +144,9 @@ public final class MongoEngine implements AutoCloseable {
         return work.transactional();
     }
 
-    /** Writes the restore record of the table with this catalog id; its description then carries the summary [S2]. */
-    public void writeRestoreRecord(String tableId, RestoreSummary summary) {
-        catalog.writeRestore(tableId, summary);
+    /** Writes the restore record of the table as described; its description then carries the summary [S2]. */
+    public void writeRestoreRecord(TableDescription table, RestoreSummary summary) {
+        catalog.writeRestore(table, summary);
     }
 
     /** The ids of an index's entries, in {@code _id} order (tests, operators). */
