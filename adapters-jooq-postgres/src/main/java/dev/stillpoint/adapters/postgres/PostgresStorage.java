@@ -93,7 +93,8 @@ public final class PostgresStorage extends StorageFacade {
             pools.probe();
         } catch (SQLException e) {
             pools.close();
-            throw PgFailures.map("connecting to the PostgreSQL catalog at " + address, e);
+            // The cause names the database that failed, the catalog's or the data's.
+            throw PgFailures.map("connecting to PostgreSQL", e);
         }
         try (Connection c = pools.catalog()) {
             // Another catalog's data database is refused before a migration could make it a catalog too [O1].

@@ -54,6 +54,7 @@ class PostgresLoginTest {
             s.execute("CREATE ROLE reader LOGIN PASSWORD '" + PASSWORD + "'");
             s.execute("CREATE DATABASE appdb OWNER app");
             s.execute("CREATE DATABASE readerdb");
+            s.execute("CREATE DATABASE appdata OWNER app");
             // Rules are read top down: these come before the embedded server's trust-everyone lines.
             Path hba = dataDir.resolve("pg_hba.conf");
             String rules = "host all app,reader 127.0.0.1/32 scram-sha-256\nhost all app,reader ::1/128 scram-sha-256\n";
@@ -80,6 +81,10 @@ class PostgresLoginTest {
     private static PostgresConfig config(String db, String user, String password) {
         return PostgresConfig.shared(new PostgresConfig.Database("jdbc:postgresql://127.0.0.1:" + server.getPort() + "/"
                 + db + "?password=" + password, user, password));
+    }
+
+    private static PostgresConfig.Database database(String db, String user, String password) {
+        return new PostgresConfig.Database("jdbc:postgresql://127.0.0.1:" + server.getPort() + "/" + db, user, password);
     }
 
     private static StorageException refusedAtOnce(PostgresConfig config, String what) {
@@ -121,5 +126,18 @@ class PostgresLoginTest {
     void o3_aRoleThatMayNotCreateTheCatalogFailsAtOnceAndIsNotRetryable() {
         StorageException e = refusedAtOnce(config("readerdb", "reader", PASSWORD), "a role without CREATE");
         assertThat(e.getMessage()).contains("42501");
+    }
+
+    @Test
+    void o3_aWrongDataPasswordOnTheSeparateLayoutNamesTheDataDatabaseNotTheCatalog() {
+        // Found from outside: the CLI with a good --postgres and a --data-url with a wrong password said
+        // "connecting to the PostgreSQL catalog at <catalog>: ... refused", blaming the database that was fine.
+        PostgresConfig config = PostgresConfig.separate(database("appdb", "app", PASSWORD),
+                database("appdata", "app", WRONG));
+        StorageException e = refusedAtOnce(config, "a wrong data-database password");
+        String data = "data database 127.0.0.1:" + server.getPort() + "/appdata";
+        assertThat(e.getMessage()).contains("28P01").contains(data + " refused")
+                .doesNotContain("catalog database 127.0.0.1:" + server.getPort() + "/appdb refused")
+                .doesNotContain("PostgreSQL catalog at");
     }
 }

@@ -115,9 +115,12 @@ public final class Pools implements AutoCloseable {
      * {@link Unreachable} [O3, L3]; a server that cannot be reached fails {@link Unreachable}.
      */
     public void probe() throws SQLException {
-        probe(catalogDatabase, catalogAddress);
-        if (!shared()) {
-            probe(dataDatabase, dataAddress);
+        if (shared()) {
+            probe(catalogDatabase, "database " + catalogAddress);
+        } else {
+            // Which of the two refused: a wrong --data-url must not read as a catalog failure.
+            probe(catalogDatabase, "catalog database " + catalogAddress);
+            probe(dataDatabase, "data database " + dataAddress);
         }
     }
 
@@ -145,10 +148,10 @@ public final class Pools implements AutoCloseable {
     private SQLException classify(Throwable cause, String address) {
         String state = PgFailures.sqlState(cause);
         if (PgFailures.isPermanentLoginFailure(state)) {
-            return new Refused("the PostgreSQL database at " + address + " refused the connection ("
+            return new Refused("the PostgreSQL " + address + " refused the connection ("
                     + firstLine(cause.getMessage()) + "); a retry will not change that", state, cause);
         }
-        return new Unreachable("the PostgreSQL database at " + address + " is unreachable: no connection within "
+        return new Unreachable("the PostgreSQL " + address + " is unreachable: no connection within "
                 + timeoutMillis + " ms (" + firstLine(cause.getMessage()) + ")", cause);
     }
 
