@@ -55,15 +55,18 @@ class PostgresLoginTest {
             s.execute("CREATE DATABASE appdb OWNER app");
             s.execute("CREATE DATABASE readerdb");
             s.execute("CREATE DATABASE appdata OWNER app");
+            s.execute("CREATE DATABASE readerdata");
             // Rules are read top down: these come before the embedded server's trust-everyone lines.
             Path hba = dataDir.resolve("pg_hba.conf");
             String rules = "host all app,reader 127.0.0.1/32 scram-sha-256\nhost all app,reader ::1/128 scram-sha-256\n";
             Files.writeString(hba, rules + Files.readString(hba, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
             s.execute("SELECT pg_reload_conf()");
         }
-        try (Connection c = superuser("readerdb"); Statement s = c.createStatement()) {
-            // PostgreSQL 15+: public is not writable by other roles; say so anyway, whatever the version.
-            s.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+        for (String db : new String[] {"readerdb", "readerdata"}) {
+            try (Connection c = superuser(db); Statement s = c.createStatement()) {
+                // PostgreSQL 15+: public is not writable by other roles; say so anyway, whatever the version.
+                s.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+            }
         }
     }
 
@@ -139,5 +142,22 @@ class PostgresLoginTest {
         assertThat(e.getMessage()).contains("28P01").contains(data + " refused")
                 .doesNotContain("catalog database 127.0.0.1:" + server.getPort() + "/appdb refused")
                 .doesNotContain("PostgreSQL catalog at");
+    }
+
+    @Test
+    void o3_aDataDatabaseTheRoleMayNotWriteIsNamedBesideTheCatalog() {
+        // Found from outside: a catalog the role owns and a data database it may not CREATE in failed
+        // "checking the deployment of the PostgreSQL catalog at <catalog>: permission denied for schema public",
+        // naming only the database that was fine.
+        try (Connection c = superuser("postgres"); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE readercat OWNER reader");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        PostgresConfig config = PostgresConfig.separate(database("readercat", "reader", PASSWORD),
+                database("readerdata", "reader", PASSWORD));
+        StorageException e = refusedAtOnce(config, "a data database without CREATE");
+        assertThat(e.getMessage()).contains("42501").contains("data database at 127.0.0.1:" + server.getPort()
+                + "/readerdata");
     }
 }

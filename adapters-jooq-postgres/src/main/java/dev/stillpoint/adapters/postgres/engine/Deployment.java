@@ -53,7 +53,9 @@ public final class Deployment {
     public static Deployment establish(Pools pools, PostgresConfig config, boolean readOnly, long nowMillis) {
         Opening opening = new Opening(Pools.address(config.catalog().jdbcUrl()),
                 config.data().map(d -> Pools.address(d.jdbcUrl())), readOnly, nowMillis);
-        String doing = "checking the deployment of the PostgreSQL catalog at " + opening.catalogAddress;
+        // A refusal may come from either database (a missing CREATE on the data database's schema, say): name both.
+        String doing = "checking the deployment of the PostgreSQL catalog at " + opening.catalogAddress
+                + opening.dataAddress.map(d -> " and its data database at " + d).orElse("");
         try (Connection catalog = pools.catalog()) {
             if (pools.shared()) {
                 return opening.shared(catalog);
