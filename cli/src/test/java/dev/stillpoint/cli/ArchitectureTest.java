@@ -223,7 +223,7 @@ class ArchitectureTest {
     @Test
     void noAdapterDecidesWhichItemsAnIndexHolds() {
         noClasses().that().resideInAPackage("dev.stillpoint.adapters..")
-                .and().doNotHaveFullyQualifiedName("dev.stillpoint.adapters.cassandra.IndexKey")
+                .and().doNotHaveFullyQualifiedName("dev.stillpoint.adapters.cassandra.CqlKey")
                 .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
                         "ItemRules.entryKeyOfStoredItem",
                         call -> call.getTargetOwner().isEquivalentTo(dev.stillpoint.domain.request.ItemRules.class)

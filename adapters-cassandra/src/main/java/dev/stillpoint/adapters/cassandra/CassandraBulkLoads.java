@@ -73,13 +73,13 @@ final class CassandraBulkLoads implements BulkLoads {
                     if (failure.get() != null) {
                         break;
                     }
-                    BaseKey key = BaseKey.of(row, write.key());
+                    CqlKey key = CqlKey.base(row, write.key());
                     send(cql.bind("restoring an item of '" + row.tableName() + "'", ItemStatements.insertItem(row),
-                            ItemStatements.insertValues(key, ItemJson.encode(write.item()), rev)), write.key());
+                            ItemStatements.values(key, ItemJson.encode(write.item()), rev)), write.key());
                     for (Map.Entry<String, Key> entry : write.indexKeys().entrySet()) {
                         IndexDef index = row.index(entry.getKey()).orElseThrow(() -> StorageException.internal(
                                 "table '" + row.tableName() + "' has no index '" + entry.getKey() + "' to restore into", null));
-                        send(entries.insert(row, index, IndexKey.of(row, index, entry.getValue()), key, write.item(), rev),
+                        send(entries.insert(row, index, CqlKey.of(row, index.keySchema(), entry.getValue()), key, write.item(), rev),
                                 null);
                     }
                 }

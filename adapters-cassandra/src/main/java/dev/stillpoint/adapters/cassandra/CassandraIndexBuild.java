@@ -49,7 +49,7 @@ final class CassandraIndexBuild implements IndexBuild {
     }
 
     /** An items-table row: its key as CQL values, its revision, and the item. */
-    private record Stored(BaseKey key, long rev, Item item) implements BaseItem {
+    private record Stored(CqlKey key, long rev, Item item) implements BaseItem {
     }
 
     @Override
@@ -96,7 +96,7 @@ final class CassandraIndexBuild implements IndexBuild {
                 List<BaseItem> page = new ArrayList<>(max);
                 while (page.size() < max && rows.hasNext()) {
                     Row r = rows.next();
-                    page.add(new Stored(new BaseKey(r.getObject("pk"), sorted ? r.getObject("sk") : null),
+                    page.add(new Stored(new CqlKey(r.getObject("pk"), sorted ? r.getObject("sk") : null),
                             r.getLong("rev"), ItemJson.decode(r.getString("item"))));
                 }
                 return page;
@@ -115,7 +115,7 @@ final class CassandraIndexBuild implements IndexBuild {
         IndexDef index = row.index(indexName).orElseThrow();
         for (BackfillEntry entry : backfilled) {
             Stored stored = (Stored) entry.item();
-            cql.execute(doing, entries.insert(row, index, IndexKey.of(row, index, entry.indexKey()), stored.key(),
+            cql.execute(doing, entries.insert(row, index, CqlKey.of(row, index.keySchema(), entry.indexKey()), stored.key(),
                     stored.item(), stored.rev()));
         }
     }

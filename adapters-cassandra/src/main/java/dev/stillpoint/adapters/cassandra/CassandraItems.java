@@ -92,7 +92,7 @@ final class CassandraItems implements ItemStorage {
             @Override
             public void delete(StorageTable table, Key key) {
                 CatalogRow row = (CatalogRow) table;
-                remove(row, row.tableName(), BaseKey.of(row, key));
+                remove(row, row.tableName(), CqlKey.base(row, key));
             }
         });
     }
@@ -105,7 +105,7 @@ final class CassandraItems implements ItemStorage {
     @Override
     public Optional<Item> read(StorageTable table, Key key) {
         CatalogRow row = (CatalogRow) table;
-        BaseKey k = BaseKey.of(row, key);
+        CqlKey k = CqlKey.base(row, key);
         return DriverFailures.whileTableExists(row.tableName(), "reading an item", () -> {
             Stored stored = read(row, k);
             return stored == null ? Optional.empty() : Optional.of(ItemJson.decode(stored.json));
@@ -114,66 +114,56 @@ final class CassandraItems implements ItemStorage {
 
     /** Writes one checked item under its revision, then its index entries. */
     private void store(CatalogRow row, String tableName, ItemWrite write) {
-        Item valid = write.item();
-        String json = ItemJson.encode(valid);
-        BaseKey key = BaseKey.of(row, write.key());
-        DriverFailures.whileTableExists(tableName, "writing an item", () -> {
-            for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                Stored old = read(row, key);
-                long rev = nextRevision(old == null ? 0 : old.rev);
-                hooks.beforeItemWrite(tableName);
-                boolean applied;
-                try {
-                    applied = (old == null
-                            ? cql.run("writing an item of '" + tableName + "'", ItemStatements.insertItem(row),
-                                    ItemStatements.insertValues(key, json, rev))
-                            : cql.run("writing an item of '" + tableName + "'", ItemStatements.updateItem(row),
-                                    ItemStatements.updateValues(json, rev, key, old.rev))).wasApplied();
-                } catch (StorageException e) {
-                    if (!DriverFailures.isCasUncertain(e)) {
-                        throw e;
-                    }
-                    // Unknown outcome: applied exactly when the row now holds this write (its revision and text).
-                    Stored now = serialRead(row, key);
-                    applied = now != null && now.rev == rev && now.json.equals(json);
-                }
-                if (applied) {
-                    hooks.afterItemWrite(tableName);
-                    Optional<Item> before = old == null ? Optional.empty() : Optional.of(ItemJson.decode(old.json));
-                    entries.maintain(row, row.indexes(), key, before, Optional.of(valid), rev);
-                    entries.followCatalog(row, key, before, Optional.of(valid), rev);
-                    return null;
-                }
-            }
-            throw contended(tableName);
-        });
+        change(row, tableName, CqlKey.base(row, write.key()), Optional.of(write.item()));
     }
 
     /** Deletes one item under its revision, then its index entries; a missing item is no error. */
-    private void remove(CatalogRow row, String tableName, BaseKey k) {
-        DriverFailures.whileTableExists(tableName, "deleting an item", () -> {
+    private void remove(CatalogRow row, String tableName, CqlKey key) {
+        change(row, tableName, key, Optional.empty());
+    }
+
+    /**
+     * Replaces the item under {@code key} with {@code after} (empty: deletes it) by a lightweight transaction
+     * on the revision it read (rule 1), then maintains its index entries at the new revision (rules 2, 3).
+     */
+    private void change(CatalogRow row, String tableName, CqlKey key, Optional<Item> after) {
+        String json = after.map(ItemJson::encode).orElse(null);
+        String what = after.isPresent() ? "writing an item" : "deleting an item";
+        String doing = what + " of '" + tableName + "'";
+        DriverFailures.whileTableExists(tableName, what, () -> {
             for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-                Stored old = read(row, k);
-                if (old == null) {
+                Stored old = read(row, key);
+                if (old == null && after.isEmpty()) {
                     return null;
                 }
-                long rev = nextRevision(old.rev);
+                long rev = nextRevision(old == null ? 0 : old.rev);
+                if (after.isPresent()) {
+                    hooks.beforeItemWrite(tableName);
+                }
                 boolean applied;
                 try {
-                    applied = cql.run("deleting an item of '" + tableName + "'", ItemStatements.deleteItem(row),
-                            ItemStatements.deleteValues(k, old.rev)).wasApplied();
+                    applied = (after.isEmpty()
+                            ? cql.run(doing, ItemStatements.deleteItem(row), ItemStatements.values(key, old.rev))
+                            : old == null
+                            ? cql.run(doing, ItemStatements.insertItem(row), ItemStatements.values(key, json, rev))
+                            : cql.run(doing, ItemStatements.updateItem(row),
+                                    ItemStatements.values(json, rev, key, old.rev))).wasApplied();
                 } catch (StorageException e) {
                     if (!DriverFailures.isCasUncertain(e)) {
                         throw e;
                     }
-                    // Unknown outcome: gone means deleted (by this delete or another; either way its
-                    // entries go); any other version means try again on it.
-                    applied = serialRead(row, k) == null;
+                    // Unknown outcome: a put applied exactly when the row now holds it (its revision and text);
+                    // a delete when the row is gone (by this delete or another; either way its entries go).
+                    Stored now = serialRead(row, key);
+                    applied = after.isEmpty() ? now == null : now != null && now.rev == rev && now.json.equals(json);
                 }
                 if (applied) {
-                    Optional<Item> before = Optional.of(ItemJson.decode(old.json));
-                    entries.maintain(row, row.indexes(), k, before, Optional.empty(), rev);
-                    entries.followCatalog(row, k, before, Optional.empty(), rev);
+                    if (after.isPresent()) {
+                        hooks.afterItemWrite(tableName);
+                    }
+                    Optional<Item> before = old == null ? Optional.empty() : Optional.of(ItemJson.decode(old.json));
+                    entries.maintain(row, row.indexes(), key, before, after, rev);
+                    entries.followCatalog(row, key, before, after, rev);
                     return null;
                 }
             }
@@ -197,13 +187,13 @@ final class CassandraItems implements ItemStorage {
     private record Stored(String json, long rev) {
     }
 
-    private Stored serialRead(CatalogRow row, BaseKey key) {
+    private Stored serialRead(CatalogRow row, CqlKey key) {
         Row r = cql.serialRead("reading an item of '" + row.tableName() + "' after an uncertain write",
                 ItemStatements.selectItem(row), key.values()).one();
         return r == null ? null : new Stored(r.getString("item"), r.getLong("rev"));
     }
 
-    private Stored read(CatalogRow row, BaseKey key) {
+    private Stored read(CatalogRow row, CqlKey key) {
         Row r = cql.read("reading an item of '" + row.tableName() + "'", ItemStatements.selectItem(row), key.values()).one();
         return r == null ? null : new Stored(r.getString("item"), r.getLong("rev"));
     }

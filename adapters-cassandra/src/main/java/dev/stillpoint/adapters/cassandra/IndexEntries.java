@@ -1,16 +1,12 @@
 package dev.stillpoint.adapters.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -37,14 +33,14 @@ final class IndexEntries {
      * of one item, at the change's revision: one logged batch for small items, concurrent single
      * statements for large ones (rule 2 makes their order irrelevant).
      */
-    void maintain(CatalogRow row, List<IndexDef> indexes, BaseKey key, Optional<Item> before,
+    void maintain(CatalogRow row, List<IndexDef> indexes, CqlKey key, Optional<Item> before,
                   Optional<Item> after, long rev) {
         List<BoundStatement> batch = new ArrayList<>();
         long bytes = 0;
         TableDescription table = row.description();
         for (IndexDef index : indexes) {
-            Optional<IndexKey> oldKey = before.flatMap(i -> IndexKey.of(row, table, index, i));
-            Optional<IndexKey> newKey = after.flatMap(i -> IndexKey.of(row, table, index, i));
+            Optional<CqlKey> oldKey = before.flatMap(i -> CqlKey.inIndex(row, table, index, i));
+            Optional<CqlKey> newKey = after.flatMap(i -> CqlKey.inIndex(row, table, index, i));
             if (oldKey.isPresent() && !oldKey.equals(newKey)) {
                 batch.add(delete(row, index, oldKey.get(), key, rev));
             }
@@ -58,7 +54,7 @@ final class IndexEntries {
     }
 
     /** Rule 3: indexes recorded since this write read the catalog get their entries too. */
-    void followCatalog(CatalogRow row, BaseKey key, Optional<Item> before, Optional<Item> after, long rev) {
+    void followCatalog(CatalogRow row, CqlKey key, Optional<Item> before, Optional<Item> after, long rev) {
         Optional<CatalogRow> now = catalog.find(row.accountId(), row.tableName());
         if (now.isEmpty() || !now.get().tableId().equals(row.tableId())) {
             return;
@@ -72,33 +68,14 @@ final class IndexEntries {
     }
 
     /** The statement writing {@code item}'s entry under {@code key} in {@code index}, at {@code rev}. */
-    BoundStatement insert(CatalogRow row, IndexDef index, IndexKey key, BaseKey base, Item item, long rev) {
+    BoundStatement insert(CatalogRow row, IndexDef index, CqlKey key, CqlKey base, Item item, long rev) {
         return cql.bind("writing an entry of index '" + index.name() + "'", ItemStatements.insertEntry(row, index),
-                ItemStatements.insertEntryValues(key, base, ItemJson.encode(project(row, index, item)), rev));
+                ItemStatements.values(key, base,
+                        ItemJson.encode(index.projection().entryOf(row.keySchema(), index.keySchema(), item)), rev));
     }
 
-    private BoundStatement delete(CatalogRow row, IndexDef index, IndexKey key, BaseKey base, long rev) {
+    private BoundStatement delete(CatalogRow row, IndexDef index, CqlKey key, CqlKey base, long rev) {
         return cql.bind("deleting an entry of index '" + index.name() + "'", ItemStatements.deleteEntry(row, index),
-                ItemStatements.deleteEntryValues(key, base, rev));
-    }
-
-    /** The attributes an index entry holds [projection]: the table's and the index's keys, plus what the projection names. */
-    static Item project(CatalogRow row, IndexDef index, Item item) {
-        if (index.projection().type() == ProjectionType.ALL) {
-            return item;
-        }
-        Set<String> keep = new HashSet<>();
-        keep.add(row.keySchema().partitionKey());
-        row.keySchema().sortKey().ifPresent(keep::add);
-        keep.add(index.keySchema().partitionKey());
-        index.keySchema().sortKey().ifPresent(keep::add);
-        keep.addAll(index.projection().nonKeyAttributes());
-        Map<String, AttributeValue> projected = new LinkedHashMap<>();
-        item.attributes().forEach((name, value) -> {
-            if (keep.contains(name)) {
-                projected.put(name, value);
-            }
-        });
-        return Item.of(projected);
+                ItemStatements.values(rev, key, base));
     }
 }

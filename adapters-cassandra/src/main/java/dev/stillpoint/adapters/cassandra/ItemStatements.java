@@ -14,7 +14,23 @@ final class ItemStatements {
     private ItemStatements() {
     }
 
-    /** Reads an item's text and revision by its key: values {@link BaseKey#values()}. */
+    /**
+     * The bind values of a statement, in its markers' order: a {@link CqlKey} gives its one or two values,
+     * anything else is one value.
+     */
+    static Object[] values(Object... parts) {
+        List<Object> all = new ArrayList<>();
+        for (Object part : parts) {
+            if (part instanceof CqlKey key) {
+                all.addAll(List.of(key.values()));
+            } else {
+                all.add(part);
+            }
+        }
+        return all.toArray();
+    }
+
+    /** Reads an item's text and revision: values key. */
     static String selectItem(CatalogRow row) {
         return "SELECT item, rev FROM " + row.itemsTable() + whereKey(row);
     }
@@ -29,46 +45,24 @@ final class ItemStatements {
         return "SELECT item FROM " + qualifiedTable;
     }
 
-    /** Inserts an absent item: values {@link #insertValues}. */
+    /** Inserts an absent item: values key, item, rev. */
     static String insertItem(CatalogRow row) {
         boolean composite = composite(row);
         return "INSERT INTO " + row.itemsTable() + " (pk" + (composite ? ", sk" : "") + ", item, rev) VALUES (?"
                 + (composite ? ", ?" : "") + ", ?, ?) IF NOT EXISTS";
     }
 
-    static Object[] insertValues(BaseKey key, String json, long rev) {
-        List<Object> all = new ArrayList<>(List.of(key.values()));
-        all.add(json);
-        all.add(rev);
-        return all.toArray();
-    }
-
-    /** Replaces an item under the revision it was read at: values {@link #updateValues}. */
+    /** Replaces an item under the revision it was read at: values item, rev, key, the revision read. */
     static String updateItem(CatalogRow row) {
         return "UPDATE " + row.itemsTable() + " SET item = ?, rev = ?" + whereKey(row) + " IF rev = ?";
     }
 
-    static Object[] updateValues(String json, long rev, BaseKey key, long expected) {
-        List<Object> all = new ArrayList<>();
-        all.add(json);
-        all.add(rev);
-        all.addAll(List.of(key.values()));
-        all.add(expected);
-        return all.toArray();
-    }
-
-    /** Deletes an item under the revision it was read at: values {@link #deleteValues}. */
+    /** Deletes an item under the revision it was read at: values key, the revision read. */
     static String deleteItem(CatalogRow row) {
         return "DELETE FROM " + row.itemsTable() + whereKey(row) + " IF rev = ?";
     }
 
-    static Object[] deleteValues(BaseKey key, long expected) {
-        List<Object> all = new ArrayList<>(List.of(key.values()));
-        all.add(expected);
-        return all.toArray();
-    }
-
-    /** Writes an index entry at its item's revision: values {@link #insertEntryValues}. */
+    /** Writes an index entry at its item's revision: values index key, base key, projected item, rev. */
     static String insertEntry(CatalogRow row, IndexDef index) {
         boolean indexSort = index.keySchema().sortKey().isPresent();
         boolean baseSort = composite(row);
@@ -77,27 +71,11 @@ final class ItemStatements {
                 + (baseSort ? ", ?" : "") + ", ?) USING TIMESTAMP ?";
     }
 
-    static Object[] insertEntryValues(IndexKey key, BaseKey base, String projectedJson, long rev) {
-        List<Object> values = new ArrayList<>(key.values());
-        values.addAll(List.of(base.values()));
-        values.add(projectedJson);
-        values.add(rev);
-        return values.toArray();
-    }
-
-    /** Deletes an index entry at the revision of the change that removed it: values {@link #deleteEntryValues}. */
+    /** Deletes an index entry at the revision of the change that removed it: values rev, index key, base key. */
     static String deleteEntry(CatalogRow row, IndexDef index) {
         return "DELETE FROM " + row.qualified(index) + " USING TIMESTAMP ? WHERE ipk = ?"
                 + (index.keySchema().sortKey().isPresent() ? " AND isk = ?" : "") + " AND bpk = ?"
                 + (composite(row) ? " AND bsk = ?" : "");
-    }
-
-    static Object[] deleteEntryValues(IndexKey key, BaseKey base, long rev) {
-        List<Object> values = new ArrayList<>();
-        values.add(rev);
-        values.addAll(key.values());
-        values.addAll(List.of(base.values()));
-        return values.toArray();
     }
 
     private static String whereKey(CatalogRow row) {
