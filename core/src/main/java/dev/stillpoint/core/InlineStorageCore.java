@@ -27,20 +27,35 @@ public final class InlineStorageCore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(InlineStorageCore.class);
 
-    private final TableOperations tables;
-    private final TableRestores restores;
-    private final ControlPlanePoller poller;
+    private final CoreSettings settings;
+    private final String pollerThreadName;
+    // Assigned by assemble(), before start().
+    private TableOperations tables;
+    private TableRestores restores;
+    private ControlPlanePoller poller;
+
+    /**
+     * A core not yet assembled: its facade's constructor calls {@link #assemble} once its ports are open.
+     *
+     * @param settings         the shared settings (the clock, the poller's cadence, the restore idle limit, events)
+     * @param pollerThreadName the poller thread's name
+     */
+    public InlineStorageCore(CoreSettings settings, String pollerThreadName) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.pollerThreadName = Objects.requireNonNull(pollerThreadName, "pollerThreadName");
+    }
 
     /**
      * Wires the table service and the restores over {@code ports}; the poller starts with {@link #start()}.
      *
-     * @param ports            the backend's driven ports
-     * @param settings         the shared settings (the clock, the poller's cadence, the restore idle limit, events)
-     * @param pollerThreadName the poller thread's name
+     * @param ports the backend's driven ports
+     * @throws IllegalStateException when already assembled
      */
-    public InlineStorageCore(InlineCorePorts ports, CoreSettings settings, String pollerThreadName) {
+    public synchronized void assemble(InlineCorePorts ports) {
         Objects.requireNonNull(ports, "ports");
-        Objects.requireNonNull(settings, "settings");
+        if (poller != null) {
+            throw new IllegalStateException("this core is already assembled");
+        }
         TableDeletion deletion = new TableDeletion(ports.drops(), settings.time(), WakeSignal.NONE, () -> Duration.ZERO);
         ItemWrites writes = new ItemWrites(ports.items());
         this.tables = new TableService(ports.catalog(), writes, ports.creator(), deletion, settings.events());
@@ -64,7 +79,7 @@ public final class InlineStorageCore implements AutoCloseable {
 
     /** Starts the poller; its first pass recounts and sweeps dead restores. */
     public void start() {
-        poller.start();
+        assembled(poller).start();
     }
 
     /**
@@ -73,7 +88,7 @@ public final class InlineStorageCore implements AutoCloseable {
      * @return the table service
      */
     public TableOperations tables() {
-        return tables;
+        return assembled(tables);
     }
 
     /**
@@ -82,12 +97,21 @@ public final class InlineStorageCore implements AutoCloseable {
      * @return the restores
      */
     public TableRestores restores() {
-        return restores;
+        return assembled(restores);
     }
 
-    /** Stops the poller. */
+    /** Stops the poller, if assembled. */
     @Override
-    public void close() {
-        poller.close();
+    public synchronized void close() {
+        if (poller != null) {
+            poller.close();
+        }
+    }
+
+    private synchronized <T> T assembled(T part) {
+        if (part == null) {
+            throw new IllegalStateException("this core is not assembled yet");
+        }
+        return part;
     }
 }

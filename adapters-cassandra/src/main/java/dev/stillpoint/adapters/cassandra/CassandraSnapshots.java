@@ -1,15 +1,13 @@
 package dev.stillpoint.adapters.cassandra;
 
-import dev.stillpoint.ports.in.SnapshotEngine;
 import dev.stillpoint.ports.in.StorageCapabilities;
-import dev.stillpoint.core.snapshot.UnsupportedSnapshots;
 
 /**
  * Why Cassandra's snapshot engine refuses every open, by design [C1]. No read fixes an instant
  * across a Cassandra table: a full scan is a sequence of token-range reads, each seeing its range at
  * a different time, and a lightweight transaction serialises one partition only. The refusal
- * comes before the table is resolved (the core's {@link UnsupportedSnapshots} holds no session and
- * reads nothing), so an existing and a missing table get the same answer, and no permit, connection or
+ * comes before the table is resolved (the core's {@code UnsupportedSnapshots}, which
+ * {@code InlineStorageFacade} serves, holds no session and reads nothing), so an existing and a missing table get the same answer, and no permit, connection or
  * read is taken.
  */
 final class CassandraSnapshots {
@@ -26,10 +24,5 @@ final class CassandraSnapshots {
     static final StorageCapabilities CAPABILITIES = StorageCapabilities.withoutSnapshots(BACKEND, WHY);
 
     private CassandraSnapshots() {
-    }
-
-    /** The engine: every open refused as Unsupported, naming Cassandra and {@link #WHY}. */
-    static SnapshotEngine engine() {
-        return new UnsupportedSnapshots(BACKEND, WHY);
     }
 }

@@ -5,11 +5,8 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import dev.stillpoint.core.InlineCorePorts;
 import dev.stillpoint.core.InlineStorageCore;
-import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.Storage;
+import dev.stillpoint.core.InlineStorageFacade;
 import dev.stillpoint.ports.in.StorageCapabilities;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.in.TableRestores;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -19,38 +16,35 @@ import java.util.List;
  * catalog's schema steps, and offers the driving ports. There is no control-plane poller: a table
  * is ACTIVE when CreateTable returns and gone when DeleteTable returns [C2], so nothing is ever due
  * later, and so none of the core's {@code ControlPlane}. Snapshots are refused [C1], so there are no
- * snapshot permits either. Close it to close the session.
+ * snapshot permits either. The driving ports are the core's ({@link InlineStorageFacade}). Close it to
+ * close the session.
  */
-public final class CassandraStorage implements Storage {
+public final class CassandraStorage extends InlineStorageFacade {
 
     /** What this backend offers, known before anything is opened: Cassandra: no consistent table snapshots [C1] ({@link CassandraSnapshots#WHY}). */
     public static final StorageCapabilities CAPABILITIES = CassandraSnapshots.CAPABILITIES;
 
     private final CassandraConfig config;
-    private final CqlSession session;
     private final Cql cql;
     private final CatalogStore catalog;
-    private final CassandraTables lifecycle;
     private final CassandraItems items;
-    private final InlineStorageCore core;
-    private final SnapshotEngine snapshots = CassandraSnapshots.engine();
 
     private CassandraStorage(CassandraConfig config, CqlSession session) {
+        super(CAPABILITIES, new InlineStorageCore(config.coreSettings(), "stillpoint-cassandra-statistics"),
+                session::close);
         this.config = config;
-        this.session = session;
         this.cql = new Cql(session, config.schemaTimeout());
         CatalogSchema.apply(cql, config);
         this.catalog = new CatalogStore(cql, config);
         IndexEntries entries = new IndexEntries(cql, catalog);
-        this.lifecycle = new CassandraTables(cql, catalog, entries, config);
+        CassandraTables lifecycle = new CassandraTables(cql, catalog, entries, config);
         this.items = new CassandraItems(cql, catalog, entries, config);
         // No ControlPlane: CreateTable is the adapter's own LWT (ACTIVE at once) and DeleteTable drops
         // inline [C2]; the core wires the rest, with a poller for the recount and dead restores.
-        this.core = new InlineStorageCore(new InlineCorePorts(lifecycle, lifecycle, items,
+        core().assemble(new InlineCorePorts(lifecycle, lifecycle, items,
                 new InlineDrops(cql, catalog, config), new CassandraRestores(catalog, lifecycle, config), lifecycle)
-                .withBulkLoads(new CassandraBulkLoads(cql, catalog, entries, config)),
-                config.coreSettings(), "stillpoint-cassandra-statistics");
-        core.start();
+                .withBulkLoads(new CassandraBulkLoads(cql, catalog, entries, config)));
+        core().start();
     }
 
     /**
@@ -96,42 +90,9 @@ public final class CassandraStorage implements Storage {
         }
     }
 
-    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
-    @Override
-    public TableOperations tables() {
-        return core.tables();
-    }
-
-    /**
-     * Restores into new tables [E4, E5]: the table stays CREATING until its restore completes; a restore
-     * killed with its process is removed by the next statistics-poller pass of any engine on this catalog,
-     * once {@code restoreIdleLimit} has passed since its last sign of life.
-     */
-    @Override
-    public TableRestores restores() {
-        return core.restores();
-    }
-
-    /** Refuses every snapshot: Unsupported, naming Cassandra and why, before resolving the table [C1]. */
-    @Override
-    public StorageCapabilities capabilities() {
-        return CAPABILITIES;
-    }
-
-    @Override
-    public SnapshotEngine snapshots() {
-        return snapshots;
-    }
-
     /** The configuration this engine was opened with. */
     public CassandraConfig config() {
         return config;
-    }
-
-    @Override
-    public void close() {
-        core.close();
-        session.close();
     }
 
     // ------------------------------------------------------------------------------------------

@@ -1,10 +1,16 @@
 package dev.stillpoint.properties.machinery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.core.InlineCorePorts;
 import dev.stillpoint.core.InlineStorageCore;
+import dev.stillpoint.core.InlineStorageFacade;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.ports.in.StorageCapabilities;
+import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.poller.PollerSchedule;
@@ -61,7 +67,10 @@ class InlineStorageCoreTest {
         assertThat(ports.withBulkLoads(bulk).bulkLoads()).as("[B1] the bulk path carried").containsSame(bulk);
 
         String thread = "test-inline-core-" + System.nanoTime();
-        InlineStorageCore core = new InlineStorageCore(ports, settings(TimeSource.SYSTEM, events), thread);
+        InlineStorageCore core = new InlineStorageCore(settings(TimeSource.SYSTEM, events), thread);
+        assertThatThrownBy(core::tables).as("not assembled yet").isInstanceOf(IllegalStateException.class);
+        core.assemble(ports);
+        assertThatThrownBy(() -> core.assemble(ports)).as("assembled once").isInstanceOf(IllegalStateException.class);
         assertThat(core.tables().createTable(Descriptions.request("acct", "fresh")).status())
                 .as("[C2] ACTIVE as the backend's creator answers").isEqualTo(TableStatus.ACTIVE);
         assertThat(core.restores()).as("[E4] restores wired").isNotNull();
@@ -87,6 +96,43 @@ class InlineStorageCoreTest {
         }
         assertThat(trims).as("[I4] one trim at the core's instant with its retention")
                 .containsExactly("2026-12-04T10:00:00Z PT7M");
+    }
+
+    /** A facade over an inline core, as Cassandra's is: it adds nothing to what the core's facade hands out. */
+    private static final class InlineFacade extends InlineStorageFacade {
+        InlineFacade(StorageCapabilities capabilities, InlineStorageCore core, Runnable closeConnections) {
+            super(capabilities, core, closeConnections);
+        }
+    }
+
+    @Test
+    void c1_theInlineFacadeRefusesSnapshotsAsItsCapabilitiesSayAndClosesTheCoreBeforeTheConnections() {
+        String thread = "test-inline-facade-" + System.nanoTime();
+        InlineStorageCore core = new InlineStorageCore(settings(TimeSource.SYSTEM, StorageEvents.NONE), thread);
+        List<String> closed = Collections.synchronizedList(new ArrayList<>());
+        StorageCapabilities none = StorageCapabilities.withoutSnapshots("Dbx", "no read fixes an instant");
+        InlineFacade facade = new InlineFacade(none, core, () -> closed.add("connections, poller running: "
+                + threadAlive(thread)));
+        assertThat(facade.capabilities()).isSameAs(none);
+        assertThatThrownBy(() -> facade.snapshots().openTableSnapshot("acct", "no-such-table", StoredKeys.OMITTED))
+                .as("[C1] refused before the table is resolved, naming the backend and why")
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ErrorReason.UNSUPPORTED);
+                    assertThat(e.getMessage()).contains("Dbx").contains("no read fixes an instant");
+                });
+        FakeCatalog catalog = new FakeCatalog();
+        core.assemble(new InlineCorePorts(new ControlPlaneTest.RowsCatalog(catalog),
+                request -> request.describe("id-" + request.tableName(), "arn", Instant.EPOCH).withStatus(TableStatus.ACTIVE),
+                ControlPlaneTest.NO_ITEMS, catalog, catalog, new FakeStatistics(() -> { })));
+        assertThat(facade.tables()).isSameAs(core.tables());
+        assertThat(facade.restores()).isSameAs(core.restores());
+        core.start();
+        facade.close();
+        assertThat(closed).as("the poller stops before the connections close").containsExactly(
+                "connections, poller running: false");
+        assertThatThrownBy(() -> new InlineFacade(StorageCapabilities.full("Dby"),
+                new InlineStorageCore(settings(TimeSource.SYSTEM, StorageEvents.NONE), "unused"), () -> { }))
+                .as("no inline core serves snapshots").isInstanceOf(IllegalArgumentException.class);
     }
 
     private static boolean threadAlive(String name) {
