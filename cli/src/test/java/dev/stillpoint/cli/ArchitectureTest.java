@@ -234,14 +234,13 @@ class ArchitectureTest {
     /**
      * One storage interface: every backend's facade ({@code SqliteStorage}, {@code PostgresStorage},
      * {@code MongoStorage}, {@code CassandraStorage}) is a {@link Storage} through the core's
-     * {@code StorageFacade} or {@code InlineStorageFacade}, which only hand out the core's services, so the
-     * rule above still holds and no facade writes the hand-out again.
+     * {@code CoreFacade} ({@code StorageFacade} or {@code InlineStorageFacade}), which only hands out the
+     * core's services, so the rule above still holds and no facade writes the hand-out again.
      */
     @Test
     void everyBackendFacadeIsAStorage() {
         classes().that().resideInAPackage("dev.stillpoint.adapters..").and().haveSimpleNameEndingWith("Storage")
-                .should().beAssignableTo(dev.stillpoint.core.StorageFacade.class)
-                .orShould().beAssignableTo(dev.stillpoint.core.InlineStorageFacade.class)
+                .should().beAssignableTo(dev.stillpoint.core.CoreFacade.class)
                 .check(PRODUCTION);
     }
 

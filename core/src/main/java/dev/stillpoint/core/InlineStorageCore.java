@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * minutes after, and, on every pass, the removal of a restore whose stamp has passed [E5]. The
  * counterpart of {@link StorageCore}, so that no adapter assembles the core's services itself.
  */
-public final class InlineStorageCore implements AutoCloseable {
+public final class InlineStorageCore implements CoreServices {
 
     private static final Logger LOG = LoggerFactory.getLogger(InlineStorageCore.class);
 
@@ -87,6 +87,7 @@ public final class InlineStorageCore implements AutoCloseable {
      *
      * @return the table service
      */
+    @Override
     public TableOperations tables() {
         return assembled(tables);
     }
@@ -96,6 +97,7 @@ public final class InlineStorageCore implements AutoCloseable {
      *
      * @return the restores
      */
+    @Override
     public TableRestores restores() {
         return assembled(restores);
     }

@@ -21,7 +21,7 @@ import java.util.Objects;
  * {@link #assemble} once, then {@link #start()} (never for a read-only opening).
  * Cassandra has no control plane [C2]: {@link InlineStorageCore} assembles its services.
  */
-public final class StorageCore implements AutoCloseable {
+public final class StorageCore implements CoreServices {
 
     private final CoreSettings settings;
     private final ControlPlane controlPlane;
@@ -121,6 +121,7 @@ public final class StorageCore implements AutoCloseable {
      *
      * @return the table service
      */
+    @Override
     public TableOperations tables() {
         return assembled(tables);
     }
@@ -130,6 +131,7 @@ public final class StorageCore implements AutoCloseable {
      *
      * @return the restores
      */
+    @Override
     public TableRestores restores() {
         return controlPlane.restores();
     }

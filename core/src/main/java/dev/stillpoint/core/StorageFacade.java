@@ -6,11 +6,7 @@ import dev.stillpoint.domain.poller.PollerState;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.SnapshotEngine;
-import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
-import dev.stillpoint.ports.in.TableOperations;
-import dev.stillpoint.ports.in.TableRestores;
-import java.util.Objects;
 
 /**
  * What the facade of a backend with a control plane (SQLite, PostgreSQL, MongoDB) hands out, written once: the
@@ -18,11 +14,7 @@ import java.util.Objects;
  * log's trim on demand, the restore record, and closing the core before the backend's connections. A
  * backend's facade extends it with its opening (files, pools, migrations) and its own extras.
  */
-public abstract class StorageFacade implements Storage {
-
-    private final StorageCapabilities capabilities;
-    private final StorageCore core;
-    private final Runnable closeConnections;
+public abstract class StorageFacade extends CoreFacade<StorageCore> {
 
     /**
      * A facade over {@code core}, which the subclass's constructor assembles (and starts unless read-only).
@@ -32,18 +24,7 @@ public abstract class StorageFacade implements Storage {
      * @param closeConnections closes the backend's connections, after the core has stopped
      */
     protected StorageFacade(StorageCapabilities capabilities, StorageCore core, Runnable closeConnections) {
-        this.capabilities = Objects.requireNonNull(capabilities, "capabilities");
-        this.core = Objects.requireNonNull(core, "core");
-        this.closeConnections = Objects.requireNonNull(closeConnections, "closeConnections");
-    }
-
-    /**
-     * The core this facade's constructor assembles.
-     *
-     * @return the core
-     */
-    protected final StorageCore core() {
-        return core;
+        super(capabilities, core, closeConnections);
     }
 
     /**
@@ -63,31 +44,10 @@ public abstract class StorageFacade implements Storage {
      */
     protected abstract void writeRestoreRecord(TableDescription table, RestoreSummary summary);
 
-    /** Create, describe, list, add a GSI, delete; put, get, delete items. */
-    @Override
-    public final TableOperations tables() {
-        return core.tables();
-    }
-
-    /**
-     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, as every write is. A
-     * restore killed with its process is removed by the next poller pass of any read-write opening of this
-     * database, once {@code restoreIdleLimit} has passed since its last sign of life.
-     */
-    @Override
-    public final TableRestores restores() {
-        return core.restores();
-    }
-
-    @Override
-    public final StorageCapabilities capabilities() {
-        return capabilities;
-    }
-
     /** Consistent table snapshots [S1-S7], each holding one of {@link #snapshotPermits()}. */
     @Override
     public final SnapshotEngine snapshots() {
-        return core.snapshots();
+        return core().snapshots();
     }
 
     /**
@@ -96,7 +56,7 @@ public abstract class StorageFacade implements Storage {
      * @return the ledger
      */
     public final PermitLedger snapshotPermits() {
-        return core.permits();
+        return core().permits();
     }
 
     /**
@@ -105,7 +65,7 @@ public abstract class StorageFacade implements Storage {
      * @return IDLE, ACTIVE while a drop is deferred, and so on
      */
     public final PollerState pollerState() {
-        return core.pollerState();
+        return core().pollerState();
     }
 
     /**
@@ -114,7 +74,7 @@ public abstract class StorageFacade implements Storage {
      * @return the number of passes since the opening
      */
     public final long pollerPasses() {
-        return core.pollerPasses();
+        return core().pollerPasses();
     }
 
     /**
@@ -126,23 +86,16 @@ public abstract class StorageFacade implements Storage {
      *     read-only opening, which writes nothing [L4]
      */
     public final void trimChangeLogs() {
-        capabilities.requireChangeLog();
+        capabilities().requireChangeLog();
         if (readOnly()) {
-            throw StorageException.unsupported(capabilities.backend(), "a read-only opening trims no change log [L4]");
+            throw StorageException.unsupported(capabilities().backend(), "a read-only opening trims no change log [L4]");
         }
-        core.trimChangeLogs();
+        core().trimChangeLogs();
     }
 
     /** Records that the table was restored, as a restore does; its description then carries the summary [S2]. */
     @Override
     public final void recordRestore(String accountId, String tableName, RestoreSummary summary) {
-        writeRestoreRecord(core.tables().describeTable(accountId, tableName), summary);
-    }
-
-    /** Stops the poller and ends every open snapshot stream, then closes the backend's connections. */
-    @Override
-    public final void close() {
-        core.close();
-        closeConnections.run();
+        writeRestoreRecord(core().tables().describeTable(accountId, tableName), summary);
     }
 }
