@@ -2,10 +2,12 @@ package dev.stillpoint.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stillpoint.core.CoreFacade;
 import dev.stillpoint.metrics.MeterReadings;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.out.StorageEvents;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -82,11 +84,29 @@ abstract class StorageCommand extends CliCommand {
         return false;
     }
 
-    /** Opens the backend for reading and writing (a SQLite file is checked first: exit 4 when it is not a database). */
+    /**
+     * Opens the backend for reading and writing (a SQLite file is checked first: exit 4 when it is not a
+     * database), and waits for the opening's startup recovery, at most {@link #RECOVERY_WAIT}: the command
+     * then acts on what recovery left (a restore killed with -9 removed once its stamp passed [E5], a deferred
+     * drop finished) instead of racing it. Found from outside: delete-table of a restore killed long before was
+     * refused "a restore is filling it" while the same command's recovery removed the table.
+     */
     Storage openStorage() {
         answer.put("backend", shownBackend());
-        return backend.open(false, createsDatabase(), dataUrl, events());
+        Storage storage = backend.open(false, createsDatabase(), dataUrl, events());
+        if (storage instanceof CoreFacade<?> facade) {
+            try {
+                // Past the wait the command goes on; closing waits for the pass in progress.
+                facade.awaitStartupRecovery(RECOVERY_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return storage;
     }
+
+    /** The longest a write command waits for its opening's startup recovery before it goes on. */
+    static final Duration RECOVERY_WAIT = Duration.ofSeconds(30);
 
     /**
      * Opens the backend to read (export, describe, list-tables): a SQLite file read-only [L4] (no

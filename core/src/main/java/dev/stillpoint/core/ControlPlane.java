@@ -14,6 +14,7 @@ import dev.stillpoint.core.lifecycle.TableDeletion;
 import dev.stillpoint.ports.out.StorageEvents;
 import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -151,6 +152,18 @@ public final class ControlPlane implements WakeSignal, AutoCloseable {
      */
     public long pollerPasses() {
         return poller.passesRun();
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until the startup-recovery pass has finished; at once when the poller
+     * was never started.
+     *
+     * @param timeout the longest wait
+     * @return whether it finished within the timeout
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
+        return poller.awaitFirstPass(timeout);
     }
 
     /** Stops the poller, waiting for a pass in progress; a poller never started stops at once. */

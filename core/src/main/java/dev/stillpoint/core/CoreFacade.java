@@ -4,6 +4,7 @@ import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableRestores;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -61,6 +62,20 @@ public abstract class CoreFacade<C extends CoreServices> implements Storage {
     @Override
     public final StorageCapabilities capabilities() {
         return capabilities;
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until this opening's startup recovery (the poller's first pass) has
+     * finished: a short-lived opening, such as one CLI command, then acts on what recovery left (a restore
+     * killed with its process removed [E5], a deferred drop finished) instead of racing it. Returns at once
+     * for an opening without a poller (read-only).
+     *
+     * @param timeout the longest wait
+     * @return whether recovery finished within the timeout
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public final boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
+        return core.awaitStartupRecovery(timeout);
     }
 
     /** Stops the core (its poller, and every open snapshot stream), then closes the backend's connections. */

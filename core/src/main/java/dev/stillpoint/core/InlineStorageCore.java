@@ -102,6 +102,15 @@ public final class InlineStorageCore implements CoreServices {
         return assembled(restores);
     }
 
+    @Override
+    public boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
+        ControlPlanePoller p;
+        synchronized (this) {
+            p = poller;
+        }
+        return p == null || p.awaitFirstPass(timeout);
+    }
+
     /** Stops the poller, if assembled. */
     @Override
     public synchronized void close() {

@@ -10,6 +10,7 @@ import dev.stillpoint.ports.out.ChangeLogTrim;
 import dev.stillpoint.ports.out.SnapshotReadPort;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.lang.ref.Cleaner;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -170,6 +171,11 @@ public final class StorageCore implements CoreServices {
      */
     public long pollerPasses() {
         return controlPlane.pollerPasses();
+    }
+
+    @Override
+    public boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
+        return controlPlane.awaitStartupRecovery(timeout);
     }
 
     /** Stops the poller, then ends every open snapshot stream. */

@@ -11,6 +11,8 @@ import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.ports.out.WakeSignal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -36,6 +38,9 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
     private long wakes;
     private long wakesSeen;
     private volatile boolean stopRequested;
+    private volatile boolean started;
+    // Counted down when the first pass (startup recovery) has finished, or when the loop ends without one.
+    private final CountDownLatch firstPass = new CountDownLatch(1);
     private PollerState state = PollerSchedule.starting();
 
     /**
@@ -76,8 +81,23 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
      * @return this poller
      */
     public ControlPlanePoller start() {
+        started = true;
         thread.start();
         return this;
+    }
+
+    /**
+     * Waits until the startup-recovery pass has finished (or the poller stopped without one), at most
+     * {@code timeout}: a short-lived opening (a CLI command) that waits here acts on what recovery left, a
+     * dead restore removed or a deferred drop finished [E5, D8], instead of racing it. A poller never
+     * started has no pass to wait for.
+     *
+     * @param timeout the longest wait
+     * @return whether the first pass finished (or none will run) within the timeout
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitFirstPass(Duration timeout) throws InterruptedException {
+        return !started || firstPass.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -118,14 +138,18 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
     }
 
     private void loop() {
-        PollerEvent event = new PollerEvent.Started(time.now());
-        // Every effect that is not Exit yields the next event; a refusal (a bug) ends the loop, logged.
-        while (event != null) {
-            PollerEvent next = null;
-            for (PollerEffect effect : step(event).effects()) {
-                next = perform(effect);
+        try {
+            PollerEvent event = new PollerEvent.Started(time.now());
+            // Every effect that is not Exit yields the next event; a refusal (a bug) ends the loop, logged.
+            while (event != null) {
+                PollerEvent next = null;
+                for (PollerEffect effect : step(event).effects()) {
+                    next = perform(effect);
+                }
+                event = next;
             }
-            event = next;
+        } finally {
+            firstPass.countDown();
         }
     }
 
@@ -166,6 +190,7 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
             finished = new PollerEvent.PassFinished(time.now(), 0, java.util.Optional.empty());
         }
         passes.incrementAndGet();
+        firstPass.countDown();
         events.passFinished(Duration.ofNanos(time.monotonicNanos() - began), failed);
         synchronized (signal) {
             if (wakes != wakesSeen) {

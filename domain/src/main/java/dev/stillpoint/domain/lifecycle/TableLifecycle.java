@@ -158,7 +158,11 @@ public final class TableLifecycle {
             case DELETING -> Transition.to(state);
             case PROBING, DROPPING -> refuse(TableRefusal.DELETE_IN_PROGRESS, "another drop attempt holds the table");
             case CREATING -> refuse(TableRefusal.STILL_CREATING, "table is still CREATING");
-            case RESTORING -> refuse(TableRefusal.STILL_CREATING, "table is still CREATING: a restore is filling it");
+            // A restore whose stamp has passed is dead [E5]: DeleteTable removes it as the poller's sweep would,
+            // rather than refuse it as if a restore were still filling it.
+            case RESTORING -> e.now().isBefore(((Restoring) state).aliveUntil())
+                    ? refuse(TableRefusal.STILL_CREATING, "table is still CREATING: a restore is filling it")
+                    : Transition.to(new Probing(DropPath.RESTORE), new ProbeHolders());
             case ABSENT, GONE -> refuse(TableRefusal.NO_SUCH_TABLE, "no table to delete");
         };
     }

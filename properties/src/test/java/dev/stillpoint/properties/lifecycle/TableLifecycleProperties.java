@@ -272,6 +272,25 @@ class TableLifecycleProperties {
         }
     }
 
+    // E5: DeleteTable of a table being restored is refused while its restore is alive (CREATING, as DynamoDB
+    // refuses a CREATING table), and removes it, as the poller's sweep would, once its stamp has passed: found
+    // from outside, a restore killed with -9 got "a restore is filling it" from delete-table long after it died.
+    @Property
+    void e5_deleteTableRefusesALiveRestoreAndRemovesADeadOne(@ForAll("instants") Instant aliveUntil,
+                                                             @ForAll("instants") Instant now) {
+        Transition<TableState, TableEffect, TableRefusal> answer = TableLifecycle.apply(
+                new TableState.Restoring(aliveUntil), new TableEvent.DeleteRequested(now, Duration.ofMillis(250)));
+        if (now.isBefore(aliveUntil)) {
+            assertThat(answer).isInstanceOfSatisfying(Transition.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(TableRefusal.STILL_CREATING);
+                assertThat(r.detail()).isEqualTo("table is still CREATING: a restore is filling it");
+            });
+        } else {
+            assertThat(answer.nextOr(null)).isEqualTo(new TableState.Probing(TableState.DropPath.RESTORE));
+            assertThat(answer.effects()).containsExactly(new TableEffect.ProbeHolders());
+        }
+    }
+
     // E5: the removal of an abandoned restore is never rolled back for a caller, and a holder marks the row DELETING.
     @Property
     void e5_anAbandonedRestoreIsNeverKept(@ForAll("instants") Instant now) {

@@ -44,6 +44,41 @@ class ControlPlanePollerTest {
         }
     }
 
+    // E5, D8: an opening can wait for its startup recovery: the wait ends when the first pass has finished,
+    // not before (a pass held in progress keeps it waiting to its timeout), and at once for a poller never
+    // started or one stopped before its first pass.
+    @Test
+    void e5_theWaitForStartupRecoveryEndsWhenTheFirstPassHasFinished() throws Exception {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Supplier<PollerEvent.PassFinished> held = () -> {
+            inPass.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty());
+        };
+        try (ControlPlanePoller poller = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)), held,
+                TimeSource.SYSTEM, "test-poller-recovery")) {
+            assertThat(poller.awaitFirstPass(Duration.ZERO)).as("a poller never started has no pass to wait for").isTrue();
+            poller.start();
+            assertThat(inPass.await(10, TimeUnit.SECONDS)).as("the first pass began").isTrue();
+            assertThat(poller.awaitFirstPass(Duration.ofMillis(50))).as("a pass in progress is not finished").isFalse();
+            release.countDown();
+            assertThat(poller.awaitFirstPass(Duration.ofSeconds(10))).as("the first pass finished").isTrue();
+        }
+        ControlPlanePoller stopped = new ControlPlanePoller(new PollerSchedule(IDLE, Duration.ofSeconds(1)),
+                () -> new PollerEvent.PassFinished(Instant.now(), 0, Optional.empty()), TimeSource.SYSTEM,
+                "test-poller-stopped");
+        stopped.close();
+        stopped.start();
+        assertThat(stopped.awaitFirstPass(Duration.ofSeconds(10))).as("a poller stopped before its first pass")
+                .isTrue();
+        stopped.close();
+    }
+
     // D8: startup recovery runs a pass; a drop it deferred keeps the poller active (passes keep coming
     // with no wake at all), and once nothing is deferred it goes idle.
     @Test

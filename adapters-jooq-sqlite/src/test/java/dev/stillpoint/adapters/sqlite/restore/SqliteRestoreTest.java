@@ -12,6 +12,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.RestoreOrigin;
@@ -20,6 +21,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.ports.out.TimeSource;
 import dev.stillpoint.properties.fixtures.KilledRestore;
 import dev.stillpoint.properties.fixtures.RestoreFixtures;
 import dev.stillpoint.properties.fixtures.SqlCatalogAccess;
@@ -35,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -227,6 +230,47 @@ class SqliteRestoreTest {
             assertThatThrownBy(() -> fresh.tables().describeTable(ACCOUNT, "killed"))
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
             assertNothingLeft(file, id);
+        }
+    }
+
+    // E5: DeleteTable of a restore whose stamp has passed removes it through the drop attempt, as the sweep
+    // would; while the stamp holds it is refused as CREATING. The poller is kept out of the way: an hour
+    // between passes, its startup pass awaited before the restore begins, and a clock only the test moves.
+    @Test
+    void e5_deleteTableRemovesADeadRestoreAndRefusesALiveOne() throws Exception {
+        Path file = TestDatabases.newFile("restore-dead-delete");
+        AtomicReference<Instant> now =
+                new AtomicReference<>(Instant.parse("2026-12-06T10:00:00Z"));
+        TimeSource clock = new TimeSource() {
+            @Override
+            public Instant now() {
+                return now.get();
+            }
+
+            @Override
+            public long monotonicNanos() {
+                return System.nanoTime();
+            }
+        };
+        Duration limit = Duration.ofSeconds(60);
+        try (SqliteStorage storage = SqliteStorage.open(config(file).withTime(clock).withRestoreIdleLimit(limit)
+                .withPollerSchedule(new PollerSchedule(Duration.ofHours(1),
+                        Duration.ofHours(1))))) {
+            assertThat(storage.awaitStartupRecovery(Duration.ofSeconds(30))).as("startup pass done").isTrue();
+            RestoreLoad load = storage.restores().begin(RestoreFixtures.definition("dead"), ORIGIN);
+            String id = load.table().tableId();
+            assertThatThrownBy(() -> storage.tables().deleteTable(ACCOUNT, "dead")).as("a live restore")
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+                        assertThat(e.getMessage()).contains("a restore is filling it");
+                    });
+            now.set(now.get().plus(limit).plusSeconds(1));
+            assertThat(storage.tables().deleteTable(ACCOUNT, "dead").status()).isEqualTo(TableStatus.DELETING);
+            assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, "dead"))
+                    .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+            assertNothingLeft(file, id);
+            assertThatThrownBy(() -> load.write(RestoreFixtures.items(0, 1))).as("the dead restore's own load")
+                    .isInstanceOf(StorageException.class);
         }
     }
 
