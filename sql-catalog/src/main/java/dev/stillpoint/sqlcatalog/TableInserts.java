@@ -62,7 +62,7 @@ public final class TableInserts {
                                                   Instant activateAt, DataRelationMaker data) {
         TableId id = TableId.random();
         RelationName base = RelationName.base(id.value());
-        TableDescription description = request.describe(id.value(), TableRows.arn(request), now);
+        TableDescription description = request.describe(id.value(), request.tableArn(), now);
         ScalarType pk = typeOf(description, request.keySchema().partitionKey());
         Optional<ScalarType> sk = request.keySchema().sortKey().map(s -> typeOf(description, s));
         TableRows.insertCreating(catalog, request, description, base.name(), activateAt, pk.name(),

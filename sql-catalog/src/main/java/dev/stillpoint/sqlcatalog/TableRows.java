@@ -99,11 +99,6 @@ public final class TableRows {
         return ctx.select(TABLE_NAME).from(TABLES).where(ACCOUNT_ID.eq(accountId)).fetch(TABLE_NAME);
     }
 
-    /** The ARN of a table this engine creates. */
-    public static String arn(CreateTableRequest request) {
-        return "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
-    }
-
     /** One index row: {@code kind} GSI or LSI, its relation {@code relationName}, its key types as on the table row. */
     public static void insertIndex(DSLContext ctx, String tableId, String kind, int ordinal, String name, KeySchema key,
                                    String relationName, String pkType, String skType, String projectionJson,

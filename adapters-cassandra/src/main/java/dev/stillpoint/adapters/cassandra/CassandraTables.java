@@ -85,10 +85,9 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
             indexes.add(IndexDef.of(l, DataNames.newIndexTable(tableId, false)));
         }
         Instant now = config.time().now().truncatedTo(ChronoUnit.MILLIS);  // a CQL timestamp holds milliseconds
-        String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + tableName;
-        CatalogRow row = new CatalogRow(request.accountId(), tableName, tableId, arn, TableStatus.CREATING, now,
-                keyspace, request.keySchema(), request.attributeDefinitions(), indexes, request.stream(),
-                request.timeToLive(), 1);
+        CatalogRow row = new CatalogRow(request.accountId(), tableName, tableId, request.tableArn(),
+                TableStatus.CREATING, now, keyspace, request.keySchema(), request.attributeDefinitions(), indexes,
+                request.stream(), request.timeToLive(), 1);
         Optional<String> existing = catalog.insertIfAbsent(row);
         if (existing.isPresent()) {
             throw StorageException.resourceInUse(refusal + tableName + "': a table of this name exists"

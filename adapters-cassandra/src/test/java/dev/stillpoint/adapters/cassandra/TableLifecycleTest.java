@@ -78,7 +78,7 @@ class TableLifecycleTest extends OnSharedNode {
         assertThat(described).as("DescribeTable answers what CreateTable answered").isEqualTo(created);
         assertThat(described.creationTime()).isAfterOrEqualTo(before);
         assertThat(described.tableId()).matches("[a-f0-9]{32}");
-        assertThat(described.tableArn()).endsWith(":table/" + table);
+        assertThat(described.tableArn()).isEqualTo("arn:aws:dynamodb:local:" + account + ":table/" + table);
         assertThat(storage.tables().listTables(account)).containsExactly(table);
     }
 

@@ -134,6 +134,16 @@ public record CreateTableRequest(
     }
 
     /**
+     * The ARN of the table this request creates, in the form DynamoDB Local gives its tables:
+     * {@code arn:aws:dynamodb:local:<account>:table/<name>}. Every backend names its tables so.
+     *
+     * @return the new table's ARN
+     */
+    public String tableArn() {
+        return "arn:aws:dynamodb:local:" + accountId + ":table/" + tableName;
+    }
+
+    /**
      * The description of the new table this request creates: CREATING, empty, with the indexes as
      * requested, the requested time-to-live and change log settings, and no vector index, restore or throughput summary yet.
      *

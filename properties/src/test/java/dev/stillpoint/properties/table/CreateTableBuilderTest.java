@@ -66,4 +66,15 @@ class CreateTableBuilderTest {
                     assertThat(e.getMessage()).contains("key schema of table 'events'");
                 });
     }
+
+    // A table's ARN is the form DynamoDB Local gives (arn:aws:dynamodb:local:<account>:table/<name>), stated once
+    // for every backend: SQL, MongoDB and Cassandra each wrote it out before.
+    @Test
+    void d1_theNewTablesArnNamesItsAccountAndName() {
+        CreateTableRequest request = CreateTableRequest.builder("123456789012", "Orders").partitionKey("pk", ScalarType.S)
+                .build();
+        assertThat(request.tableArn()).isEqualTo("arn:aws:dynamodb:local:123456789012:table/Orders");
+        assertThat(request.describe("id", request.tableArn(), java.time.Instant.EPOCH).tableArn())
+                .isEqualTo(request.tableArn());
+    }
 }

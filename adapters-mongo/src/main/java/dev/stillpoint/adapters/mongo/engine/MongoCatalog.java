@@ -108,10 +108,9 @@ public final class MongoCatalog implements ControlPlaneStore {
         // The change log [I1] is not kept on MongoDB yet: refused before the table's document is written.
         request.changeLog().requireOffOn("MongoDB", request.tableName());
         String tableId = DataCollections.newTableId();
-        String arn = "arn:aws:dynamodb:local:" + request.accountId() + ":table/" + request.tableName();
         // A BSON date holds milliseconds: the description answered now is the one read back later.
         Instant now = time.now().truncatedTo(ChronoUnit.MILLIS);
-        TableDescription description = request.describe(tableId, arn, now);
+        TableDescription description = request.describe(tableId, request.tableArn(), now);
         List<BsonDocument> indexDocs = new ArrayList<>();
         int ordinal = 0;
         for (GlobalSecondaryIndex g : request.gsis()) {
