@@ -106,11 +106,7 @@ public final class TableDescriptions {
         Long dueAt = row.get(STATUS_DUE_AT);
         Instant due = dueAt == null ? Instant.EPOCH : Instant.ofEpochMilli(dueAt);
         String retry = row.get(DROP_RETRY);
-        return switch (TableStatus.valueOf(row.get(STATUS))) {
-            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
-            case ACTIVE -> new TableState.Active();
-            case DELETING -> new TableState.Deleting(due, retry == null
-                    ? TableState.DropRetry.SCHEDULED : TableState.DropRetry.valueOf(retry));
-        };
+        return TableState.recorded(TableStatus.valueOf(row.get(STATUS)), due, restoring,
+                retry == null ? TableState.DropRetry.SCHEDULED : TableState.DropRetry.valueOf(retry));
     }
 }

@@ -1,5 +1,6 @@
 package dev.stillpoint.domain.lifecycle;
 
+import dev.stillpoint.domain.table.TableStatus;
 import java.time.Instant;
 
 /**
@@ -15,6 +16,26 @@ public sealed interface TableState {
      * @return the kind of this state
      */
     Kind kind();
+
+    /**
+     * The state a catalog row records, read back: its status, its due time (the activation time of a CREATING
+     * row, a restore's stamp [E5], the next drop attempt of a DELETING row), whether its restore is in
+     * progress (a CREATING row is then RESTORING), and a DELETING row's retry kind. The SQL catalogs and
+     * MongoDB's store these fields alike; this is the one reading of them.
+     *
+     * @param status    the row's status
+     * @param due       the row's due time
+     * @param restoring whether the row's restore is in progress
+     * @param retry     a DELETING row's retry kind
+     * @return the row's lifecycle state
+     */
+    static TableState recorded(TableStatus status, Instant due, boolean restoring, DropRetry retry) {
+        return switch (status) {
+            case CREATING -> restoring ? new Restoring(due) : new Creating(due);
+            case ACTIVE -> new Active();
+            case DELETING -> new Deleting(due, retry);
+        };
+    }
 
     /** The kinds of table state. */
     enum Kind {

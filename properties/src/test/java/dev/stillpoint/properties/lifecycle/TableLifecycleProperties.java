@@ -11,6 +11,7 @@ import dev.stillpoint.domain.lifecycle.TableRefusal;
 import dev.stillpoint.domain.lifecycle.TableState;
 import dev.stillpoint.domain.lifecycle.TableState.DropRetry;
 import dev.stillpoint.domain.machine.Transition;
+import dev.stillpoint.domain.table.TableStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -289,6 +290,20 @@ class TableLifecycleProperties {
             assertThat(answer.nextOr(null)).isEqualTo(new TableState.Probing(TableState.DropPath.RESTORE));
             assertThat(answer.effects()).containsExactly(new TableEffect.ProbeHolders());
         }
+    }
+
+    // D4, E5: a catalog row's fields read back as one state, on every catalog: CREATING is RESTORING exactly
+    // while its restore is in progress (the due time then the restore's stamp), DELETING keeps its retry kind.
+    @Property
+    void d4_aRecordedRowReadsBackAsItsState(@ForAll TableStatus status, @ForAll("instants") Instant due,
+                                            @ForAll boolean restoring, @ForAll DropRetry retry) {
+        TableState state = TableState.recorded(status, due, restoring, retry);
+        TableState expected = switch (status) {
+            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
+            case ACTIVE -> new TableState.Active();
+            case DELETING -> new TableState.Deleting(due, retry);
+        };
+        assertThat(state).isEqualTo(expected);
     }
 
     // E5: the removal of an abandoned restore is never rolled back for a caller, and a holder marks the row DELETING.

@@ -167,11 +167,8 @@ final class CatalogDocuments {
         Instant due = dueValue == null || dueValue.isNull() ? Instant.EPOCH
                 : Instant.ofEpochMilli(dueValue.asDateTime().getValue());
         boolean restoring = restoreSummary(table).map(RestoreSummary::restoreInProgress).orElse(false);
-        return switch (TableStatus.valueOf(table.getString("status").getValue())) {
-            case CREATING -> restoring ? new TableState.Restoring(due) : new TableState.Creating(due);
-            case ACTIVE -> new TableState.Active();
-            case DELETING -> new TableState.Deleting(due, TableState.DropRetry.SCHEDULED);
-        };
+        return TableState.recorded(TableStatus.valueOf(table.getString("status").getValue()), due, restoring,
+                TableState.DropRetry.SCHEDULED);
     }
 
     private static TableDescription describe(BsonDocument t, List<BsonDocument> indexes) {
