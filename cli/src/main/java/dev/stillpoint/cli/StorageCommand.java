@@ -22,6 +22,9 @@ abstract class StorageCommand extends CliCommand {
     /** The account every command uses unless {@code --account} names another. */
     static final String DEFAULT_ACCOUNT = "000000000000";
 
+    /** The longest a write command waits for its opening's startup recovery before it goes on. */
+    static final Duration RECOVERY_WAIT = Duration.ofSeconds(30);
+
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "Backend (exactly one):%n")
     Backend backend = new Backend();
 
@@ -104,9 +107,6 @@ abstract class StorageCommand extends CliCommand {
         }
         return storage;
     }
-
-    /** The longest a write command waits for its opening's startup recovery before it goes on. */
-    static final Duration RECOVERY_WAIT = Duration.ofSeconds(30);
 
     /**
      * Opens the backend to read (export, describe, list-tables): a SQLite file read-only [L4] (no
