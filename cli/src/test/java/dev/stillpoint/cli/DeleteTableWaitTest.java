@@ -38,8 +38,9 @@ class DeleteTableWaitTest {
             reader.rollback();
         }
         Cli.Run dropped = Cli.run("delete-table", "--postgres", url, "--table", "things", "--wait", "30");
-        // The opening's first control-plane pass may drop the table before the command's own DeleteTable runs
-        // (then TableNotFound, exit 3: seen in a CI run); either way the table is gone, never left DELETING.
+        // A write command waits (up to 30 s) for its opening's startup recovery, which drops the table the reader
+        // no longer holds before the command's own DeleteTable runs (then TableNotFound, exit 3); past that wait
+        // the command's DeleteTable drops it (exit 0). Either way the table is gone, never left DELETING.
         assertThat(dropped.code()).as(dropped.err()).isIn(ExitCodes.OK, ExitCodes.TABLE_NOT_FOUND);
         if (dropped.code() == ExitCodes.OK) {
             assertThat(dropped.out()).contains("is deleted");
