@@ -2,7 +2,6 @@ package dev.stillpoint.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stillpoint.core.CoreFacade;
 import dev.stillpoint.metrics.MeterReadings;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.out.StorageEvents;
@@ -97,13 +96,11 @@ abstract class StorageCommand extends CliCommand {
     Storage openStorage() {
         answer.put("backend", shownBackend());
         Storage storage = backend.open(false, createsDatabase(), dataUrl, events());
-        if (storage instanceof CoreFacade<?> facade) {
-            try {
-                // Past the wait the command goes on; closing waits for the pass in progress.
-                facade.awaitStartupRecovery(RECOVERY_WAIT);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            // Past the wait the command goes on; closing waits for the pass in progress.
+            storage.awaitStartupRecovery(RECOVERY_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return storage;
     }

@@ -50,7 +50,7 @@ public abstract class CoreFacade<C extends CoreServices> implements Storage {
     }
 
     /**
-     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, as every write is. A
+     * Restores into new tables [E4, E5]; refused UNSUPPORTED on a read-only opening, where the backend has one. A
      * restore killed with its process is removed by a later poller pass of any read-write opening of this
      * catalog, once {@code restoreIdleLimit} has passed since its last sign of life.
      */
@@ -64,16 +64,8 @@ public abstract class CoreFacade<C extends CoreServices> implements Storage {
         return capabilities;
     }
 
-    /**
-     * Waits, at most {@code timeout}, until this opening's startup recovery (the poller's first pass) has
-     * finished: a short-lived opening, such as one CLI command, then acts on what recovery left (a restore
-     * killed with its process removed [E5], a deferred drop finished) instead of racing it. Returns at once
-     * for an opening without a poller (read-only).
-     *
-     * @param timeout the longest wait
-     * @return whether recovery finished within the timeout
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
+    /** Waits for the core's poller's first pass; at once for an opening without a poller (read-only). */
+    @Override
     public final boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
         return core.awaitStartupRecovery(timeout);
     }

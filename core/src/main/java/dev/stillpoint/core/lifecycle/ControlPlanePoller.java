@@ -38,7 +38,6 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
     private long wakes;
     private long wakesSeen;
     private volatile boolean stopRequested;
-    private volatile boolean started;
     // Counted down when the first pass (startup recovery) has finished, or when the loop ends without one.
     private final CountDownLatch firstPass = new CountDownLatch(1);
     private PollerState state = PollerSchedule.starting();
@@ -81,7 +80,6 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
      * @return this poller
      */
     public ControlPlanePoller start() {
-        started = true;
         thread.start();
         return this;
     }
@@ -97,7 +95,8 @@ public final class ControlPlanePoller implements WakeSignal, AutoCloseable {
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitFirstPass(Duration timeout) throws InterruptedException {
-        return !started || firstPass.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        // A thread never started (NEW) runs no pass.
+        return thread.getState() == Thread.State.NEW || firstPass.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override

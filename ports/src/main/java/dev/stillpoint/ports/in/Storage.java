@@ -1,5 +1,7 @@
 package dev.stillpoint.ports.in;
 
+import java.time.Duration;
+
 /**
  * Stillpoint opened on one database: what every backend's facade ({@code SqliteStorage},
  * {@code PostgresStorage}, {@code MongoStorage}, {@code CassandraStorage}) offers an embedding
@@ -67,6 +69,20 @@ public interface Storage extends AutoCloseable {
     default void recordRestore(String accountId, String tableName, dev.stillpoint.domain.table.RestoreSummary summary) {
         throw dev.stillpoint.domain.error.StorageException.unsupported(capabilities().backend(),
                 "table '" + tableName + "': this backend does not rewrite a table's restore record [I3]");
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until this opening's startup recovery (its poller's first pass: dead
+     * restores removed [E5], deferred drops finished [D8]) has finished, so a short-lived opening (one CLI
+     * command, a job) acts on what recovery left instead of racing it. An opening that runs no poller
+     * (read-only, or a storage without control-plane work) has nothing to wait for.
+     *
+     * @param timeout the longest wait
+     * @return whether recovery finished (or none runs) within the timeout
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    default boolean awaitStartupRecovery(Duration timeout) throws InterruptedException {
+        return true;
     }
 
     /**

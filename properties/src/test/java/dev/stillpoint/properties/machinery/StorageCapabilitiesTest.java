@@ -71,31 +71,7 @@ class StorageCapabilitiesTest {
     void i1_aStorageThatKeepsNoLogRefusesItsReadsNamingTheTableAndTheMarker() {
         for (StorageCapabilities capabilities : new StorageCapabilities[] {
             StorageCapabilities.full("fake"), StorageCapabilities.full("fake").withChangeLog()}) {
-            Storage bare = new Storage() {
-                @Override
-                public TableOperations tables() {
-                    throw new AssertionError("not asked");
-                }
-
-                @Override
-                public SnapshotEngine snapshots() {
-                    throw new AssertionError("not asked");
-                }
-
-                @Override
-                public StorageCapabilities capabilities() {
-                    return capabilities;
-                }
-
-                @Override
-                public TableRestores restores() {
-                    throw new AssertionError("not asked");
-                }
-
-                @Override
-                public void close() {
-                }
-            };
+            Storage bare = bare(capabilities);
             assertThatThrownBy(() -> bare.changeLog().changesSince("acct", "Orders", "id@7"))
                     .as("[I1] the default of a storage that implements no log, whatever it claims")
                     .isInstanceOfSatisfying(StorageException.class, e -> {
@@ -108,6 +84,42 @@ class StorageCapabilitiesTest {
                         }
                     });
         }
+
+    }
+
+    @Test
+    void e5_aStorageWithoutAPollerHasNoStartupRecoveryToWaitFor() throws InterruptedException {
+        assertThat(bare(StorageCapabilities.full("fake")).awaitStartupRecovery(java.time.Duration.ZERO))
+                .as("[E5] the port's default: nothing to wait for").isTrue();
+    }
+
+    /** A storage implementing only what the port requires: every default is the port's own. */
+    private static Storage bare(StorageCapabilities capabilities) {
+        return new Storage() {
+            @Override
+            public TableOperations tables() {
+                throw new AssertionError("not asked");
+            }
+
+            @Override
+            public SnapshotEngine snapshots() {
+                throw new AssertionError("not asked");
+            }
+
+            @Override
+            public StorageCapabilities capabilities() {
+                return capabilities;
+            }
+
+            @Override
+            public TableRestores restores() {
+                throw new AssertionError("not asked");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     @Test
