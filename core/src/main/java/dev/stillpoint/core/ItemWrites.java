@@ -5,6 +5,7 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.request.ItemChange;
 import dev.stillpoint.domain.request.ItemWrite;
+import dev.stillpoint.domain.request.ReadRules;
 import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.TableDescription;
@@ -73,7 +74,8 @@ public final class ItemWrites {
     }
 
     /**
-     * The item under {@code rules(definition)}, as stored.
+     * The item under {@code rules(definition)}, as stored, once {@link ReadRules#forGet} has checked that it
+     * carries that key (an item of another key is Internal, never handed back).
      *
      * @param accountId the account the table belongs to
      * @param tableName the table's name
@@ -82,7 +84,8 @@ public final class ItemWrites {
      */
     public Optional<Item> get(String accountId, String tableName, Function<TableDescription, Key> rules) {
         StorageTable table = storage.table(accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
-        return storage.read(table, rules.apply(table.description()));
+        Key key = rules.apply(table.description());
+        return storage.read(table, key).map(found -> ReadRules.forGet(table.description(), key, found));
     }
 
     /**

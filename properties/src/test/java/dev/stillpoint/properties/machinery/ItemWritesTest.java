@@ -282,6 +282,16 @@ class ItemWritesTest {
     }
 
     @Test
+    void e1_getRefusesAnItemStoredUnderAKeyItDoesNotCarry() {
+        storage.table("Orders", 1);
+        storage.items.put("Orders/a", item("b"));
+        assertThatThrownBy(() -> writes.get(ACCOUNT, "Orders", t -> Key.of(item("a"), t.keySchema())))
+                .as("[E1] an item of another key is never handed back")
+                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.reason()).isEqualTo(ErrorReason.INTERNAL))
+                .hasMessageContaining("key attribute 'pk' is S 'b'");
+    }
+
+    @Test
     void deleteRemovesUnderTheCheckedKey() {
         storage.table("Orders", 1);
         storage.optimisticCommits = false;
