@@ -39,7 +39,8 @@ import java.util.Optional;
  * behind the item until the item is written again: there is no background repair. Revisions are
  * microsecond clock readings where that exceeds the previous one, so a delete and a later re-put of
  * an item from different clients order their index writes correctly only as far as the clients'
- * clocks agree (Cassandra's own last-write-wins makes the same assumption).
+ * clocks agree (Cassandra's own last-write-wins makes the same assumption); each client's clock is
+ * corrected to the cluster's when it opens ({@code CatalogClock}), to within a few milliseconds.
  */
 final class CassandraItems implements ItemStorage {
 

@@ -3,12 +3,14 @@ package dev.stillpoint.adapters.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import dev.stillpoint.core.CatalogClock;
 import dev.stillpoint.core.InlineCorePorts;
 import dev.stillpoint.core.InlineStorageCore;
 import dev.stillpoint.core.InlineStorageFacade;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -54,11 +56,27 @@ public final class CassandraStorage extends InlineStorageFacade {
     public static CassandraStorage open(CassandraConfig config) {
         CqlSession session = connect(config);
         try {
-            return new CassandraStorage(config, session);
+            return new CassandraStorage(byCatalogClock(config, session), session);
         } catch (RuntimeException e) {
             session.close();
             throw e;
         }
+    }
+
+    /**
+     * {@code config} telling the time by the cluster's clock ({@link CatalogClock}), read from the node the
+     * session asks: clients on several hosts then write and judge restore stamps [E5] and item revisions alike.
+     */
+    private static CassandraConfig byCatalogClock(CassandraConfig config, CqlSession session) {
+        Instant before = config.time().now();
+        Instant server;
+        try {
+            server = session.execute("SELECT toTimestamp(now()) AS now FROM system.local").one().getInstant("now");
+        } catch (RuntimeException e) {
+            throw DriverFailures.map("reading the time of Cassandra at " + config.host() + ":" + config.port(), e);
+        }
+        CatalogClock clock = CatalogClock.measured(config.time(), before, server, config.time().now());
+        return config.withCoreSettings(config.coreSettings().withTime(clock));
     }
 
     private static CqlSession connect(CassandraConfig config) {
@@ -90,7 +108,7 @@ public final class CassandraStorage extends InlineStorageFacade {
         }
     }
 
-    /** The configuration this engine was opened with. */
+    /** The configuration this engine was opened with, its clock corrected to the cluster's. */
     public CassandraConfig config() {
         return config;
     }

@@ -21,6 +21,7 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.table.TimeToLive;
 import dev.stillpoint.ports.in.RestoreLoad;
+import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -208,6 +209,40 @@ class CassandraRestoreTest extends OnSharedNode {
         load.close();
         load.close();
         assertNothingLeft(account, table, id, dataTables);
+    }
+
+    // E5: an engine on a host whose clock runs ten minutes ahead judges a live restore's stamp by the cluster's
+    // clock (CatalogClock): its startup pass leaves the restore, its DeleteTable is refused, the restore completes.
+    // By its own clock the stamp (60 s ahead of the restoring engine's) had passed long ago.
+    @Test
+    void e5_anEngineWhoseClockRunsAheadLeavesALiveRestoreAlone() throws Exception {
+        String account = TestCassandra.account();
+        String table = TestCassandra.tableName("clocked");
+        RestoreLoad load = storage.restores().begin(definition(account, table), ORIGIN);
+        load.write(items(0, 10));
+        TimeSource ahead = new TimeSource() {
+            @Override
+            public Instant now() {
+                return Instant.now().plus(Duration.ofMinutes(10));
+            }
+
+            @Override
+            public long monotonicNanos() {
+                return System.nanoTime();
+            }
+        };
+        try (CassandraStorage skewed = CassandraStorage.open(storage.config().withTime(ahead))) {
+            assertThat(skewed.awaitStartupRecovery(Duration.ofSeconds(60))).as("its startup pass ran").isTrue();
+            assertThat(skewed.tables().describeTable(account, table).status())
+                    .as("its startup pass, which removes dead restores, left the live one").isEqualTo(TableStatus.CREATING);
+            assertThatThrownBy(() -> skewed.tables().deleteTable(account, table)).as("a live restore, by the cluster's clock")
+                    .isInstanceOfSatisfying(StorageException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(ErrorReason.RESOURCE_IN_USE);
+                        assertThat(e.getMessage()).contains("a restore is filling it");
+                    });
+        }
+        load.write(items(10, 10));
+        assertThat(load.complete().status()).as("the restore completes").isEqualTo(TableStatus.ACTIVE);
     }
 
     // E5: an engine that stops renewing (closed without closing its load, as a killed process does)

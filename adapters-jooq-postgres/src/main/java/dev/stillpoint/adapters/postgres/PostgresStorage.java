@@ -17,6 +17,7 @@ import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.core.CatalogClock;
 import dev.stillpoint.core.StorageFacade;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
@@ -25,8 +26,13 @@ import dev.stillpoint.ports.in.ChangeLogReads;
 import dev.stillpoint.ports.in.StorageCapabilities;
 import dev.stillpoint.ports.out.LockProbe;
 import dev.stillpoint.ports.out.TableDropPort;
+import dev.stillpoint.ports.out.TimeSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
@@ -51,16 +57,22 @@ public final class PostgresStorage extends StorageFacade {
     private final OrphanSweep orphans;
     private final ChangeLogReads changeLog;
 
-    /** The pools of an opening whose catalog is migrated (or checked) and whose deployment is established. */
-    private record Opening(Pools pools, Deployment deployment) {
+    /**
+     * The pools of an opening whose catalog is migrated (or checked) and whose deployment is established, and
+     * its configuration telling the time by the catalog's clock ({@link CatalogClock}), measured on the way: every
+     * stamp is written and judged by the server's clock, whichever host's process writes or judges it [E5].
+     */
+    private record Opening(Pools pools, Deployment deployment, PostgresConfig config) {
     }
 
     private PostgresStorage(PostgresConfig config, boolean readOnly) {
-        this(config, readOnly, connect(config, readOnly));
+        this(readOnly, connect(config, readOnly));
     }
 
-    private PostgresStorage(PostgresConfig config, boolean readOnly, Opening opening) {
-        super(CAPABILITIES, new StorageCore(config.coreSettings(), "stillpoint-pg-control-plane"), opening.pools()::close);
+    private PostgresStorage(boolean readOnly, Opening opening) {
+        super(CAPABILITIES, new StorageCore(opening.config().coreSettings(), "stillpoint-pg-control-plane"),
+                opening.pools()::close);
+        PostgresConfig config = opening.config();
         pools = opening.pools();
         // The catalog wakes the poller itself when a drop's data commit failed and its row was kept DELETING [L2].
         Transactions tx = new Transactions(pools);
@@ -96,7 +108,9 @@ public final class PostgresStorage extends StorageFacade {
             // The cause names the database that failed, the catalog's or the data's.
             throw PgFailures.map("connecting to PostgreSQL", e);
         }
+        CatalogClock clock;
         try (Connection c = pools.catalog()) {
+            clock = catalogClock(c, config.time());
             // Another catalog's data database is refused before a migration could make it a catalog too [O1].
             Deployment.requireNotADataDatabase(c, address);
             if (readOnly) {
@@ -111,7 +125,8 @@ public final class PostgresStorage extends StorageFacade {
         }
         try {
             // Before any control-plane work: a layout or data database other than the recorded one is refused [O1, O2].
-            return new Opening(pools, Deployment.establish(pools, config, readOnly, config.time().now().toEpochMilli()));
+            return new Opening(pools, Deployment.establish(pools, config, readOnly, clock.now().toEpochMilli()),
+                    config.withCoreSettings(config.coreSettings().withTime(clock)));
         } catch (RuntimeException e) {
             pools.close();
             throw e;
@@ -138,6 +153,18 @@ public final class PostgresStorage extends StorageFacade {
      */
     public static PostgresStorage openReadOnly(PostgresConfig config) {
         return new PostgresStorage(config, true);
+    }
+
+    /** {@code local} corrected to the catalog server's clock, read by one round trip on {@code c}. */
+    private static CatalogClock catalogClock(Connection c, TimeSource local) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            Instant before = local.now();
+            try (ResultSet rs = s.executeQuery("SELECT clock_timestamp()")) {
+                rs.next();
+                Instant server = rs.getObject(1, OffsetDateTime.class).toInstant();
+                return CatalogClock.measured(local, before, server, local.now());
+            }
+        }
     }
 
     private static void requireCurrentSchema(Connection c, String address) {

@@ -22,10 +22,12 @@ public final class MongoStorage extends StorageFacade {
 
     private final MongoEngine engine;
 
-    private MongoStorage(MongoConfig config, MongoEngine engine) {
-        super(CAPABILITIES, new StorageCore(config.coreSettings(), "stillpoint-mongo-control-plane"), engine::close);
+    /** The core tells the time by the engine's clock, the server's ({@code CatalogClock}) [E5]. */
+    private MongoStorage(MongoEngine engine) {
+        super(CAPABILITIES, new StorageCore(engine.config().coreSettings(), "stillpoint-mongo-control-plane"),
+                engine::close);
         this.engine = engine;
-        engine.assemble(core(), config);
+        engine.assemble(core(), engine.config());
         core().start();
     }
 
@@ -33,7 +35,7 @@ public final class MongoStorage extends StorageFacade {
     public static MongoStorage open(MongoConfig config) {
         MongoEngine engine = MongoEngine.connect(config);
         try {
-            return new MongoStorage(config, engine);
+            return new MongoStorage(engine);
         } catch (RuntimeException e) {
             engine.close();
             throw e;

@@ -11,10 +11,13 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.snapshot.PermitPool;
 import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.core.CatalogClock;
 import dev.stillpoint.core.StorageCore;
 import dev.stillpoint.core.ControlPlanePorts;
 import dev.stillpoint.core.PassChore;
+import dev.stillpoint.ports.out.TimeSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import org.bson.BsonDateTime;
@@ -37,15 +40,22 @@ public final class MongoEngine implements AutoCloseable {
     static final int SCHEMA_VERSION = 2;
 
     private final MongoClient client;
+    private final MongoConfig config;
     private final Transactions work;
     private final MongoCatalog catalog;
     private final MongoTables storage;
     private final OrphanSweep sweep;
 
-    private MongoEngine(MongoConfig config, MongoClient client) {
+    private MongoEngine(MongoConfig configured, MongoClient client) {
         this.client = client;
-        // A ping selects a server, so the driver's view of the deployment is known afterwards.
-        client.getDatabase("admin").runCommand(new BsonDocument("ping", new BsonInt32(1)));
+        // A hello selects a server, so the driver's view of the deployment is known afterwards; its localTime
+        // sets the catalog's clock, by which every stamp is written and judged [E5].
+        Instant before = configured.time().now();
+        BsonDocument hello = client.getDatabase("admin").runCommand(new BsonDocument("hello", new BsonInt32(1)),
+                BsonDocument.class);
+        MongoConfig config = configured.withCoreSettings(configured.coreSettings()
+                .withTime(catalogClock(configured.time(), before, hello, configured.time().now())));
+        this.config = config;
         this.work = new Transactions(client, client.getDatabase(config.catalogDatabase()),
                 client.getDatabase(config.dataDatabase()),
                 Transactions.supportsTransactions(client.getClusterDescription().getType()));
@@ -57,6 +67,25 @@ public final class MongoEngine implements AutoCloseable {
         this.catalog = new MongoCatalog(work, config.time(), config.controlPlaneDelay());
         this.sweep = new OrphanSweep(work, catalog);
         this.storage = new MongoTables(work, catalog);
+    }
+
+    /**
+     * {@code local} corrected to the server's clock by a {@code hello} reply, read between the local readings
+     * {@code before} and {@code after}: its {@code localTime}, "the local server time in UTC" (MongoDB's
+     * manual, the hello command's output). A reply without one leaves the local clock as it is, and says so.
+     */
+    static CatalogClock catalogClock(TimeSource local, Instant before, BsonDocument hello, Instant after) {
+        BsonValue server = hello.get("localTime");
+        if (server == null || !server.isDateTime()) {
+            LOG.warn("MongoDB's hello reply has no localTime: stamps are judged by this host's clock, not the server's");
+            return CatalogClock.measured(local, before, before, before);
+        }
+        return CatalogClock.measured(local, before, Instant.ofEpochMilli(server.asDateTime().getValue()), after);
+    }
+
+    /** The configuration this engine was opened with, its clock corrected to the server's ({@link CatalogClock}). */
+    public MongoConfig config() {
+        return config;
     }
 
     /** Connects and applies the catalog's schema steps; nothing runs until {@link #assemble} and the core's start. */
