@@ -2,6 +2,7 @@ package dev.stillpoint.cli;
 
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.itemjson.ItemJson;
 import java.util.ArrayList;
@@ -38,41 +39,42 @@ final class PutCommand extends StorageCommand {
         if (items.isEmpty() && itemFile == null) {
             throw new CliFailure(ExitCodes.USAGE, "no item given: use --item JSON or --item-file FILE|-");
         }
-        List<InputText.Located> decoded = new ArrayList<>();
-        List<String> where = new ArrayList<>();
+        List<Item> given = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
-            String at = "--item #" + (i + 1);
             try {
-                decoded.add(new InputText.Located(ItemJson.decode(items.get(i)), 0));
+                given.add(ItemJson.decode(items.get(i)));
             } catch (StorageException e) {
-                throw InputText.located(at, e);
-            }
-            where.add(at);
-        }
-        if (itemFile != null) {
-            InputText input = InputText.read(itemFile, in());
-            for (InputText.Located item : input.items()) {
-                decoded.add(item);
-                where.add(input.name() + " line " + item.line());
+                throw InputText.located("--item #" + (i + 1), e);
             }
         }
-        try (Storage storage = openStorage()) {
-            for (int i = 0; i < decoded.size(); i++) {
-                try {
-                    storage.tables().putItem(account, table, decoded.get(i).item());
-                } catch (StorageException e) {
-                    if (e.reason() != ErrorReason.VALIDATION) {
-                        throw e;
+        try (ItemInput input = itemFile == null ? null : ItemInput.open(itemFile, in())) {
+            long total = given.size() + (input == null ? 0 : input.check());
+            long[] written = {0};
+            try (Storage storage = openStorage()) {
+                ItemInput.Sink put = (item, where) -> {
+                    try {
+                        storage.tables().putItem(account, table, item);
+                    } catch (StorageException e) {
+                        if (e.reason() != ErrorReason.VALIDATION) {
+                            throw e;
+                        }
+                        throw InputText.located(where + " (" + written[0] + " item" + (written[0] == 1 ? "" : "s")
+                                + " before it written)", e);
                     }
-                    throw InputText.located(where.get(i) + " (" + i + " item" + (i == 1 ? "" : "s")
-                            + " before it written)", e);
+                    written[0]++;
+                };
+                for (int i = 0; i < given.size(); i++) {
+                    put.accept(given.get(i), "--item #" + (i + 1));
+                }
+                if (input != null) {
+                    input.forEach(put);
                 }
             }
+            answer.put("table", table);
+            answer.put("items", total);
+            out().printf("put %d item%s into '%s'%n", total, total == 1 ? "" : "s", table);
+            out().flush();
+            return ExitCodes.OK;
         }
-        answer.put("table", table);
-        answer.put("items", decoded.size());
-        out().printf("put %d item%s into '%s'%n", decoded.size(), decoded.size() == 1 ? "" : "s", table);
-        out().flush();
-        return ExitCodes.OK;
     }
 }

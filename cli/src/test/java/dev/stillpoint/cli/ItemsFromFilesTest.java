@@ -110,6 +110,38 @@ class ItemsFromFilesTest {
     }
 
     @Test
+    void linesEndAtLfCrOrCrLfAndARefusalNamesTheLineItIsOn() throws Exception {
+        Path db = table("line-ends");
+        Path mixed = Files.writeString(db.resolveSibling("mixed.jsonl"), "\r\n{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}\r\n"
+                + "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"}}\r{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"}}");
+        Cli.Run put = Cli.run("put", "--sqlite", db.toString(), "--table", "things", "--item-file", mixed.toString());
+        assertThat(put.code()).as(put.err()).isZero();
+        assertThat(put.out()).contains("put 3 items into 'things'");
+        assertThat(get(db, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"}}").code()).as("the last line, without an end").isZero();
+
+        Path bad = Files.writeString(db.resolveSibling("bad.jsonl"), "{\"pk\":{\"S\":\"d\"},\"sk\":{\"N\":\"4\"}}\r\n\r\n"
+                + "{\"pk\":{\"S\":\"e\"},\"sk\":{\"N\":\"5\"}}\r\n{\"pk\":{\"Q\":\"f\"}}\r\n");
+        Cli.Run refused = Cli.run("put", "--sqlite", db.toString(), "--table", "things", "--item-file", bad.toString());
+        assertThat(refused.err()).as("CRLF counts as one line end").startsWith("stillpoint put: " + bad + " line 4: ");
+        assertThat(get(db, "{\"pk\":{\"S\":\"d\"},\"sk\":{\"N\":\"4\"}}").code()).as("checked before written")
+                .isEqualTo(ExitCodes.ITEM_NOT_FOUND);
+
+        Path spreadBad = Files.writeString(db.resolveSibling("spread.json"), "\n{\n \"pk\": {\"S\": \"g\"},\n \"sk\": {\"Q\": \"9\"}\n}\n");
+        Cli.Run spread = Cli.run("put", "--sqlite", db.toString(), "--table", "things", "--item-file", spreadBad.toString());
+        assertThat(spread.code()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(spread.err()).as("one broken item spread over lines is named by its input")
+                .startsWith("stillpoint put: " + spreadBad + ": ");
+
+        Path endless = db.resolveSibling("endless.jsonl");
+        Files.writeString(endless, "{\"pk\":{\"S\":\"h\"},\"sk\":{\"N\":\"8\"}}\n{\"pk\":{\"S\":\""
+                + "x".repeat(ItemInput.MAX_LINE_CHARS) + "\"}}\n");
+        Cli.Run tooLong = Cli.run("put", "--sqlite", db.toString(), "--table", "things", "--item-file", endless.toString());
+        assertThat(tooLong.code()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(tooLong.err()).contains(endless + " line 2 is over 16777216 characters");
+        assertThat(get(db, "{\"pk\":{\"S\":\"h\"},\"sk\":{\"N\":\"8\"}}").code()).isEqualTo(ExitCodes.ITEM_NOT_FOUND);
+    }
+
+    @Test
     void aKeyIsTheRequestsOwnAndAMissingExtraOrMistypedAttributeIsRefused() throws Exception {
         Path db = table("request-key");
         assertThat(Cli.run("put", "--sqlite", db.toString(), "--table", "things",

@@ -1,0 +1,84 @@
+package dev.stillpoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * [X4] {@code put --item-file} holds one line in memory, not the input: a 40 MB JSON lines file, from a file and
+ * from stdin, goes in through a CLI whose heap is 32 MB. Found from outside: {@code put} of a large file read it
+ * whole, kept every decoded item, and ended in an OutOfMemoryError's stack trace with nothing written (80 MB
+ * under a 64 MB heap). Each item is still checked before the first is written (ItemsFromFilesTest), now by a
+ * first reading of the input; stdin is copied to a private temporary file for the second, removed afterwards.
+ */
+class LargeItemFileTest {
+
+    private static final int ITEMS = 2_000;
+    private static final long GENEROUS_SECONDS = 180;
+
+    @Test
+    void x4_aFileLargerThanTheHeapIsPutALineAtATime() throws Exception {
+        Path dir = Cli.scratch("large-item-file");
+        Path db = dir.resolve("t.db");
+        Cli.Run created = Cli.run("create-table", "--sqlite", db.toString(), "--table", "fat", "--key", "pk:S,sk:N");
+        assertThat(created.code()).as(created.err()).isZero();
+        Path input = dir.resolve("fat.jsonl");
+        try (BufferedWriter w = Files.newBufferedWriter(input, StandardCharsets.UTF_8)) {
+            String payload = "x".repeat(20_000);
+            for (int i = 0; i < ITEMS; i++) {
+                w.write("{\"pk\":{\"S\":\"k" + i + "\"},\"sk\":{\"N\":\"" + i + "\"},\"v\":{\"S\":\"" + payload + "\"}}\n");
+            }
+        }
+        assertThat(Files.size(input)).as("the input is larger than the child's heap").isGreaterThan(40_000_000L);
+
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        List<String> fromFile = put(tmp, db, "--item-file", input.toString(), null);
+        assertThat(fromFile).as("from a file").contains("put 2000 items into 'fat'");
+        List<String> fromStdin = put(tmp, db, "--item-file", "-", input);
+        assertThat(fromStdin).as("from stdin").contains("put 2000 items into 'fat'");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("stillpoint-put-")))
+                    .as("stdin's copy is removed").isEmpty();
+        }
+
+        Cli.Run last = Cli.run("get-item", "--sqlite", db.toString(), "--table", "fat", "--key-json",
+                "{\"pk\":{\"S\":\"k1999\"},\"sk\":{\"N\":\"1999\"}}");
+        assertThat(last.code()).as(last.err()).isZero();
+        assertThat(last.out()).contains("\"k1999\"");
+    }
+
+    /**
+     * Runs {@code put} in a child JVM with a 32 MB heap and {@code tmp} as its temporary directory; its stdout
+     * lines (its stderr shown on failure).
+     */
+    private static List<String> put(Path tmp, Path db, String option, String file, Path stdin) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Path stderr = Files.createTempFile(tmp.getParent(), "stderr-", ".txt");
+        Path stdout = Files.createTempFile(tmp.getParent(), "stdout-", ".txt");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), StillpointCommand.class.getName(), "put", "--sqlite",
+                db.toString(), "--table", "fat", option, file));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile()).redirectOutput(stdout.toFile());
+        if (stdin != null) {
+            builder.redirectInput(stdin.toFile());
+        }
+        Process p = builder.start();
+        assertThat(p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).as("the child ended").isTrue();
+        assertThat(p.exitValue()).as("exit code; stderr: %s", tail(stderr)).isZero();
+        return Files.readAllLines(stdout);
+    }
+
+    private static String tail(Path file) throws Exception {
+        String text = Files.readString(file);
+        return text.length() <= 2000 ? text : text.substring(0, 2000) + "...";
+    }
+}
