@@ -18,22 +18,40 @@ import java.nio.file.Path;
  */
 record InputText(String name, String text) {
 
-    /** Reads {@code file}, or all of {@code stdin} when it is {@code -}; an unreadable file is a usage error. */
+    /** The most a key's text is read to: a key is at most 3 KB of values (2,048 + 1,024 bytes) and two names. */
+    static final int MAX_KEY_BYTES = 1 << 20;
+
+    /**
+     * Reads {@code file}, or {@code stdin} when it is {@code -}, up to {@link #MAX_KEY_BYTES}: more is refused
+     * unread. An unreadable file is a usage error.
+     */
     static InputText read(String file, InputStream stdin) {
-        try {
-            if ("-".equals(file)) {
-                return new InputText("stdin", new String(stdin.readAllBytes(), StandardCharsets.UTF_8));
-            }
-            Path path = Path.of(file);
-            if (!Files.isRegularFile(path)) {
-                throw new CliFailure(ExitCodes.USAGE, "input file " + file
-                        + (Files.exists(path) ? " is not a regular file" : " does not exist"));
-            }
-            return new InputText(file, Files.readString(path, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new CliFailure(ExitCodes.USAGE, "cannot read " + ("-".equals(file) ? "stdin" : "input file " + file)
-                    + ": " + e.getMessage(), e);
+        if ("-".equals(file)) {
+            return readUpToLimit("stdin", stdin);
         }
+        Path path = Path.of(file);
+        if (!Files.isRegularFile(path)) {
+            throw new CliFailure(ExitCodes.USAGE, "input file " + file
+                    + (Files.exists(path) ? " is not a regular file" : " does not exist"));
+        }
+        try (InputStream in = Files.newInputStream(path)) {
+            return readUpToLimit(file, in);
+        } catch (IOException e) {
+            throw new CliFailure(ExitCodes.USAGE, "cannot read input file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static InputText readUpToLimit(String name, InputStream in) {
+        byte[] bytes;
+        try {
+            bytes = in.readNBytes(MAX_KEY_BYTES + 1);
+        } catch (IOException e) {
+            throw new CliFailure(ExitCodes.USAGE, "cannot read " + name + ": " + e.getMessage(), e);
+        }
+        if (bytes.length > MAX_KEY_BYTES) {
+            throw StorageException.validation(name + " holds over " + MAX_KEY_BYTES + " bytes: no key is that long");
+        }
+        return new InputText(name, new String(bytes, StandardCharsets.UTF_8));
     }
 
     /** The one item the text holds (a key is given as an item of its attributes). */

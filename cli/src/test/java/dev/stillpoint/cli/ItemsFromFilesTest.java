@@ -181,6 +181,12 @@ class ItemsFromFilesTest {
         assertThat(Cli.run("get-item", "--sqlite", db.toString(), "--table", "things", "--key-json", "{}",
                 "--key-file", "-").code()).isEqualTo(ExitCodes.USAGE);
         assertThat(Cli.run("get-item", "--sqlite", db.toString(), "--table", "things").code()).isEqualTo(ExitCodes.USAGE);
+        byte[] endless = new byte[InputText.MAX_KEY_BYTES + 1];
+        java.util.Arrays.fill(endless, (byte) ' ');
+        Cli.Run tooLong = Cli.runWithStdin(endless, "get-item", "--sqlite", db.toString(), "--table", "things",
+                "--key-file", "-");
+        assertThat(tooLong.code()).as("a key text is read to 1 MB, no further").isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(tooLong.err()).contains("stdin holds over 1048576 bytes: no key is that long");
         Cli.Run notJson = get(db, "{\"pk\":");
         assertThat(notJson.code()).isEqualTo(ExitCodes.STORAGE_ERROR);
         assertThat(notJson.err()).startsWith("stillpoint get-item: --key-json: ");

@@ -41,10 +41,12 @@ class LargeItemFileTest {
         assertThat(Files.size(input)).as("the input is larger than the child's heap").isGreaterThan(40_000_000L);
 
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        List<String> fromFile = put(tmp, db, "--item-file", input.toString(), null);
-        assertThat(fromFile).as("from a file").contains("put 2000 items into 'fat'");
-        List<String> fromStdin = put(tmp, db, "--item-file", "-", input);
-        assertThat(fromStdin).as("from stdin").contains("put 2000 items into 'fat'");
+        Child fromFile = child(tmp, null, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", input.toString());
+        assertThat(fromFile.exit()).as("exit code; stderr: %s", fromFile.err()).isZero();
+        assertThat(fromFile.out()).as("from a file").contains("put 2000 items into 'fat'");
+        Child fromStdin = child(tmp, input, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", "-");
+        assertThat(fromStdin.exit()).as("exit code; stderr: %s", fromStdin.err()).isZero();
+        assertThat(fromStdin.out()).as("from stdin").contains("put 2000 items into 'fat'");
         try (Stream<Path> left = Files.list(tmp)) {
             assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("stillpoint-put-")))
                     .as("stdin's copy is removed").isEmpty();
@@ -54,27 +56,35 @@ class LargeItemFileTest {
                 "{\"pk\":{\"S\":\"k1999\"},\"sk\":{\"N\":\"1999\"}}");
         assertThat(last.code()).as(last.err()).isZero();
         assertThat(last.out()).contains("\"k1999\"");
+
+        // A key is read to 1 MB and no further: the same 40 MB as a key file is refused, not read into the heap.
+        Child key = child(tmp, input, "get-item", "--sqlite", db.toString(), "--table", "fat", "--key-file", "-");
+        assertThat(key.exit()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(key.err()).contains("stdin holds over 1048576 bytes: no key is that long").doesNotContain("OutOfMemoryError");
+    }
+
+    /** A child's exit code, stdout and stderr (the first 2,000 characters of each). */
+    private record Child(int exit, String out, String err) {
     }
 
     /**
-     * Runs {@code put} in a child JVM with a 32 MB heap and {@code tmp} as its temporary directory; its stdout
-     * lines (its stderr shown on failure).
+     * Runs the CLI with {@code args} in a child JVM with a 32 MB heap and {@code tmp} as its temporary directory,
+     * {@code stdin} (when not null) as its standard input.
      */
-    private static List<String> put(Path tmp, Path db, String option, String file, Path stdin) throws Exception {
+    private static Child child(Path tmp, Path stdin, String... args) throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = Files.createTempFile(tmp.getParent(), "stderr-", ".txt");
         Path stdout = Files.createTempFile(tmp.getParent(), "stdout-", ".txt");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), StillpointCommand.class.getName(), "put", "--sqlite",
-                db.toString(), "--table", "fat", option, file));
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), StillpointCommand.class.getName()));
+        command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile()).redirectOutput(stdout.toFile());
         if (stdin != null) {
             builder.redirectInput(stdin.toFile());
         }
         Process p = builder.start();
         assertThat(p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).as("the child ended").isTrue();
-        assertThat(p.exitValue()).as("exit code; stderr: %s", tail(stderr)).isZero();
-        return Files.readAllLines(stdout);
+        return new Child(p.exitValue(), tail(stdout), tail(stderr));
     }
 
     private static String tail(Path file) throws Exception {
