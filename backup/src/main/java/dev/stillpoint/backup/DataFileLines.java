@@ -14,13 +14,8 @@ import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.in.StoredItem;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -45,7 +40,7 @@ final class DataFileLines {
      * this many characters are read, not held whole in memory (a hostile data file of one 600 MB line held 2.3 GB
      * of memory before this bound).
      */
-    static final int MAX_LINE_CHARS = 16 << 20;
+    static final int MAX_LINE_CHARS = TextLines.MAX_LINE_CHARS;
 
     private DataFileLines() {
     }
@@ -118,12 +113,11 @@ final class DataFileLines {
             boolean gzip = b1 == 0x1f && b2 == 0x8b;
             last = new LastByte(gzip ? new GZIPInputStream(raw, 1 << 16) : raw);
             InputStream in = last;
-            Utf8Lines reader = new Utf8Lines(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16));
+            TextLines reader = TextLines.utf8(in);
             String text;
             while ((text = reader.next()) != null) {
                 line++;
-                if (reader.tooLong) {
+                if (reader.tooLong()) {
                     if (firstBad == null) {
                         firstBad = new BackupFailure(Problem.ITEM, file, line, file + " line " + line + " is longer than "
                                 + MAX_LINE_CHARS + " characters, more than any item DynamoDB accepts takes, so it was not"
@@ -145,7 +139,7 @@ final class DataFileLines {
                 }
             }
             raw.transferTo(java.io.OutputStream.nullOutputStream()); // anything after the gzip stream is digested too
-            if (reader.notUtf8) {
+            if (reader.notUtf8()) {
                 // The text stopped decoding: the count is unknown (-1), the rest of the bytes digested, so the
                 // caller still tells a damaged file (integrity) from an intact one holding bad text (content).
                 in.transferTo(java.io.OutputStream.nullOutputStream());
@@ -161,77 +155,6 @@ final class DataFileLines {
             throw ManifestJson.unreadable(file, e);
         }
         return new FileDigest(line, digest.digest(), last != null && last.endsMidLine(), firstBad);
-    }
-
-    /**
-     * Lines of UTF-8 text, ended as {@link BufferedReader#readLine} ends them (a line feed, a carriage return, or
-     * both); the first bytes that are not UTF-8 end them, noted in {@link #notUtf8}. A line longer than
-     * {@link #MAX_LINE_CHARS} is read to its end without being kept: it is answered empty with {@link #tooLong} set.
-     * Written by hand because {@code readLine} has no bound: it holds a line of any length whole.
-     */
-    private static final class Utf8Lines {
-        private final BufferedReader reader;
-        private final char[] buffer = new char[1 << 16];
-        private int position;
-        private int limit;
-        private boolean skipLineFeed;
-        boolean notUtf8;
-        boolean tooLong;
-
-        Utf8Lines(BufferedReader reader) {
-            this.reader = reader;
-        }
-
-        String next() throws IOException {
-            try {
-                return read();
-            } catch (CharacterCodingException e) {
-                notUtf8 = true;
-                return null;
-            }
-        }
-
-        private String read() throws IOException {
-            tooLong = false;
-            StringBuilder text = new StringBuilder();
-            boolean any = false;
-            while (true) {
-                if (position == limit) {
-                    limit = reader.read(buffer, 0, buffer.length);
-                    position = 0;
-                    if (limit <= 0) {
-                        limit = 0;
-                        return any ? finish(text) : null;
-                    }
-                }
-                if (skipLineFeed) {
-                    skipLineFeed = false;
-                    if (buffer[position] == '\n') {
-                        position++;
-                        continue;
-                    }
-                }
-                any = true;
-                int start = position;
-                while (position < limit && buffer[position] != '\n' && buffer[position] != '\r') {
-                    position++;
-                }
-                if (!tooLong) {
-                    int room = MAX_LINE_CHARS - text.length();
-                    text.append(buffer, start, Math.min(position - start, room));
-                    tooLong = position - start > room;
-                }
-                if (position < limit) {
-                    skipLineFeed = buffer[position] == '\r';
-                    position++;
-                    return finish(text);
-                }
-            }
-        }
-
-        private String finish(StringBuilder text) {
-            return tooLong ? "" : text.toString();
-        }
     }
 
     /** The decoded stream, remembering its last byte: a text that does not end with a line break was cut. */

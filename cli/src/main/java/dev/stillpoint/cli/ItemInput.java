@@ -1,12 +1,11 @@
 package dev.stillpoint.cli;
 
+import dev.stillpoint.backup.TextLines;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.itemjson.ItemJson;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,7 @@ import java.nio.file.StandardCopyOption;
 final class ItemInput implements AutoCloseable {
 
     /** The longest line read: far past any item DynamoDB accepts (400 KB), short of exhausting a heap. */
-    static final int MAX_LINE_CHARS = 16 << 20;
+    static final int MAX_LINE_CHARS = TextLines.MAX_LINE_CHARS;
 
     /** Told each item of the input with where it is, for the refusal that names it. */
     interface Sink {
@@ -87,34 +86,42 @@ final class ItemInput implements AutoCloseable {
             sink.accept(whole, wholeAt);
             return;
         }
-        try (Lines lines = new Lines(Files.newBufferedReader(file, StandardCharsets.UTF_8))) {
-            String line;
+        try (InputStream in = Files.newInputStream(file)) {
+            TextLines lines = TextLines.utf8(in);
+            String text;
+            long number = 0;
             boolean first = true;
-            while ((line = lines.next()) != null) {
-                if (line.isBlank()) {
+            while ((text = lines.next()) != null) {
+                number++;
+                if (lines.tooLong()) {
+                    throw StorageException.validation(name + " line " + number + " is over " + MAX_LINE_CHARS
+                            + " characters: more than any item DynamoDB accepts takes");
+                }
+                if (text.isBlank()) {
                     continue;
                 }
                 Item item;
                 try {
-                    item = ItemJson.decode(line);
+                    item = ItemJson.decode(text);
                 } catch (StorageException e) {
                     if (first) {
                         // Its first line is no item on its own: the input is one item spread over lines.
-                        wholeAt = name + " line " + lines.number();
+                        wholeAt = name + " line " + number;
                         whole = wholeItem(e);
                         sink.accept(whole, wholeAt);
                         return;
                     }
-                    throw InputText.located(name + " line " + lines.number(), e);
+                    throw InputText.located(name + " line " + number, e);
                 }
                 first = false;
-                sink.accept(item, name + " line " + lines.number());
+                sink.accept(item, name + " line " + number);
+            }
+            if (lines.notUtf8()) {
+                throw StorageException.validation(name + " line " + (number + 1) + " is not UTF-8 text");
             }
             if (first) {
                 throw StorageException.validation(name + " holds no item");
             }
-        } catch (CharacterCodingException e) {
-            throw StorageException.validation(name + " is not UTF-8 text: " + e.getMessage());
         } catch (IOException e) {
             throw new CliFailure(ExitCodes.USAGE, "cannot read " + name + ": " + e.getMessage(), e);
         }
@@ -148,72 +155,6 @@ final class ItemInput implements AutoCloseable {
             } catch (IOException e) {
                 // A temporary file left behind is the system's to clean; the put's outcome stands.
             }
-        }
-    }
-
-    /**
-     * Lines as {@link String#lines} splits them (at LF, CR or CRLF), each at most {@link #MAX_LINE_CHARS} long: a
-     * longer one is refused by number before it fills the heap.
-     */
-    private final class Lines implements AutoCloseable {
-        private final Reader reader;
-        private final char[] buffer = new char[8192];
-        private final StringBuilder line = new StringBuilder();
-        private int position;
-        private int limit;
-        private long number;
-        private boolean afterCr;
-
-        Lines(Reader reader) {
-            this.reader = reader;
-        }
-
-        /** The next line, or null at the end. */
-        String next() throws IOException {
-            line.setLength(0);
-            boolean any = false;
-            while (true) {
-                if (position == limit) {
-                    limit = reader.read(buffer, 0, buffer.length);
-                    position = 0;
-                    if (limit <= 0) {
-                        limit = 0;
-                        if (!any) {
-                            return null;
-                        }
-                        number++;
-                        return line.toString();
-                    }
-                }
-                char c = buffer[position++];
-                if (afterCr) {
-                    afterCr = false;
-                    if (c == '\n') {
-                        continue;
-                    }
-                }
-                any = true;
-                if (c == '\n' || c == '\r') {
-                    afterCr = c == '\r';
-                    number++;
-                    return line.toString();
-                }
-                if (line.length() == MAX_LINE_CHARS) {
-                    throw StorageException.validation(name + " line " + (number + 1) + " is over " + MAX_LINE_CHARS
-                            + " characters: more than any item DynamoDB accepts takes");
-                }
-                line.append(c);
-            }
-        }
-
-        /** The number of the line {@link #next} returned last (1-based). */
-        long number() {
-            return number;
-        }
-
-        @Override
-        public void close() throws IOException {
-            reader.close();
         }
     }
 }
