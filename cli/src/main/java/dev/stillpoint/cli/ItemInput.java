@@ -53,7 +53,8 @@ final class ItemInput implements AutoCloseable {
                 return new ItemInput("stdin", copy, true);
             } catch (IOException e) {
                 deleteQuietly(copy);
-                throw new CliFailure(ExitCodes.USAGE, "cannot read stdin: " + e.getMessage(), e);
+                throw new CliFailure(ExitCodes.USAGE, "cannot copy stdin to a temporary file to read it twice: "
+                        + e.getMessage(), e);
             }
         }
         Path path = Path.of(file);
@@ -67,13 +68,9 @@ final class ItemInput implements AutoCloseable {
     /**
      * Decodes every item, writing nothing: a line that is no item is a validation error naming the input and the
      * line. An input whose first line is no item on its own is taken as one item spread over lines.
-     *
-     * @return how many items the input holds
      */
-    long check() {
-        long[] count = {0};
-        read((item, where) -> count[0]++);
-        return count[0];
+    void check() {
+        read((item, where) -> { });
     }
 
     /** Decodes the items again, in order, and hands each to {@code sink}; call after {@link #check}. */

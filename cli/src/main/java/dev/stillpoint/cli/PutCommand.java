@@ -48,7 +48,9 @@ final class PutCommand extends StorageCommand {
             }
         }
         try (ItemInput input = itemFile == null ? null : ItemInput.open(itemFile, in())) {
-            long total = given.size() + (input == null ? 0 : input.check());
+            if (input != null) {
+                input.check();
+            }
             long[] written = {0};
             try (Storage storage = openStorage()) {
                 ItemInput.Sink put = (item, where) -> {
@@ -70,6 +72,7 @@ final class PutCommand extends StorageCommand {
                     input.forEach(put);
                 }
             }
+            long total = written[0];
             answer.put("table", table);
             answer.put("items", total);
             out().printf("put %d item%s into '%s'%n", total, total == 1 ? "" : "s", table);

@@ -53,9 +53,8 @@ public final class MongoEngine implements AutoCloseable {
         Instant before = configured.time().now();
         BsonDocument hello = client.getDatabase("admin").runCommand(new BsonDocument("hello", new BsonInt32(1)),
                 BsonDocument.class);
-        MongoConfig config = configured.withCoreSettings(configured.coreSettings()
+        this.config = configured.withCoreSettings(configured.coreSettings()
                 .withTime(catalogClock(configured.time(), before, hello, configured.time().now())));
-        this.config = config;
         this.work = new Transactions(client, client.getDatabase(config.catalogDatabase()),
                 client.getDatabase(config.dataDatabase()),
                 Transactions.supportsTransactions(client.getClusterDescription().getType()));
