@@ -86,11 +86,38 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
                 return result;
             } catch (SQLException e) {
                 TransactionStatements.rollbackQuietly(c);
+                forgetStatements();
                 throw SqlFailures.map(doing, e);
             } catch (RuntimeException e) {
                 TransactionStatements.rollbackQuietly(c);
+                if (fromTheDriver(e)) {
+                    forgetStatements();
+                }
                 throw SqlFailures.map(doing, e);
             }
+        }
+    }
+
+    /**
+     * Whether {@code e} came from the driver (an SQLException in its causes), not from a rule refusing the write.
+     * sqlite-jdbc finalizes a statement whose step failed (SQLITE_FULL, an I/O error, a trigger's RAISE) while
+     * its {@code isClosed()} stays false, so a kept statement would answer "statement is not executing" to every
+     * later write, after the disk had room again too.
+     */
+    private static boolean fromTheDriver(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Closes the writer's kept statements; the next write prepares them again. Called under the writer lock. */
+    private void forgetStatements() {
+        if (statements != null) {
+            statements.close();
+            statements = null;
         }
     }
 

@@ -30,7 +30,9 @@ import org.jooq.impl.DSL;
  * <p>Only the writer connection's owner may use it, under the writer lock. Every statement is reset
  * after it runs (a query's result set is closed before returning), so none holds a lock or blocks a DROP
  * of its relation; a statement over a dropped relation is never run again (its table id is gone) and
- * leaves the cache by age. The statements end with the writer connection, which finalizes them.
+ * leaves the cache by age. The statements end with the writer connection, which finalizes them, or
+ * after a write the driver failed ({@link #close}, from {@code SqliteCatalog}): sqlite-jdbc finalizes a
+ * statement whose step failed, so none is trusted again.
  */
 final class WriteStatements {
 
@@ -170,6 +172,14 @@ final class WriteStatements {
             closeQuietly(delete);
             closeQuietly(read);
         }
+    }
+
+    /** Closes every kept statement, leaving the connection open. */
+    void close() {
+        fixed.values().forEach(WriteStatements::closeQuietly);
+        fixed.clear();
+        relations.values().forEach(RelationStatements::close);
+        relations.clear();
     }
 
     /** How many relations have statements kept now (at most the capacity). */
