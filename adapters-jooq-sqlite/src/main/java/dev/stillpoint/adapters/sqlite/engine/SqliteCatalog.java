@@ -100,9 +100,9 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
 
     /**
      * Whether {@code e} came from the driver (an SQLException in its causes), not from a rule refusing the write.
-     * sqlite-jdbc finalizes a statement whose step failed (SQLITE_FULL, an I/O error, a trigger's RAISE) while
-     * its {@code isClosed()} stays false, so a kept statement would answer "statement is not executing" to every
-     * later write, after the disk had room again too.
+     * sqlite-jdbc finalizes a statement whose step failed with any code but BUSY, LOCKED, CONSTRAINT or MISUSE
+     * (SQLITE_FULL, an I/O error, a trigger's runtime error) while its {@code isClosed()} stays false, so a kept
+     * statement would answer "statement is not executing" to every later write, after the disk had room again too.
      */
     private static boolean fromTheDriver(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
