@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -47,6 +48,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * poller has run.
  */
 class PostgresBulkRestoreTest {
+
+    /** The killed children's stderr: JUnit removes it, so no run leaves files in the system's temp directory. */
+    @TempDir
+    static Path childOutput;
 
     private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.empty(), Instant.parse("2026-12-03T12:00:00Z"));
     private static final PollerSchedule FAST = new PollerSchedule(Duration.ofSeconds(1), Duration.ofMillis(500));
@@ -167,7 +172,7 @@ class PostgresBulkRestoreTest {
                 PgCopyKillChild.class.getName(), name, Integer.toString(writers), Long.toString(limit.toMillis()),
                 config.catalog().jdbcUrl(), config.catalog().user(), config.catalog().password()));
         config.data().ifPresent(d -> command.addAll(List.of(d.jdbcUrl(), d.user(), d.password())));
-        Path stderr = Files.createTempFile("pg-copy-kill-child-", ".txt");
+        Path stderr = Files.createTempFile(childOutput, "pg-copy-kill-child-", ".txt");
         // The check runs before the kill, while every writer's COPY is held open by the child's hook.
         String id = KilledRestore.run(command, stderr, 120, tableId -> assertThat(copiesRunning(layout, tableId))
                 .as("COPYs into the table's relations at the server when the child is killed").isEqualTo(writers));

@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -48,6 +49,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * no row and no relation behind.
  */
 class PostgresRestoreTest {
+
+    /** The killed children's stderr: JUnit removes it, so no run leaves files in the system's temp directory. */
+    @TempDir
+    static Path childOutput;
 
     private static final String SOURCE_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Source";
     private static final Instant RESTORED_AT = Instant.parse("2026-11-30T12:00:00.123Z");
@@ -173,7 +178,7 @@ class PostgresRestoreTest {
                 PgRestoreChild.class.getName(), name, Long.toString(limit.toMillis()),
                 config.catalog().jdbcUrl(), config.catalog().user(), config.catalog().password()));
         config.data().ifPresent(d -> command.addAll(List.of(d.jdbcUrl(), d.user(), d.password())));
-        Path stderr = Files.createTempFile("pg-restore-child-", ".txt");
+        Path stderr = Files.createTempFile(childOutput, "pg-restore-child-", ".txt");
         String id = KilledRestore.run(command, stderr);
         long killedAt = System.nanoTime();
         assertThat(status(layout, id)).as("the killed restore's row").contains("CREATING");
