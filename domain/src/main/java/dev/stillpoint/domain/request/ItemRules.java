@@ -94,7 +94,7 @@ public final class ItemRules {
             Optional<ScalarType> declared = table.definition(e.getKey()).map(AttributeDefinition::type);
             if (declared.isPresent() && !declared.get().name().equals(e.getValue().typeName())) {
                 throw keyMismatch(table, given, "; '" + e.getKey() + "' is declared " + declared.get().name()
-                        + " but the request gave " + shown(e.getValue()));
+                        + " but the request gave " + Shown.value(e.getValue()));
             }
         }
         Key positional = schema.sortKey()
@@ -122,16 +122,6 @@ public final class ItemRules {
     /** {@code 'pk' S}: a key attribute with its declared type, as the refusal shows it. */
     private static String declaredName(TableDescription table, String name) {
         return Shown.text(name) + table.definition(name).map(d -> " " + d.type().name()).orElse("");
-    }
-
-    private static String shown(AttributeValue value) {
-        if (value instanceof AttributeValue.S s) {
-            return "S " + Shown.text(s.value());
-        }
-        if (value instanceof AttributeValue.N n) {
-            return "N " + n.text();
-        }
-        return value.typeName();
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
-import java.util.Base64;
 import java.util.Optional;
 
 /**
@@ -57,28 +56,16 @@ public final class ReadRules {
                 StorageException.internal("table '" + table.tableName() + "' has no attribute definition for its key"
                         + " attribute " + Shown.text(name), null));
         if (!held.typeName().equals(type.name()) || KeyOrder.compareValues(type, held, asked) != 0) {
-            return Optional.of("key attribute " + Shown.text(name) + " is " + value(held));
+            return Optional.of("key attribute " + Shown.text(name) + " is " + Shown.value(held));
         }
         return Optional.empty();
     }
 
     private static String shown(KeySchema schema, Key key) {
-        String partition = Shown.text(schema.partitionKey()) + " = " + value(key.partition());
-        return key.sort().map(s -> partition + ", " + Shown.text(schema.sortKey().orElseThrow()) + " = " + value(s))
+        String partition = Shown.text(schema.partitionKey()) + " = " + Shown.value(key.partition());
+        return key.sort().map(s -> partition + ", " + Shown.text(schema.sortKey().orElseThrow()) + " = " + Shown.value(s))
                 .orElse(partition);
     }
 
     /** A key value as a message shows it: its type, then an S or N as text, a B in base64. */
-    private static String value(AttributeValue value) {
-        if (value instanceof AttributeValue.S s) {
-            return "S " + Shown.text(s.value());
-        }
-        if (value instanceof AttributeValue.N n) {
-            return "N " + Shown.text(n.text());
-        }
-        if (value instanceof AttributeValue.B b) {
-            return "B " + Shown.text(Base64.getEncoder().encodeToString(b.bytes()));
-        }
-        return value.typeName();
-    }
 }

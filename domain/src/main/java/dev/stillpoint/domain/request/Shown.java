@@ -1,5 +1,7 @@
 package dev.stillpoint.domain.request;
 
+import dev.stillpoint.domain.item.AttributeValue;
+import java.util.Base64;
 import java.util.Locale;
 
 /** How a rule shows the offending value in its message: quoted, cut, control characters spelled out. */
@@ -25,6 +27,20 @@ final class Shown {
             out.append("... (").append(text.length()).append(" characters)");
         }
         return out.toString();
+    }
+
+    /** A scalar value as its type and its text (B in base64), quoted and cut as {@link #text} does; other types by name. */
+    static String value(AttributeValue value) {
+        if (value instanceof AttributeValue.S s) {
+            return "S " + text(s.value());
+        }
+        if (value instanceof AttributeValue.N n) {
+            return "N " + text(n.text());
+        }
+        if (value instanceof AttributeValue.B b) {
+            return "B " + text(Base64.getEncoder().encodeToString(b.bytes()));
+        }
+        return value.typeName();
     }
 
     static String character(char c) {

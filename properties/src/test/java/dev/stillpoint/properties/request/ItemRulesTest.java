@@ -206,14 +206,14 @@ class ItemRulesTest {
         keyRefused(table(), RequestKey.of("sk", one), "the request gave 'sk' N");
         keyRefused(table(), RequestKey.of("pk", p, "SK", one), "'SK' N");
         keyRefused(table(), RequestKey.of("pk", p, "sk", new AttributeValue.S("1")), "'sk' is declared N but the request gave S '1'");
-        keyRefused(table(), RequestKey.of("pk", one, "sk", one), "'pk' is declared S but the request gave N 1");
+        keyRefused(table(), RequestKey.of("pk", one, "sk", one), "'pk' is declared S but the request gave N '1'");
         keyRefused(table(), new RequestKey(Map.of()), "the request gave no attributes");
         TableDescription hashOnly = new CreateTableRequest("acct", "Users", KeySchema.hashOnly("pk"),
                 List.of(new AttributeDefinition("pk", ScalarType.S)), List.of(), List.of(), Optional.empty())
                 .describe("id", "arn", Instant.EPOCH);
         keyRefused(hashOnly, RequestKey.of("pk", p, "v", new AttributeValue.S("x")), "'v' S");
         keyRefused(hashOnly, RequestKey.of("pk", p, "sk", one), "'sk' N");
-        keyRefused(hashOnly, RequestKey.of("pk", new AttributeValue.B(new byte[] {1})), "declared S but the request gave B");
+        keyRefused(hashOnly, RequestKey.of("pk", new AttributeValue.B(new byte[] {1})), "declared S but the request gave B 'AQ=='");
         assertThat(ItemRules.forKey(hashOnly, RequestKey.of("pk", p))).isEqualTo(Key.of(p));
         assertThat(ItemRules.forKey(table(), RequestKey.of("sk", new AttributeValue.N("1.0"), "pk", p)))
                 .as("the names decide, not the order; numbers normalised").isEqualTo(Key.of(p, one));
