@@ -1,6 +1,5 @@
 package dev.stillpoint.cli;
 
-import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.ports.in.Storage;
@@ -19,7 +18,8 @@ import picocli.CommandLine.Option;
             "Every item is parsed before the first is written; a refusal names the file and line."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:every item written",
-            "1:storage error (e.g. an invalid item, named by file and line; items before it are written)",
+            "1:storage error (e.g. an invalid item or a lost connection, named by file and line with the number of"
+                + " items written before it; those are written, it and the rest are not)",
             "2:usage error (also: no item given, an input file that cannot be read)", "3:table not found",
             "4:database file missing, unreadable or not a SQLite database"})
 final class PutCommand extends StorageCommand {
@@ -57,9 +57,10 @@ final class PutCommand extends StorageCommand {
                     try {
                         storage.tables().putItem(account, table, item);
                     } catch (StorageException e) {
-                        if (e.reason() != ErrorReason.VALIDATION) {
-                            throw e;
-                        }
+                        // Whatever the failure (a refused item, a lost connection), the user learns where to resume:
+                        // the items before this one are written, this one and the rest are not.
+                        answer.put("table", table);
+                        answer.put("items", written[0]);
                         throw InputText.located(where + " (" + written[0] + " item" + (written[0] == 1 ? "" : "s")
                                 + " before it written)", e);
                     }

@@ -6,10 +6,7 @@ import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.Test;
 class LargeItemFileTest {
 
     private static final int ITEMS = 2_000;
-    private static final long GENEROUS_SECONDS = 180;
 
     @Test
     void x4_aFileLargerThanTheHeapIsPutALineAtATime() throws Exception {
@@ -41,10 +37,10 @@ class LargeItemFileTest {
         assertThat(Files.size(input)).as("the input is larger than the child's heap").isGreaterThan(40_000_000L);
 
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        Child fromFile = child(tmp, null, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", input.toString());
+        ChildCli.Run fromFile = child(tmp, null, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", input.toString());
         assertThat(fromFile.exit()).as("exit code; stderr: %s", fromFile.err()).isZero();
         assertThat(fromFile.out()).as("from a file").contains("put 2000 items into 'fat'");
-        Child fromStdin = child(tmp, input, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", "-");
+        ChildCli.Run fromStdin = child(tmp, input, "put", "--sqlite", db.toString(), "--table", "fat", "--item-file", "-");
         assertThat(fromStdin.exit()).as("exit code; stderr: %s", fromStdin.err()).isZero();
         assertThat(fromStdin.out()).as("from stdin").contains("put 2000 items into 'fat'");
         try (Stream<Path> left = Files.list(tmp)) {
@@ -58,37 +54,13 @@ class LargeItemFileTest {
         assertThat(last.out()).contains("\"k1999\"");
 
         // A key is read to 1 MB and no further: the same 40 MB as a key file is refused, not read into the heap.
-        Child key = child(tmp, input, "get-item", "--sqlite", db.toString(), "--table", "fat", "--key-file", "-");
+        ChildCli.Run key = child(tmp, input, "get-item", "--sqlite", db.toString(), "--table", "fat", "--key-file", "-");
         assertThat(key.exit()).isEqualTo(ExitCodes.STORAGE_ERROR);
         assertThat(key.err()).contains("stdin holds over 1048576 bytes: no key is that long").doesNotContain("OutOfMemoryError");
     }
 
-    /** A child's exit code, stdout and stderr (the first 2,000 characters of each). */
-    private record Child(int exit, String out, String err) {
-    }
-
-    /**
-     * Runs the CLI with {@code args} in a child JVM with a 32 MB heap and {@code tmp} as its temporary directory,
-     * {@code stdin} (when not null) as its standard input.
-     */
-    private static Child child(Path tmp, Path stdin, String... args) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Path stderr = Files.createTempFile(tmp.getParent(), "stderr-", ".txt");
-        Path stdout = Files.createTempFile(tmp.getParent(), "stdout-", ".txt");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), StillpointCommand.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile()).redirectOutput(stdout.toFile());
-        if (stdin != null) {
-            builder.redirectInput(stdin.toFile());
-        }
-        Process p = builder.start();
-        assertThat(p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).as("the child ended").isTrue();
-        return new Child(p.exitValue(), tail(stdout), tail(stderr));
-    }
-
-    private static String tail(Path file) throws Exception {
-        String text = Files.readString(file);
-        return text.length() <= 2000 ? text : text.substring(0, 2000) + "...";
+    /** Runs the CLI in a child JVM with a 32 MB heap and {@code tmp} as its temporary directory. */
+    private static ChildCli.Run child(Path tmp, Path stdin, String... args) throws Exception {
+        return ChildCli.run(tmp.getParent(), List.of("-Xmx32m", "-Djava.io.tmpdir=" + tmp), stdin, args);
     }
 }
