@@ -1,8 +1,6 @@
 package dev.stillpoint.backup;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stillpoint.backup.BackupFailure.Problem;
@@ -26,8 +24,7 @@ import java.util.Set;
  * holds a bounded amount of memory whatever the window's size; closing a check not handed over removes both.
  */
 final class ChangeLines implements AutoCloseable {
-    private static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+    private static final ObjectMapper STRICT = new ObjectMapper(ItemJsonReading.strictFactory());
     private static final Set<String> FIELDS = Set.of("Keys", "NewImage", "OldImage");
 
     private final TableDescription target;

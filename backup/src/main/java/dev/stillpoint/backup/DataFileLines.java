@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
@@ -31,8 +30,7 @@ import java.util.zip.GZIPInputStream;
  * a bad line is a {@link BackupFailure} naming the file and the line, found before anything is created.
  */
 final class DataFileLines {
-    private static final JsonFactory LINES = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final JsonFactory LINES = ItemJsonReading.strictFactory();
 
     /**
      * The longest line read, in characters: 16 Mi. A 400 KB item takes about 2.4 MB of JSON at the most (each byte

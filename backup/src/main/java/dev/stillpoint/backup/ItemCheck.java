@@ -62,7 +62,7 @@ public final class ItemCheck {
     }
 
     /** Repeated names are found by {@link ObjectNames}, not by Jackson's duplicate detection, which builds a set per object. */
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = ItemJsonReading.factory();
 
     private final KeySchema key;
     private final String partitionName;
