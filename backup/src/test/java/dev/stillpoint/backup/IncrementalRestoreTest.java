@@ -131,6 +131,23 @@ class IncrementalRestoreTest {
         }
     }
 
+    // [V2, I3] An image may carry a 65,535-byte attribute name, as PutItem takes it: the change file's reader
+    // read names only to Jackson's default 50,000 characters (LongAttributeNamesTest has the full layouts).
+    @ParameterizedTest
+    @EnumSource(ExportFormat.class)
+    void i3_anImageHoldingTheLongestNameDynamoDbTakesIsApplied(ExportFormat format) throws Exception {
+        try (SqliteStorage storage = open(ChangeLog.NEW_AND_OLD_IMAGES)) {
+            storage.tables().putItem(ACCOUNT, "things", item(1, "x"));
+            ExportResult a = full(storage, "things", "full-a", format);
+            restoreOf("full-a", format).run(storage, ACCOUNT, "copy");
+            Item named = item(2, "y").with("n".repeat(65_535), AttributeValue.s("v"));
+            storage.tables().putItem(ACCOUNT, "things", named);
+            TableExport.to(dir.resolve("ab")).format(format).runSince(storage, ACCOUNT, "things", a.info().marker());
+            TableRestore.from(dir.resolve("ab")).apply(storage, ACCOUNT, "copy");
+            assertThat(storage.tables().getItem(ACCOUNT, "copy", key(2))).contains(named);
+        }
+    }
+
     // [I3] a window that does not start where the table stands is refused by name, nothing written: one
     // starting later (B, C) on a table at A, and any window on a table that records no marker.
     @ParameterizedTest
