@@ -28,8 +28,10 @@ final class TableChecks {
     }
 
     static void requiredText(String value, String what) {
-        if (value == null || value.isEmpty()) {
-            throw StorageException.validation(what + " must be a non-empty string, got: " + value);
+        required(value, what);
+        if (value.isEmpty()) {
+            // Said in words: an empty value printed after "got: " read as a message cut short [R6].
+            throw StorageException.validation(what + " must not be empty, got an empty string");
         }
     }
 

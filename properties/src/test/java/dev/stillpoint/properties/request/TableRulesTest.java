@@ -73,6 +73,8 @@ class TableRulesTest {
     void r2_theAccountIdAndANullRequestAreRefused() {
         assertThat(refusal(() -> TableRules.requireCreatable(table("a:b", name -> name))).getMessage())
                 .startsWith("account id 'a:b'");
+        assertThat(refusal(() -> TableRules.requireCreatable(table("", name -> name))).getMessage())
+                .isEqualTo("account id must not be empty, got an empty string");
         assertThat(refusal(() -> TableRules.requireCreatable((CreateTableRequest) null)).getMessage())
                 .isEqualTo("CreateTable request is required, got null");
         assertThat(refusal(() -> TableRules.requireCreatable((CreateGsiRequest) null)).getMessage())
