@@ -66,6 +66,4 @@ public final class ReadRules {
         return key.sort().map(s -> partition + ", " + Shown.text(schema.sortKey().orElseThrow()) + " = " + Shown.value(s))
                 .orElse(partition);
     }
-
-    /** A key value as a message shows it: its type, then an S or N as text, a B in base64. */
 }
