@@ -42,7 +42,11 @@ final class ChildCli {
             builder.redirectInput(stdin.toFile());
         }
         Process p = builder.start();
-        assertThat(p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).as("the child ended").isTrue();
+        boolean ended = p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly(); // a hung child must not outlive the test
+        }
+        assertThat(ended).as("the child ended within %d s", GENEROUS_SECONDS).isTrue();
         return new Run(p.exitValue(), head(stdout), head(stderr));
     }
 
