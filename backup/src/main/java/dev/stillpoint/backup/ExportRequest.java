@@ -15,7 +15,7 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>{@link #run} does what the command line's export does: it creates {@code dir} (and its parents)
- * or refuses one that is not a writable directory or already holds an export
+ * or refuses one that is not a writable directory or already holds an export (or a file of a name an export writes)
  * ({@link TableExport#prepareOutput}), removes the temporary files an export killed earlier left there
  * ({@link ExportTemps#removeStale}), opens the snapshot, checks and writes every item [E1], and renames
  * the manifest into place last. Immutable: each setter returns a new request.

@@ -59,7 +59,8 @@ public final class TableExport {
      * Checks that {@code dir} is a writable directory holding no export, creating it (and its parents) when
      * missing. A directory that already holds an export of either layout (our {@value StillpointLayout#MANIFEST_FILE},
      * DynamoDB's {@value DynamoDbLayout#SUMMARY}, also under {@code AWSDynamoDB/<ExportId>/}) is refused by
-     * name: a second export beside it would leave two manifests, and a restore could not tell which is meant.
+     * name: a second export beside it would leave two manifests, and a restore could not tell which is meant. So is
+     * one holding a file of a name an export writes ({@code items.jsonl}, ...), which the export would replace.
      *
      * @param dir the output directory
      * @return {@code dir}
@@ -81,6 +82,17 @@ public final class TableExport {
             if (held.isPresent()) {
                 throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output directory " + dir + " already holds an export ("
                         + dir.relativize(held.get()) + "); export into a new or empty directory", null);
+            }
+            Optional<String> taken;
+            try {
+                taken = ExportFileNames.firstTaken(dir);
+            } catch (IOException e) {
+                throw new BackupFailure(BackupFailure.Problem.OUTPUT, "cannot list output directory " + dir + ": " + reason(e), e);
+            }
+            if (taken.isPresent()) {
+                throw new BackupFailure(BackupFailure.Problem.OUTPUT, "output directory " + dir + " already holds "
+                        + taken.get() + ", a name an export gives one of its files: the export would replace it; export"
+                        + " into a new or empty directory", null);
             }
         }
         try {

@@ -44,7 +44,8 @@ import picocli.CommandLine.Option;
             "3:table not found",
             "4:database file missing, unreadable, or not a Stillpoint database at this build's schema version;"
                 + " or the database server cannot be reached",
-            "5:output directory not writable, not a directory, or already holding an export (ours or DynamoDB's)",
+            "5:output directory not writable, not a directory, or already holding an export (ours or DynamoDB's) or a"
+                + " file of a name an export writes (items.jsonl, ...), which it would replace",
             "6:not enough snapshot permits free (LimitExceeded): every one is held (retry when one ends), or -j N asks for"
                 + " more segments than the backend has permits (PostgreSQL: half the pool; the message names both"
                 + " numbers); nothing written",

@@ -1,0 +1,57 @@
+package dev.stillpoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * [E2] An export never replaces a file it did not write. Found from outside: {@code export --out DIR} into a
+ * directory holding the user's own {@code items.jsonl} (no manifest beside it) exited 0 and replaced the file with
+ * the table's items: the export renames its finished files onto their names. Now a directory holding any name an
+ * export gives its files, in either layout, with {@code -j} or {@code --since}, is refused with exit 5 naming
+ * it, and the file is left as it was; a directory of other files is still written into.
+ */
+class ExportOverUserFilesTest {
+
+    @Test
+    void e2_aFileOfANameTheExportWritesIsNamedAndLeftAlone() throws Exception {
+        Path dir = Cli.scratch("export-over-user-files");
+        Path db = ExportCheckTest.database(dir);
+        List<List<String>> cases = List.of(
+                List.of("items.jsonl"),
+                List.of("items-00001.jsonl", "-j", "2"),
+                List.of("manifest-files.json", "--format", "dynamodb"),
+                List.of("manifest-summary.checksum", "--format", "dynamodb"),
+                List.of("changes.jsonl"));
+        for (List<String> c : cases) {
+            String name = c.get(0);
+            Path out = Files.createDirectories(dir.resolve("out-" + name));
+            Path mine = Files.writeString(out.resolve(name), "the user's own notes\n");
+            List<String> args = new ArrayList<>(List.of("export", "--sqlite", db.toString(), "--table",
+                    "things", "--out", out.toString()));
+            args.addAll(c.subList(1, c.size()));
+
+            Cli.Run run = Cli.run(args.toArray(String[]::new));
+
+            assertThat(run.code()).as("%s: %s", name, run.err()).isEqualTo(ExitCodes.OUTPUT);
+            assertThat(run.err()).as(name).contains("already holds " + name + ", a name an export gives one of its files");
+            assertThat(Files.readString(mine)).as("%s is as it was", name).isEqualTo("the user's own notes\n");
+            try (var left = Files.list(out)) {
+                assertThat(left.map(p -> p.getFileName().toString())).as("nothing written beside %s", name)
+                        .containsExactly(name);
+            }
+        }
+
+        Path others = Files.createDirectories(dir.resolve("out-others"));
+        Files.writeString(others.resolve("notes.txt"), "kept\n");
+        Cli.Run beside = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
+                others.toString());
+        assertThat(beside.code()).as(beside.err()).isZero();
+        assertThat(Files.readString(others.resolve("notes.txt"))).isEqualTo("kept\n");
+        assertThat(others.resolve("manifest.json")).exists();
+    }
+}
