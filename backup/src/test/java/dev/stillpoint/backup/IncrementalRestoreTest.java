@@ -81,6 +81,14 @@ class IncrementalRestoreTest {
         return format == ExportFormat.DYNAMODB ? r.key(KEY) : r;
     }
 
+    /** Item 1 put, then full(A) exported and restored as "copy": the copy stands at A. */
+    private ExportResult copiedAtA(SqliteStorage storage, ExportFormat format) {
+        storage.tables().putItem(ACCOUNT, "things", item(1, "x"));
+        ExportResult a = full(storage, "things", "full-a", format);
+        restoreOf("full-a", format).run(storage, ACCOUNT, "copy");
+        return a;
+    }
+
     /** A put, overwrites, deletes of keys held at A, a key come and gone, one deleted and put again. */
     private static void window(SqliteStorage storage) {
         storage.tables().putItem(ACCOUNT, "things", item(10, "new"));
@@ -137,9 +145,7 @@ class IncrementalRestoreTest {
     @EnumSource(ExportFormat.class)
     void i3_anImageHoldingTheLongestNameDynamoDbTakesIsApplied(ExportFormat format) throws Exception {
         try (SqliteStorage storage = open(ChangeLog.NEW_AND_OLD_IMAGES)) {
-            storage.tables().putItem(ACCOUNT, "things", item(1, "x"));
-            ExportResult a = full(storage, "things", "full-a", format);
-            restoreOf("full-a", format).run(storage, ACCOUNT, "copy");
+            ExportResult a = copiedAtA(storage, format);
             Item named = item(2, "y").with("n".repeat(65_535), AttributeValue.s("v"));
             storage.tables().putItem(ACCOUNT, "things", named);
             TableExport.to(dir.resolve("ab")).format(format).runSince(storage, ACCOUNT, "things", a.info().marker());
@@ -154,9 +160,7 @@ class IncrementalRestoreTest {
     @EnumSource(ExportFormat.class)
     void i3_aWindowNotStartingAtTheTablesMarkerIsRefusedByName(ExportFormat format) throws Exception {
         try (SqliteStorage storage = open(ChangeLog.NEW_IMAGE)) {
-            storage.tables().putItem(ACCOUNT, "things", item(1, "x"));
-            ExportResult a = full(storage, "things", "full-a", format);
-            restoreOf("full-a", format).run(storage, ACCOUNT, "copy");
+            ExportResult a = copiedAtA(storage, format);
             storage.tables().putItem(ACCOUNT, "things", item(2, "y"));
             String markerB = full(storage, "things", "full-b", ExportFormat.STILLPOINT).info().marker();
             storage.tables().putItem(ACCOUNT, "things", item(3, "z"));
@@ -273,9 +277,7 @@ class IncrementalRestoreTest {
     @EnumSource(ExportFormat.class)
     void i3_aTombstoneOfAKeyTheTableDoesNotHoldIsANoOp(ExportFormat format) throws Exception {
         try (SqliteStorage storage = open(ChangeLog.NEW_IMAGE)) {
-            storage.tables().putItem(ACCOUNT, "things", item(1, "x"));
-            ExportResult a = full(storage, "things", "full-a", format);
-            restoreOf("full-a", format).run(storage, ACCOUNT, "copy");
+            ExportResult a = copiedAtA(storage, format);
             storage.tables().putItem(ACCOUNT, "things", item(7, "brief"));
             storage.tables().deleteItem(ACCOUNT, "things", key(7));
             ChangesExport.Result r = TableExport.to(dir.resolve("ab")).format(format)
