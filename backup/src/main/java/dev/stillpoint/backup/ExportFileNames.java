@@ -20,8 +20,15 @@ final class ExportFileNames {
             "manifest-files.checksum");
     /** {@code export -j N}'s data files, {@link StillpointLayout#segmentFile}. */
     private static final Pattern SEGMENT = Pattern.compile("items-\\d{5}\\.jsonl");
+    /** DynamoDB's layout's data files under {@code data/}: the export's id (time and random), then the file's number. */
+    private static final Pattern DYNAMODB_DATA = Pattern.compile("\\d{14}-[0-9a-f]{8}-\\d{5}\\.json\\.gz");
 
     private ExportFileNames() {
+    }
+
+    /** Whether an export, of either layout, writes a file of this name (at the top or under {@code data/}). */
+    static boolean isExportName(String name) {
+        return FIXED.contains(name) || SEGMENT.matcher(name).matches() || DYNAMODB_DATA.matcher(name).matches();
     }
 
     /** The first entry of {@code dir} (in name order) that bears a name an export writes, if any. */

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * their writer is gone ({@link #removeStale}).
  */
 public final class ExportTemps {
-    private static final Pattern TEMP = Pattern.compile("\\.[A-Za-z0-9_.-]+?-(?:(\\d+)-)?\\d+\\.tmp");
+    /** {@code .<name>-<pid>-<n>.tmp}: the name of the file it becomes, the writer's pid, a random number. */
+    private static final Pattern TEMP = Pattern.compile("\\.(.+)-(\\d+)-\\d+\\.tmp");
 
     private final List<Path> temps = new ArrayList<>();
     private final List<Path> directories = new ArrayList<>();
@@ -134,11 +135,13 @@ public final class ExportTemps {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, ".*.tmp")) {
             for (Path file : files) {
                 Matcher m = TEMP.matcher(file.getFileName().toString());
-                if (!m.matches() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                // Only a temp file of a name an export writes: a hidden file of the user's that merely ends in
+                // -<digits>.tmp is not ours to remove.
+                if (!m.matches() || !ExportFileNames.isExportName(m.group(1))
+                        || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
-                boolean gone = m.group(1) == null || ProcessHandle.of(Long.parseLong(m.group(1)))
-                        .map(h -> !h.isAlive()).orElse(true);
+                boolean gone = ProcessHandle.of(Long.parseLong(m.group(2))).map(h -> !h.isAlive()).orElse(true);
                 if (gone && Files.deleteIfExists(file)) {
                     removed.add(file.getFileName().toString());
                 }

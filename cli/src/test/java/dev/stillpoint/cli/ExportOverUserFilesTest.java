@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * directory holding the user's own {@code items.jsonl} (no manifest beside it) exited 0 and replaced the file with
  * the table's items: the export renames its finished files onto their names. Now a directory holding any name an
  * export gives its files, in either layout, with {@code -j} or {@code --since}, is refused with exit 5 naming
- * it, and the file is left as it was; a directory of other files is still written into.
+ * it, and the file is left as it was; a directory of other files is still written into, and no file of the
+ * user's is taken for an interrupted export's temp file and removed.
  */
 class ExportOverUserFilesTest {
 
@@ -46,12 +47,25 @@ class ExportOverUserFilesTest {
             }
         }
 
-        Path others = Files.createDirectories(dir.resolve("out-others"));
-        Files.writeString(others.resolve("notes.txt"), "kept\n");
-        Cli.Run beside = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
-                others.toString());
-        assertThat(beside.code()).as(beside.err()).isZero();
-        assertThat(Files.readString(others.resolve("notes.txt"))).isEqualTo("kept\n");
-        assertThat(others.resolve("manifest.json")).exists();
+        // Other files stay, hidden ones that end like a temp file included: the sweep of an interrupted export's
+        // temp files removed any '.<name>-<digits>.tmp', whatever the name, and so '.draft-2024.tmp' too.
+        List<String> theirs = List.of("notes.txt", ".draft-2024.tmp", ".draft-999999999-1.tmp");
+        for (String format : List.of("stillpoint", "dynamodb")) {
+            Path others = Files.createDirectories(dir.resolve("out-others-" + format));
+            Path data = Files.createDirectories(others.resolve("data"));
+            for (String name : theirs) {
+                Files.writeString(others.resolve(name), "kept\n");
+                Files.writeString(data.resolve(name), "kept\n");
+            }
+            Cli.Run beside = Cli.run("export", "--sqlite", db.toString(), "--table", "things", "--out",
+                    others.toString(), "--format", format);
+            assertThat(beside.code()).as(beside.err()).isZero();
+            assertThat(beside.err()).as(format).doesNotContain("removed");
+            for (String name : theirs) {
+                assertThat(Files.readString(others.resolve(name))).as("%s: %s", format, name).isEqualTo("kept\n");
+                assertThat(Files.readString(data.resolve(name))).as("%s: data/%s", format, name).isEqualTo("kept\n");
+            }
+            assertThat(others.resolve(format.equals("stillpoint") ? "manifest.json" : "manifest-summary.json")).exists();
+        }
     }
 }
