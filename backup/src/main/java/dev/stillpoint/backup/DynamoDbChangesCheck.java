@@ -26,7 +26,7 @@ final class DynamoDbChangesCheck {
 
     static CheckedChanges check(Path root, Path summaryFile, TableDescription target) {
         Path exportDir = summaryFile.getParent();
-        DynamoDbExportCheck.verifyChecksumFile(summaryFile, exportDir.resolve("manifest-summary.checksum"));
+        DynamoDbExportCheck.verifyChecksumFile(summaryFile, exportDir.resolve(DynamoDbLayout.SUMMARY_CHECKSUM));
         JsonNode s = ManifestJson.readJson(summaryFile);
         require(s, "exportType", DynamoDbChangesLayout.EXPORT_TYPE, summaryFile);
         require(s, "version", DynamoDbChangesLayout.VERSION, summaryFile);
@@ -43,7 +43,7 @@ final class DynamoDbChangesCheck {
         long total = ManifestJson.requiredCount(s, "itemCount", summaryFile);
         Path filesManifest = DynamoDbExportCheck.resolve(root, exportDir,
                 s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES), summaryFile, 0);
-        DynamoDbExportCheck.verifyChecksumFile(filesManifest, exportDir.resolve("manifest-files.checksum"));
+        DynamoDbExportCheck.verifyChecksumFile(filesManifest, exportDir.resolve(DynamoDbLayout.FILES_CHECKSUM));
         List<String> entries = ManifestJson.readAllLines(filesManifest);
         try (ChangeLines lines = new ChangeLines(target, view, true)) {
             long seen = 0;

@@ -16,7 +16,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * DynamoDB's incremental export layout [I3], as the developer guide's "DynamoDB table export output format"
@@ -59,8 +58,8 @@ final class DynamoDbChangesLayout {
     static ChangesExport.Result write(ChangeLogReads reads, String account, String table, String sinceMarker,
                                       Optional<ChangeLog> asked, Path dir, ExportTemps temps, long started)
             throws IOException {
-        String exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
-        String dataName = exportId + "-00000.json.gz";
+        String exportId = DynamoDbLayout.newExportId();
+        String dataName = DynamoDbLayout.dataFileName(exportId, 0);
         Path dataDir = temps.directory(dir.resolve(DynamoDbLayout.DATA_DIR));
         Path dataTemp = temps.create(dataDir, dataName);
         ChangeFile file = new ChangeFile(dataTemp, true, TableExport.digest("MD5"), (window, read) -> {
@@ -116,8 +115,8 @@ final class DynamoDbChangesLayout {
         byte[] summary = (DescriptionJson.text(s) + "\n").getBytes(StandardCharsets.UTF_8);
 
         Path filesTemp = written(temps, dir, DynamoDbLayout.FILES, files);
-        Path filesSum = written(temps, dir, "manifest-files.checksum", md5Hex(files));
-        Path summarySum = written(temps, dir, "manifest-summary.checksum", md5Hex(summary));
+        Path filesSum = written(temps, dir, DynamoDbLayout.FILES_CHECKSUM, md5Hex(files));
+        Path summarySum = written(temps, dir, DynamoDbLayout.SUMMARY_CHECKSUM, md5Hex(summary));
         Path summaryTemp = written(temps, dir, DynamoDbLayout.SUMMARY, summary);
         Path dataFile = dataDir.resolve(dataName);
         Path summaryFile = dir.resolve(DynamoDbLayout.SUMMARY);
@@ -125,8 +124,8 @@ final class DynamoDbChangesLayout {
             Files.deleteIfExists(summaryFile);
             LayoutWriter.rename(dataTemp, dataFile);
             LayoutWriter.rename(filesTemp, dir.resolve(DynamoDbLayout.FILES));
-            LayoutWriter.rename(filesSum, dir.resolve("manifest-files.checksum"));
-            LayoutWriter.rename(summarySum, dir.resolve("manifest-summary.checksum"));
+            LayoutWriter.rename(filesSum, dir.resolve(DynamoDbLayout.FILES_CHECKSUM));
+            LayoutWriter.rename(summarySum, dir.resolve(DynamoDbLayout.SUMMARY_CHECKSUM));
             LayoutWriter.rename(summaryTemp, summaryFile);
         });
         return new ChangesExport.Result(changes, puts, tombstones, dataBytes, null, dataFile, summaryFile,

@@ -49,7 +49,7 @@ final class DynamoDbExportCheck {
 
     static CheckedExport check(Path root, Path summaryFile, String target, Optional<ExportKey> given) {
         Path exportDir = summaryFile.getParent();
-        verifyChecksumFile(summaryFile, exportDir.resolve("manifest-summary.checksum"));
+        verifyChecksumFile(summaryFile, exportDir.resolve(DynamoDbLayout.SUMMARY_CHECKSUM));
         JsonNode s = ManifestJson.readJson(summaryFile);
         String version = s.path("version").asText("");
         if (!DynamoDbLayout.VERSION.equals(version)) {
@@ -70,7 +70,7 @@ final class DynamoDbExportCheck {
         long total = ManifestJson.requiredCount(s, "itemCount", summaryFile);
         Path filesManifest = resolve(root, exportDir, s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES),
                 summaryFile, 0);
-        verifyChecksumFile(filesManifest, exportDir.resolve("manifest-files.checksum"));
+        verifyChecksumFile(filesManifest, exportDir.resolve(DynamoDbLayout.FILES_CHECKSUM));
         List<DataFileEntry> entries = new ArrayList<>();
         List<String> lines = ManifestJson.readAllLines(filesManifest);
         for (int i = 0; i < lines.size(); i++) {

@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -36,6 +37,12 @@ import java.util.zip.GZIPOutputStream;
 final class DynamoDbLayout implements LayoutWriter {
     static final String SUMMARY = "manifest-summary.json";
     static final String FILES = "manifest-files.json";
+    /** The MD5 of {@value #SUMMARY}, in hex. */
+    static final String SUMMARY_CHECKSUM = "manifest-summary.checksum";
+    /** The MD5 of {@value #FILES}, in hex. */
+    static final String FILES_CHECKSUM = "manifest-files.checksum";
+    /** A data file's name: {@link #newExportId}, then the file's number ({@link #dataFileName}). */
+    static final Pattern DATA_FILE_NAME = Pattern.compile("\\d{14}-[0-9a-f]{8}-\\d{5}\\.json\\.gz");
     static final String DATA_DIR = "data";
     static final String VERSION = "2020-06-30";
     static final String OUTPUT_FORMAT = "DYNAMODB_JSON";
@@ -119,6 +126,16 @@ final class DynamoDbLayout implements LayoutWriter {
     private final ExportTemps temps;
     private final int itemsPerFile;
     private final String exportId;
+
+    /** An export's id, as DynamoDB's look: the time in milliseconds and a random part, e.g. {@code 01796615427260-4ed22df8}. */
+    static String newExportId() {
+        return String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
+    }
+
+    /** The name of data file {@code number} of export {@code exportId} (matches {@link #DATA_FILE_NAME}). */
+    static String dataFileName(String exportId, int number) {
+        return exportId + "-" + String.format("%05d", number) + ".json.gz";
+    }
     private final List<SegmentFiles> segments = new ArrayList<>();
     /** Data files made so far, of every segment: the next file's number (segments make theirs concurrently). */
     private final java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
@@ -129,7 +146,7 @@ final class DynamoDbLayout implements LayoutWriter {
         this.temps = temps;
         this.itemsPerFile = itemsPerFile;
         // DynamoDB's shape of an export id: 14 digits of epoch millis, a dash, 8 hex digits.
-        this.exportId = String.format("%014d-%08x", System.currentTimeMillis(), ThreadLocalRandom.current().nextInt());
+        this.exportId = newExportId();
         for (int i = 0; i < segments; i++) {
             this.segments.add(new SegmentFiles());
         }
@@ -137,7 +154,7 @@ final class DynamoDbLayout implements LayoutWriter {
 
     /** A new data file appended to {@code files}; numbered in the order files are made, across segments. */
     private DataFile next(List<DataFile> files) throws IOException {
-        String name = exportId + "-" + String.format("%05d", made.getAndIncrement()) + ".json.gz";
+        String name = dataFileName(exportId, made.getAndIncrement());
         DataFile file = new DataFile(name, temps.create(dataDir, name));
         files.add(file);
         return file;
@@ -201,8 +218,8 @@ final class DynamoDbLayout implements LayoutWriter {
         byte[] summaryBytes = (DescriptionJson.text(s) + "\n").getBytes(StandardCharsets.UTF_8);
 
         Path filesTemp = written(FILES, filesBytes);
-        Path filesSumTemp = written("manifest-files.checksum", md5Hex(filesBytes));
-        Path summarySumTemp = written("manifest-summary.checksum", md5Hex(summaryBytes));
+        Path filesSumTemp = written(FILES_CHECKSUM, md5Hex(filesBytes));
+        Path summarySumTemp = written(SUMMARY_CHECKSUM, md5Hex(summaryBytes));
         Path summaryTemp = written(SUMMARY, summaryBytes);
         Path summary = dir.resolve(SUMMARY);
         temps.commit(() -> {
@@ -211,8 +228,8 @@ final class DynamoDbLayout implements LayoutWriter {
                 LayoutWriter.rename(f.temp, dataDir.resolve(f.name));
             }
             LayoutWriter.rename(filesTemp, dir.resolve(FILES));
-            LayoutWriter.rename(filesSumTemp, dir.resolve("manifest-files.checksum"));
-            LayoutWriter.rename(summarySumTemp, dir.resolve("manifest-summary.checksum"));
+            LayoutWriter.rename(filesSumTemp, dir.resolve(FILES_CHECKSUM));
+            LayoutWriter.rename(summarySumTemp, dir.resolve(SUMMARY_CHECKSUM));
             LayoutWriter.rename(summaryTemp, summary);
         });
         return new Written(bytes, "", finals, summary);

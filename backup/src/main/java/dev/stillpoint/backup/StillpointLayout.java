@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Our layout. One stream: {@value #DATA_FILE} (one item per line) and {@value #MANIFEST_FILE} of format
@@ -43,6 +44,9 @@ final class StillpointLayout implements LayoutWriter {
     static String segmentFile(int index) {
         return String.format("items-%05d.jsonl", index);
     }
+
+    /** The names {@link #segmentFile} gives. */
+    static final Pattern SEGMENT_FILE_NAME = Pattern.compile("items-\\d{5}\\.jsonl");
 
     /** One data file: lines gathered into one large write and one digest update each (no char encoder). */
     private final class DataFile implements Lane {
