@@ -170,7 +170,7 @@ final class ExportCommand extends StorageCommand {
     private int exportSince(Storage storage) {
         ChangesExport.Result r;
         try {
-            r = TableExport.to(outDir).format(format).runSince(storage, account, table, since,
+            r = TableExport.to(outDir).format(format).events(events()).runSince(storage, account, table, since,
                     java.util.Optional.ofNullable(view));
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.UNSUPPORTED) {
@@ -256,7 +256,7 @@ final class ExportCommand extends StorageCommand {
         try {
             r = Exporter.export(engine, account, table, outDir, ExportOptions.of(format).withSegments(jobs),
                     ExportListener.both(progress.progress(err(), "exporting " + table + " (each item checked)",
-                            estimate, true), pace));
+                            estimate, true), pace), events());
         } catch (StorageException e) {
             if (e.reason() == ErrorReason.UNSUPPORTED) {
                 throw new CliFailure(ExitCodes.UNSUPPORTED, CliCommand.message(e), e);

@@ -7,6 +7,7 @@ import dev.stillpoint.backup.ExportResult;
 import dev.stillpoint.backup.ExportTemps;
 import dev.stillpoint.backup.TableExport;
 import dev.stillpoint.ports.in.SnapshotEngine;
+import dev.stillpoint.ports.out.StorageEvents;
 import java.nio.file.Path;
 
 /**
@@ -30,17 +31,19 @@ final class Exporter {
         }
     }
 
-    /** Our layout, every item checked. */
+    /** Our layout, every item checked, told to no meters. */
     static ExportResult export(SnapshotEngine engine, String account, String table, Path dir, ExportListener listener) {
-        return export(engine, account, table, dir, ExportOptions.of(dev.stillpoint.backup.ExportFormat.STILLPOINT), listener);
+        return export(engine, account, table, dir, ExportOptions.of(dev.stillpoint.backup.ExportFormat.STILLPOINT), listener,
+                StorageEvents.NONE);
     }
 
     /**
      * Exports under a shutdown hook that abandons the export (removing its temp files) on SIGINT/SIGTERM.
-     * Storage failures propagate as they are; backup failures end with their exit code.
+     * Storage failures propagate as they are; backup failures end with their exit code. {@code events} is told
+     * of the completed export (--metrics' export meters).
      */
     static ExportResult export(SnapshotEngine engine, String account, String table, Path dir, ExportOptions options,
-                               ExportListener listener) {
+                               ExportListener listener, StorageEvents events) {
         ExportTemps temps = new ExportTemps();
         Thread hook = new Thread(() -> {
             int removed = temps.abandon();
@@ -52,7 +55,7 @@ final class Exporter {
         }, "stillpoint-export-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return TableExport.to(dir).options(options).listener(listener).temps(temps).run(engine, account, table);
+            return TableExport.to(dir).options(options).listener(listener).events(events).temps(temps).run(engine, account, table);
         } catch (BackupFailure f) {
             throw failure(f);
         } finally {

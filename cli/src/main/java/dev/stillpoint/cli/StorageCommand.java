@@ -45,8 +45,8 @@ abstract class StorageCommand extends CliCommand {
     /** The meters behind --metrics, made when the storage opens (or at exit when it never opened). */
     private MeterReadings readings;
 
-    /** What the storage tells: the meters under --metrics, else nothing. */
-    private StorageEvents events() {
+    /** What the storage and its exports tell: the meters under --metrics, else nothing. */
+    StorageEvents events() {
         if (!metrics) {
             return StorageEvents.NONE;
         }

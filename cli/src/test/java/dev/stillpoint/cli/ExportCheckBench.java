@@ -86,7 +86,8 @@ class ExportCheckBench {
                 ExportResult result = Exporter.export(ro.snapshots(), StorageCommand.DEFAULT_ACCOUNT, "bench",
                         Exporter.prepareOutput(dir.resolve("out-" + r)),
                         new dev.stillpoint.backup.ExportOptions(dev.stillpoint.backup.ExportFormat.STILLPOINT, checked,
-                                dev.stillpoint.backup.ExportOptions.DEFAULT_ITEMS_PER_DATA_FILE), ExportListener.NONE);
+                                dev.stillpoint.backup.ExportOptions.DEFAULT_ITEMS_PER_DATA_FILE), ExportListener.NONE,
+                        dev.stillpoint.ports.out.StorageEvents.NONE);
                 double wall = (System.nanoTime() - t0) / 1e6;
                 double used = (cpu.getProcessCpuTime() - cpu0) / 1e6;
                 if (result.items() != items) {

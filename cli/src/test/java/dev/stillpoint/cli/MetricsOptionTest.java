@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,11 +60,50 @@ class MetricsOptionTest {
                 lines.add(l.substring("stillpoint metrics: ".length()));
             }
         }
+        long itemsFile = Files.size(dir.resolve("dump/items.jsonl"));
+        // Found from outside: the export's own meters read 0 after exporting 6 items, the CLI told them nothing.
         assertThat(lines).as("one line per meter on stderr").isNotEmpty()
-                .contains("stillpoint.snapshot.streamed.items count=3");
+                .contains("stillpoint.snapshot.streamed.items count=3")
+                .contains("stillpoint.export.items count=3")
+                .contains("stillpoint.export.bytes count=" + itemsFile);
         assertThat(export.out()).as("stdout stays the command's own").doesNotContain("stillpoint metrics");
+
+        Cli.Run jobs = Cli.run("export", "--sqlite", db, "--table", "things", "--out", dir.resolve("dump2").toString(),
+                "-j", "2", "--json", "--metrics", "--quiet");
+        assertThat(jobs.code()).as(jobs.err()).isZero();
+        JsonNode jobsAnswer = JSON.readTree(jobs.out());
+        assertThat(meter(jobsAnswer, "stillpoint.export.items", null, null).path("values").path("count").asLong())
+                .as("export -j 2's items").isEqualTo(3);
+        assertThat(meter(jobsAnswer, "stillpoint.export.bytes", null, null).path("values").path("count").asLong())
+                .as("export -j 2's bytes, its answer's figure").isEqualTo(jobsAnswer.path("bytes").asLong()).isPositive();
 
         Cli.Run without = Cli.run("put", "--sqlite", db, "--table", "things", "--json", "--item", "{\"pk\":{\"S\":\"d\"}}");
         assertThat(JSON.readTree(without.out()).has("metrics")).as("no meters without --metrics").isFalse();
+    }
+
+    @Test
+    void anIncrementalExportTellsTheExportMetersItsChangesAndBytes() throws Exception {
+        Path dir = Cli.scratch("metrics-since");
+        String db = dir.resolve("t.db").toString();
+        assertThat(Cli.run("create-table", "--sqlite", db, "--table", "things", "--key", "pk:S",
+                "--change-log", "NEW_IMAGE").code()).isZero();
+        assertThat(Cli.run("put", "--sqlite", db, "--table", "things", "--item", "{\"pk\":{\"S\":\"a\"}}").code()).isZero();
+        Cli.Run full = Cli.run("export", "--sqlite", db, "--table", "things", "--out", dir.resolve("a").toString(), "--json");
+        assertThat(full.code()).as(full.err()).isZero();
+        String marker = JSON.readTree(full.out()).path("snapshot").path("marker").asText();
+        assertThat(Cli.run("put", "--sqlite", db, "--table", "things", "--item", "{\"pk\":{\"S\":\"b\"}}",
+                "--item", "{\"pk\":{\"S\":\"c\"}}").code()).isZero();
+        assertThat(Cli.run("delete-item", "--sqlite", db, "--table", "things", "--key-json", "{\"pk\":{\"S\":\"a\"}}")
+                .code()).isZero();
+
+        Cli.Run since = Cli.run("export", "--sqlite", db, "--table", "things", "--out", dir.resolve("changes").toString(),
+                "--since", marker, "--json", "--metrics");
+        assertThat(since.code()).as(since.err()).isZero();
+        JsonNode answer = JSON.readTree(since.out());
+        assertThat(answer.path("changes").asLong()).as("two puts and a delete").isEqualTo(3);
+        assertThat(meter(answer, "stillpoint.export.items", null, null).path("values").path("count").asLong())
+                .as("the changes exported, tombstones included").isEqualTo(3);
+        assertThat(meter(answer, "stillpoint.export.bytes", null, null).path("values").path("count").asLong())
+                .as("the changes file's bytes").isEqualTo(Files.size(dir.resolve("changes/changes.jsonl")));
     }
 }
