@@ -9,10 +9,13 @@ import dev.stillpoint.backup.ExportReader;
 import dev.stillpoint.backup.TableRestore;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.Storage;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -42,8 +45,8 @@ import picocli.CommandLine.TypeConversionException;
             "4:database file unreadable or not a SQLite database, or the server cannot be reached",
             "9:the backend does not support restores (Unsupported); nothing created",
             "10:input missing, unreadable, or not an export of a known format and version (or no --key for a"
-                + " DynamoDB export, a --key whose names or types differ from the exported key, or a directory"
-                + " holding two exports); nothing created",
+                + " DynamoDB export, a --key whose names or types differ from the exported key or, for an"
+                + " incremental export, the table's; or a directory holding two exports); nothing created or written",
             "11:the input's integrity: a checksum, an item count or a gzip stream does not match its manifest, or a"
                 + " file was cut short (also mid-line); nothing created",
             "12:the input's content: a line of an intact file is not an item, or breaks a rule of DynamoDB's;"
@@ -63,7 +66,7 @@ final class RestoreCommand extends StorageCommand {
 
     @Option(names = "--key", paramLabel = "HASH:TYPE[,RANGE:TYPE]", converter = KeyConverter.class,
             description = "The key, e.g. pk:S,sk:N: required for a DynamoDB export; for ours, checked against the"
-                    + " exported key.")
+                    + " exported key; for an incremental export, against the table's.")
     ExportKey key;
 
     @Option(names = "--duplicates", paramLabel = "refuse|last-wins", defaultValue = "refuse",
@@ -228,7 +231,24 @@ final class RestoreCommand extends StorageCommand {
      * export's start marker (the full restore recorded it); everything checked before the first write.
      */
     private int apply() {
+        // Found from outside: -j 4, --batch 7 and --duplicates last-wins were taken and ignored, and a --key of
+        // another type than the table's was applied without a word.
+        List<String> unused = Stream.of("--duplicates", "--batch", "--jobs")
+                .filter(spec.commandLine().getParseResult()::hasMatchedOption).toList();
+        if (!unused.isEmpty()) {
+            throw new CliFailure(ExitCodes.USAGE, String.join(", ", unused) + (unused.size() == 1 ? " is an option"
+                    : " are options") + " of a full restore; " + from + " holds an incremental export, applied to the"
+                    + " existing table '" + table + "' one change after another [I3]: leave "
+                    + (unused.size() == 1 ? "it" : "them") + " out; nothing read or written");
+        }
         try (Storage storage = openStorage()) {
+            if (key != null) {
+                ExportKey held = heldKey(storage);
+                if (!held.shown().equals(key.shown())) {
+                    throw new CliFailure(ExitCodes.INPUT_FORMAT, "table '" + table + "' has the key " + held.shown()
+                            + ", not the key given with --key (" + key.shown() + "); nothing written");
+                }
+            }
             ChangesApply.Result r;
             try {
                 r = TableRestore.from(from).apply(storage, account, table);
@@ -254,5 +274,11 @@ final class RestoreCommand extends StorageCommand {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /** The key of the table an incremental export applies to, as --key writes it. */
+    private ExportKey heldKey(Storage storage) {
+        TableDescription held = storage.tables().describeTable(account, table);
+        return new ExportKey(held.keySchema(), held.attributeDefinitions());
     }
 }
