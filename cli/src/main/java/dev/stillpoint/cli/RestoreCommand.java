@@ -83,8 +83,8 @@ final class RestoreCommand extends StorageCommand {
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
             description = "Load up to N data files at once [B3] (an export -j N has N; DynamoDB's layout may have several):"
                     + " on PostgreSQL each file is read, checked again and COPYed by its own thread on its own connection"
-                    + " and transaction (at most half the pool); SQLite has one writer, so its files load one after"
-                    + " another whatever N is (the summary says so). The check before anything is created is the same"
+                    + " and transaction (at most half the pool); SQLite, MongoDB and Cassandra take one load at a time,"
+                    + " so their files load one after another whatever N is (the summary says so). The check before anything is created is the same"
                     + " for every N: every file's checksum and count, every line, and every key against every other"
                     + " file's. 1..64 (default 1).")
     int jobs;
@@ -193,8 +193,8 @@ final class RestoreCommand extends StorageCommand {
             if (jobs > 1) {
                 out.printf("  %d data file%s, loaded %d at once (-j %d%s)%n", export.dataFiles(),
                         export.dataFiles() == 1 ? "" : "s", r.writers(), jobs,
-                        r.writers() < Math.min(jobs, export.dataFiles()) ? "; this backend takes " + r.writers()
-                                + (r.writers() == 1 ? " writer (SQLite: one)" : " writers") + " at once" : "");
+                        r.writers() < Math.min(jobs, export.dataFiles()) ? "; " + backend.capabilities().backend()
+                                + " takes " + r.writers() + (r.writers() == 1 ? " writer" : " writers") + " at once" : "");
             }
             if (export.collapsedLines() > 0) {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",

@@ -125,6 +125,8 @@ class ExportJobsRefusalsTest {
         Cli.Run run = Cli.run("restore", "--from", out.toString(), "--sqlite", target.toString(), "--table", "copy",
                 "--key", "pk:S,sk:N", "-j", "3");
         assertThat(run.code()).as(run.err()).isZero();
+        // Named by the backend: Cassandra's summary said "(SQLite: one)" (found from outside on a live node).
+        assertThat(run.out()).contains("3 data files, loaded 1 at once (-j 3; SQLite takes 1 writer at once)");
         Path back = dir.resolve("back");
         assertThat(Cli.run("export", "--sqlite", target.toString(), "--table", "copy", "--out", back.toString()).code())
                 .isZero();

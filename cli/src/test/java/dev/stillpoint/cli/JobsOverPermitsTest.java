@@ -139,7 +139,7 @@ class JobsOverPermitsTest {
 
         assertThat(restored.code()).as(restored.err()).isZero();
         assertThat(restored.out()).contains("restored 240 items into table 'copy' (ACTIVE)")
-                .contains("8 data files, loaded 5 at once (-j 64; this backend takes 5 writers at once)");
+                .contains("8 data files, loaded 5 at once (-j 64; PostgreSQL takes 5 writers at once)");
         assertThat(otherSessions(target)).as("sessions the restore left on the server").isZero();
         Path back = dir.resolve("back");
         Cli.Run again = Cli.run("export", "--postgres", target, "--table", "copy", "--out", back.toString());
