@@ -11,6 +11,9 @@ import java.util.List;
  */
 final class ItemStatements {
 
+    /** The write timestamp of a restored item's cells: below any a later write can carry. */
+    static final long RESTORED_AT = 1;
+
     private ItemStatements() {
     }
 
@@ -50,6 +53,22 @@ final class ItemStatements {
         boolean composite = composite(row);
         return "INSERT INTO " + row.itemsTable() + " (pk" + (composite ? ", sk" : "") + ", item, rev) VALUES (?"
                 + (composite ? ", ?" : "") + ", ?, ?) IF NOT EXISTS";
+    }
+
+    /**
+     * Inserts a restored item, without a condition, at the write timestamp {@link #RESTORED_AT}: values key,
+     * item, rev. Every later write of the item is a lightweight transaction whose cells carry a Paxos ballot's
+     * timestamp, which is above it whatever the clocks, so none is shadowed by the restore's cells.
+     */
+    static String restoreItem(CatalogRow row) {
+        boolean composite = composite(row);
+        return "INSERT INTO " + row.itemsTable() + " (pk" + (composite ? ", sk" : "") + ", item, rev) VALUES (?"
+                + (composite ? ", ?" : "") + ", ?, ?) USING TIMESTAMP " + RESTORED_AT;
+    }
+
+    /** Every item's key, to count the items a table holds. */
+    static String selectKeys(CatalogRow row) {
+        return "SELECT pk FROM " + row.itemsTable();
     }
 
     /** Replaces an item under the revision it was read at: values item, rev, key, the revision read. */
