@@ -5,19 +5,13 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
-import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.properties.bench.BenchItems;
+import dev.stillpoint.properties.bench.RestoreBenchSide;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,7 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class CassandraRestoreBulkBench {
 
-    private static final String ACCOUNT = "000000000000";
+    private static final String ACCOUNT = RestoreBenchSide.ACCOUNT;
 
     private CassandraRestoreBulkBench() {
     }
@@ -52,23 +46,23 @@ public final class CassandraRestoreBulkBench {
         CassandraStorage storage = TestCassandra.open();
         try {
             System.out.printf(Locale.ROOT, "CassandraRestoreBulkBench: %d items, one GSI, %d rounds, %d in flight;"
-                    + " load average %s%n", n, rounds, CassandraBulkLoads.IN_FLIGHT, loadAverage());
+                    + " load average %s%n", n, rounds, CassandraBulkLoads.IN_FLIGHT, RestoreBenchSide.loadAverage());
             double best = 0;
             for (int round = 1; round <= rounds; round++) {
                 double restore;
                 double plain;
                 if (round % 2 == 1) {
-                    restore = restore(storage, items, "r" + round);
+                    restore = RestoreBenchSide.restore(storage, items, "restored_r" + round);
                     plain = plainInserts(storage, items, "r" + round);
                 } else {
                     plain = plainInserts(storage, items, "r" + round);
-                    restore = restore(storage, items, "r" + round);
+                    restore = RestoreBenchSide.restore(storage, items, "restored_r" + round);
                 }
                 double ratio = plain / restore;
                 best = Math.max(best, ratio);
                 System.out.printf(Locale.ROOT, "round %d: restore %.2f s (%,.0f items/s) | plain async INSERTs %.2f s"
                         + " (%,.0f items/s) | restore / native %.2f (load average %s)%n", round, restore, n / restore,
-                        plain, n / plain, ratio, loadAverage());
+                        plain, n / plain, ratio, RestoreBenchSide.loadAverage());
             }
             System.out.printf(Locale.ROOT, "restore / native bulk load, Cassandra, %d items, one GSI: best %.2f"
                     + " (target >= 0.5)%n", n, best);
@@ -80,27 +74,10 @@ public final class CassandraRestoreBulkBench {
         }
     }
 
-    private static CreateTableRequest definition(String name) {
-        return CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
-                .globalIndex("byEmail", "email", ScalarType.S, Projection.all()).build();
-    }
-
-    private static double restore(CassandraStorage storage, List<Item> items, String round) {
-        long start = System.nanoTime();
-        try (RestoreLoad load = storage.restores().begin(definition("restored_" + round),
-                new RestoreOrigin(Optional.empty(), Instant.now()))) {
-            for (int from = 0; from < items.size(); from += 500) {
-                load.write(items.subList(from, Math.min(items.size(), from + 500)));
-            }
-            load.complete();
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
-
     /** Every row the restore writes, as plain INSERTs into a table the engine made, bound before the clock. */
     private static double plainInserts(CassandraStorage storage, List<Item> items, String round) throws Exception {
         String name = "native_" + round;
-        storage.tables().createTable(definition(name));
+        storage.tables().createTable(RestoreBenchSide.definition(name));
         TableWaiter.awaitActive(storage.tables(), ACCOUNT, name, Duration.ofSeconds(60));
         CatalogRow row = storage.catalog().find(ACCOUNT, name).orElseThrow();
         IndexDef index = row.index("byEmail").orElseThrow();
@@ -133,13 +110,5 @@ public final class CassandraRestoreBulkBench {
             throw new IllegalStateException("a plain insert failed", failure.get());
         }
         return seconds;
-    }
-
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
-        }
     }
 }

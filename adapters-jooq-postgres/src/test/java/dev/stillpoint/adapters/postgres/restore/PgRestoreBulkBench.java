@@ -5,24 +5,18 @@ import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.properties.bench.BenchItems;
+import dev.stillpoint.properties.bench.RestoreBenchSide;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.postgresql.PGConnection;
 
 /**
@@ -38,7 +32,7 @@ import org.postgresql.PGConnection;
  */
 public final class PgRestoreBulkBench {
 
-    private static final String ACCOUNT = "000000000000";
+    private static final String ACCOUNT = RestoreBenchSide.ACCOUNT;
 
     private PgRestoreBulkBench() {
     }
@@ -64,24 +58,24 @@ public final class PgRestoreBulkBench {
                 rs.next();
                 System.out.printf(Locale.ROOT, "PgRestoreBulkBench: %s; fsync %s, synchronous_commit %s; %d items, one GSI,"
                         + " %d rounds; load average %s%n", rs.getString(1).split(",")[0], rs.getString(2), rs.getString(3),
-                        n, rounds, loadAverage());
+                        n, rounds, RestoreBenchSide.loadAverage());
             }
             double best = 0;
             for (int round = 1; round <= rounds; round++) {
                 double restore;
                 double copy;
                 if (round % 2 == 1) {
-                    restore = restore(storage, items, "r" + round);
+                    restore = RestoreBenchSide.restore(storage, items, "restored_r" + round);
                     copy = copy(c, storage, copyText, "r" + round);
                 } else {
                     copy = copy(c, storage, copyText, "r" + round);
-                    restore = restore(storage, items, "r" + round);
+                    restore = RestoreBenchSide.restore(storage, items, "restored_r" + round);
                 }
                 double ratio = copy / restore;
                 best = Math.max(best, ratio);
                 System.out.printf(Locale.ROOT, "round %d: restore %.2f s (%,.0f items/s) | COPY + INSERT ... SELECT %.2f s"
                         + " (%,.0f rows/s) | restore / native %.2f (load average %s)%n", round, restore, n / restore, copy,
-                        n / copy, ratio, loadAverage());
+                        n / copy, ratio, RestoreBenchSide.loadAverage());
             }
             System.out.printf(Locale.ROOT, "restore / native bulk load, PostgreSQL, %d items, one GSI: best %.2f (target >= 0.5)%n",
                     n, best);
@@ -90,27 +84,10 @@ public final class PgRestoreBulkBench {
         }
     }
 
-    private static CreateTableRequest definition(String name) {
-        return CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
-                .globalIndex("byEmail", "email", ScalarType.S, Projection.all()).build();
-    }
-
-    private static double restore(PostgresStorage storage, List<Item> items, String round) {
-        long start = System.nanoTime();
-        try (RestoreLoad load = storage.restores().begin(definition("restored_" + round),
-                new RestoreOrigin(Optional.empty(), Instant.now()))) {
-            for (int from = 0; from < items.size(); from += 500) {
-                load.write(items.subList(from, Math.min(items.size(), from + 500)));
-            }
-            load.complete();
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
-
     /** The native load into tables made like a Stillpoint table's relations (one made for the purpose). */
     private static double copy(Connection c, PostgresStorage storage, byte[] copyText, String round) throws Exception {
         String model = "model_" + round;
-        storage.tables().createTable(definition(model));
+        storage.tables().createTable(RestoreBenchSide.definition(model));
         dev.stillpoint.core.TableWaiter.awaitActive(storage.tables(), ACCOUNT, model, Duration.ofSeconds(60));
         String id = storage.tables().describeTable(ACCOUNT, model).tableId();
         try (Statement s = c.createStatement()) {
@@ -129,13 +106,5 @@ public final class PgRestoreBulkBench {
         c.commit();
         c.setAutoCommit(true);
         return (System.nanoTime() - start) / 1e9;
-    }
-
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
-        }
     }
 }

@@ -6,13 +6,9 @@ import dev.stillpoint.adapters.sqlite.storage.KeyCodec;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.DynamoNumber;
 import dev.stillpoint.domain.item.Item;
-import dev.stillpoint.domain.key.ScalarType;
-import dev.stillpoint.domain.table.CreateTableRequest;
-import dev.stillpoint.domain.table.Projection;
-import dev.stillpoint.domain.table.RestoreOrigin;
 import dev.stillpoint.itemjson.ItemJson;
-import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.properties.bench.BenchItems;
+import dev.stillpoint.properties.bench.RestoreBenchSide;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,11 +17,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Restore through the bulk path [B1] beside SQLite's own bulk load of the same rows and index entries
@@ -59,7 +53,7 @@ public final class SqliteRestoreBulkBench {
                     ItemJson.encode(item), KeyCodec.encodeString(((AttributeValue.S) item.get("email")).value())});
         }
         System.out.printf(Locale.ROOT, "SqliteRestoreBulkBench: %d items, one GSI, %d rounds; load average %s%n", n, rounds,
-                loadAverage());
+                RestoreBenchSide.loadAverage());
         double best = 0;
         for (int round = 1; round <= rounds; round++) {
             Path file = dir.resolve("round-" + round + ".db");
@@ -67,11 +61,11 @@ public final class SqliteRestoreBulkBench {
             double jdbc;
             try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file).withControlPlaneDelay(Duration.ZERO))) {
                 if (round % 2 == 1) {
-                    restore = restore(storage, items);
+                    restore = RestoreBenchSide.restore(storage, items, "restored");
                     jdbc = jdbc(storage, file, rows);
                 } else {
                     jdbc = jdbc(storage, file, rows);
-                    restore = restore(storage, items);
+                    restore = RestoreBenchSide.restore(storage, items, "restored");
                 }
             }
             for (String suffix : List.of("", "-wal", "-shm")) {
@@ -81,30 +75,14 @@ public final class SqliteRestoreBulkBench {
             best = Math.max(best, ratio);
             System.out.printf(Locale.ROOT, "round %d: restore %.2f s (%,.0f items/s) | JDBC one transaction %.2f s (%,.0f rows/s)"
                     + " | restore / native %.2f (load average %s)%n", round, restore, n / restore, jdbc, n / jdbc, ratio,
-                    loadAverage());
+                    RestoreBenchSide.loadAverage());
         }
         System.out.printf(Locale.ROOT, "restore / native bulk load, SQLite, %d items, one GSI: best %.2f (target >= 0.5)%n", n, best);
         Files.deleteIfExists(dir);
     }
 
-    private static CreateTableRequest definition(String name) {
-        return CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S).sortKey("sk", ScalarType.N)
-                .globalIndex("byEmail", "email", ScalarType.S, Projection.all()).build();
-    }
-
-    private static double restore(SqliteStorage storage, List<Item> items) {
-        long start = System.nanoTime();
-        try (RestoreLoad load = storage.restores().begin(definition("restored"), new RestoreOrigin(Optional.empty(), Instant.now()))) {
-            for (int from = 0; from < items.size(); from += 500) {
-                load.write(items.subList(from, Math.min(items.size(), from + 500)));
-            }
-            load.complete();
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
-
     private static double jdbc(SqliteStorage storage, Path file, List<Object[]> rows) throws Exception {
-        storage.tables().createTable(definition("model"));
+        storage.tables().createTable(RestoreBenchSide.definition("model"));
         dev.stillpoint.core.TableWaiter.awaitActive(storage.tables(), ACCOUNT, "model", Duration.ofSeconds(60));
         String id = storage.tables().describeTable(ACCOUNT, "model").tableId();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
@@ -141,14 +119,6 @@ public final class SqliteRestoreBulkBench {
             }
             c.commit();
             return (System.nanoTime() - start) / 1e9;
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
         }
     }
 }
