@@ -55,7 +55,8 @@ final class Exporter {
         }, "stillpoint-export-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return TableExport.to(dir).options(options).listener(listener).events(events).temps(temps).run(engine, account, table);
+            return TableExport.to(dir).options(options).listener(listener).events(events).temps(temps)
+                    .run(engine, account, table);
         } catch (BackupFailure f) {
             throw failure(f);
         } finally {

@@ -84,9 +84,9 @@ final class RestoreCommand extends StorageCommand {
             description = "Load up to N data files at once [B3] (an export -j N has N; DynamoDB's layout may have several):"
                     + " on PostgreSQL each file is read, checked again and COPYed by its own thread on its own connection"
                     + " and transaction (at most half the pool); SQLite, MongoDB and Cassandra take one load at a time,"
-                    + " so their files load one after another whatever N is (the summary says so). The check before anything is created is the same"
-                    + " for every N: every file's checksum and count, every line, and every key against every other"
-                    + " file's. 1..64 (default 1).")
+                    + " so their files load one after another whatever N is (the summary says so). The check before"
+                    + " anything is created is the same for every N: every file's checksum and count, every line, and"
+                    + " every key against every other file's. 1..64 (default 1).")
     int jobs;
 
     @picocli.CommandLine.Mixin

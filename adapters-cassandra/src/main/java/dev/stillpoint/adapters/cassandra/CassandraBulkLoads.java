@@ -85,7 +85,8 @@ final class CassandraBulkLoads implements BulkLoads {
                     for (Map.Entry<String, Key> entry : write.indexKeys().entrySet()) {
                         IndexDef index = row.index(entry.getKey()).orElseThrow(() -> StorageException.internal(
                                 "table '" + row.tableName() + "' has no index '" + entry.getKey() + "' to restore into", null));
-                        send(entries.insert(row, index, CqlKey.of(row, index.keySchema(), entry.getValue()), key, write.item(), rev));
+                        send(entries.insert(row, index, CqlKey.of(row, index.keySchema(), entry.getValue()), key,
+                                write.item(), rev));
                     }
                 }
                 slots.acquireUninterruptibly(IN_FLIGHT);
