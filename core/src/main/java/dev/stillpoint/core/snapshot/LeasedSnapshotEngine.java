@@ -200,13 +200,22 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
     }
 
     /**
-     * Stops the idle timer's thread and the page read-ahead; streams still open keep their Cleaner
-     * and fetch their pages on their readers' threads. Idempotent.
+     * Stops the idle timer's thread and the page read-ahead, and refuses opens from here on (TRANSIENT: its
+     * storage is closed); streams still open keep their Cleaner and fetch their pages on their readers' threads
+     * (an adapter whose connections closed says so). Idempotent.
      */
     @Override
     public void close() {
         idle.close();
         readAhead.close();
+    }
+
+    /** Refuses an open once the engine is closed: its storage's connections are going or gone. */
+    private void requireOpen(String tableName) {
+        if (readAhead.engineClosed()) {
+            throw new StorageException(ErrorReason.TRANSIENT, "opening a snapshot of table '" + tableName
+                    + "': its storage is closed");
+        }
     }
 
     /** Opens a snapshot (see {@link SnapshotEngine#openTableSnapshot}); its stream has this engine's idle limit. */
@@ -217,6 +226,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         if (storedKeys == null) {
             throw StorageException.validation("storedKeys must not be null (OMITTED or INCLUDED)");
         }
+        requireOpen(tableName);
         Lease lease = new Lease(permits, wake, tableName, idle.limit(), observer, events, time);
         try {
             permits.acquire(HolderKind.TABLE_SNAPSHOT);
@@ -285,6 +295,7 @@ public final class LeasedSnapshotEngine implements SnapshotEngine, AutoCloseable
         if (segments < 1) {
             throw StorageException.validation("a segmented snapshot needs at least 1 segment, got " + segments);
         }
+        requireOpen(tableName);
         ActivityClock clock = new ActivityClock(time);
         List<Lease> leases = new ArrayList<>(segments);
         for (int i = 0; i < segments; i++) {

@@ -28,6 +28,8 @@ final class PageReadAhead implements AutoCloseable {
 
     /** Null when reading ahead is off ({@link ReadAhead#NONE}). */
     private final ThreadPoolExecutor threads;
+    /** Set by {@link #close}: the engine is closed, its storage's connections going or gone. */
+    private volatile boolean closed;
 
     PageReadAhead(ReadAhead mode) {
         if (mode == ReadAhead.NONE) {
@@ -92,9 +94,15 @@ final class PageReadAhead implements AutoCloseable {
         }
     }
 
+    /** Whether the engine was closed (this was closed with it), whether or not reading ahead is on. */
+    boolean engineClosed() {
+        return closed;
+    }
+
     /** Lets idle threads go and takes no more fetches; a fetch already running finishes. */
     @Override
     public void close() {
+        closed = true;
         if (threads != null) {
             threads.shutdown();
         }

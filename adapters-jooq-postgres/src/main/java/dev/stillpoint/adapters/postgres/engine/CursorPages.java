@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Pages from the snapshot's query, read through the protocol's own portal: pgjdbc runs the query in
@@ -36,6 +37,8 @@ final class CursorPages implements PageSource {
     private static final int FIRST_BATCH_ROWS = 16;
 
     private final Connection data;
+    /** What a failure becomes when the storage was closed meanwhile ({@link Pools#closedOr}). */
+    private final UnaryOperator<StorageException> closedOr;
     private final String query;
     private final String tableName;
     private final ReadObserver observer;
@@ -64,9 +67,12 @@ final class CursorPages implements PageSource {
     /**
      * The pages of {@code query} in the data transaction of {@code data}; nothing is sent until the first
      * page is asked for, and the pages own the transaction from here on. The query selects the item column,
-     * then a key column per type of {@code keyTypes}: each item then carries its stored key [E1].
+     * then a key column per type of {@code keyTypes}: each item then carries its stored key [E1]. A page read
+     * that fails because the storage was closed meanwhile says so ({@code closedOr}).
      */
-    CursorPages(Connection data, String query, List<ScalarType> keyTypes, String tableName, ReadObserver observer) {
+    CursorPages(UnaryOperator<StorageException> closedOr, Connection data, String query, List<ScalarType> keyTypes,
+                String tableName, ReadObserver observer) {
+        this.closedOr = closedOr;
         this.data = data;
         this.query = query;
         this.keyTypes = List.copyOf(keyTypes);
@@ -109,7 +115,7 @@ final class CursorPages implements PageSource {
                 items.add(item);
             }
         } catch (SQLException e) {
-            throw PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e);
+            throw closedOr.apply(PgFailures.mapSnapshot("reading a page of a snapshot of '" + tableName + "'", e));
         }
         return new Page(items, position == Position.EXHAUSTED);
     }

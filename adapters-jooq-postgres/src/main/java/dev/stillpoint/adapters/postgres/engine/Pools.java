@@ -3,6 +3,8 @@ package dev.stillpoint.adapters.postgres.engine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -222,6 +224,11 @@ public final class Pools implements AutoCloseable {
     }
 
     private Connection borrow(HikariDataSource pool, String address) throws SQLException {
+        if (pool.isClosed()) {
+            // Found from outside: HikariCP's "has been closed" came back as INTERNAL, and a stream's next page
+            // as "the database may be unreachable or restarting" while the database was fine.
+            throw closedRefusal(address);
+        }
         try {
             return pool.getConnection();
         } catch (SQLTransientConnectionException e) {
@@ -229,6 +236,16 @@ public final class Pools implements AutoCloseable {
             // which may be one no retry mends (the password changed while the engine ran) [O3].
             throw classify(e.getCause() == null ? e : e.getCause(), address);
         }
+    }
+
+    /** {@code failure}, or the closed storage's refusal when the pools were closed meanwhile (a read cut off by it). */
+    public StorageException closedOr(StorageException failure) {
+        return data.isClosed() ? closedRefusal(dataAddress) : failure;
+    }
+
+    private static StorageException closedRefusal(String address) {
+        return new StorageException(ErrorReason.TRANSIENT, "the PostgreSQL storage of " + address + " is closed"
+                + " (PostgresStorage.close): nothing is read or written after it");
     }
 
     private static String firstLine(String message) {

@@ -263,7 +263,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
             SelectJoinStep<?> select = DSL.using(SQLDialect.POSTGRES).select(columns).from(base.relation().table());
             String query = (keyOrdered ? select.orderBy(base.keyColumns().toArray(new Field<?>[0])) : select)
                     .getSQL(ParamType.INLINED);
-            return new CursorPages(data, query, keyTypes(storedKeys), tableName, observer);
+            return new CursorPages(pools::closedOr, data, query, keyTypes(storedKeys), tableName, observer);
         }
 
         /** The types of the key columns a page query selects after the item: none unless {@code INCLUDED}. */

@@ -72,7 +72,7 @@ final class SnapshotSegments {
                         + " FROM " + table
                         + where(keys, i == 0 ? null : bounds.get(i - 1), i == count - 1 ? null : bounds.get(i), i > 0)
                         + " ORDER BY " + String.join(", ", keys);
-                sources.add(new CursorPages(c, query, keyTypes, tableName, observer));
+                sources.add(new CursorPages(pools::closedOr, c, query, keyTypes, tableName, observer));
             }
             return new SegmentSources(sources, SegmentSources.NOTHING_SHARED);
         } catch (SQLException | RuntimeException e) {

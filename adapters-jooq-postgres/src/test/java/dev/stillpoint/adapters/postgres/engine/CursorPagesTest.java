@@ -39,7 +39,7 @@ class CursorPagesTest {
     private static CursorPages cursor(String select, AtomicInteger fetches) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        return new CursorPages(c, select, List.of(), "t", new ReadObserver() {
+        return new CursorPages(java.util.function.UnaryOperator.identity(), c, select, List.of(), "t", new ReadObserver() {
             @Override
             public void roundTrip() {
                 fetches.incrementAndGet();

@@ -72,7 +72,7 @@ class PgFailuresTest {
     void p5_aFetchFailingWithTheCodeIsSnapshotExpired(String sqlState) throws SQLException {
         Connection c = database.connect();
         c.setAutoCommit(false);
-        CursorPages pages = new CursorPages(c, "SELECT sp_fail('" + sqlState + "')", List.of(), "t", ReadObserver.NONE);
+        CursorPages pages = new CursorPages(java.util.function.UnaryOperator.identity(), c, "SELECT sp_fail('" + sqlState + "')", List.of(), "t", ReadObserver.NONE);
         StorageException e = catchThrowableOfType(StorageException.class, () -> pages.nextPage(PageBudget.DEFAULT));
         assertThat(e.reason()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
         pages.close();

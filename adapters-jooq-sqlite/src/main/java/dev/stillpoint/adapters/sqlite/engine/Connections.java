@@ -37,6 +37,8 @@ public final class Connections implements AutoCloseable {
     private final BlockingQueue<Connection> readers;
     private final List<Connection> all = new ArrayList<>();
     private final long acquireTimeoutMillis;
+    /** Set by {@link #close}: every later borrow is refused by name. */
+    private volatile boolean closed;
 
     public Connections(SqliteConfig config) {
         this.inMemory = config.file().isEmpty();
@@ -120,6 +122,7 @@ public final class Connections implements AutoCloseable {
 
     /** The writer connection, exclusively, in auto-commit mode; refused (UNSUPPORTED) on a read-only opening. */
     public Borrowed write() {
+        requireOpen();
         if (readOnly) {
             throw new StorageException(ErrorReason.UNSUPPORTED, "SQLite database " + where
                     + " was opened read-only (SqliteStorage.openReadOnly): writes need SqliteStorage.open");
@@ -146,6 +149,7 @@ public final class Connections implements AutoCloseable {
         if (inMemory) {
             return write();
         }
+        requireOpen();
         Connection c;
         try {
             c = readers.poll(acquireTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -171,6 +175,26 @@ public final class Connections implements AutoCloseable {
         };
     }
 
+    /**
+     * Refuses a borrow once the storage is closed (TRANSIENT, as a server shutting down answers). Found from
+     * outside: a call after close said "database connection closed" or "statement is not executing" (INTERNAL).
+     */
+    private void requireOpen() {
+        if (closed) {
+            throw closedRefusal();
+        }
+    }
+
+    /** {@code failure}, or this refusal when the storage was closed meanwhile: a read the close cut off says so. */
+    public StorageException closedOr(StorageException failure) {
+        return closed ? closedRefusal() : failure;
+    }
+
+    private StorageException closedRefusal() {
+        return new StorageException(ErrorReason.TRANSIENT, "SQLite database " + where + " is closed (its storage"
+                + " was closed): nothing is read or written after SqliteStorage.close");
+    }
+
     private void lock(ReentrantLock lock) {
         try {
             if (!lock.tryLock(acquireTimeoutMillis, TimeUnit.MILLISECONDS)) {
@@ -185,6 +209,7 @@ public final class Connections implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         closeAll();
     }
 

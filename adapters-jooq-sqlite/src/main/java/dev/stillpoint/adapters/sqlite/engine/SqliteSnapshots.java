@@ -52,15 +52,15 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             throw SqlFailures.map("opening a snapshot of '" + tableName + "'", e);
         }
         Optional<PageBudget> copyAtOpen = connections.inMemory() ? Optional.of(copyPages) : Optional.empty();
-        return new Begun(new Read(borrowed, accountId, tableName, observer, copyAtOpen));
+        return new Begun(new Read(connections, borrowed, accountId, tableName, observer, copyAtOpen));
     }
 
     /**
      * One snapshot's read transaction on its borrowed connection, and what its pages need. Whichever
      * step or page source owns it ends it, once.
      */
-    private record Read(Connections.Borrowed borrowed, String accountId, String tableName, ReadObserver observer,
-                        Optional<PageBudget> copyAtOpen) {
+    private record Read(Connections connections, Connections.Borrowed borrowed, String accountId, String tableName,
+                        ReadObserver observer, Optional<PageBudget> copyAtOpen) {
 
         Connection connection() {
             return borrowed.connection();
@@ -80,8 +80,9 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             }
         }
 
+        /** A page read's failure; one the storage's close caused says so, not what the driver says of it. */
         StorageException failed(SQLException e) {
-            return SqlFailures.map("reading a page of '" + tableName + "'", e);
+            return connections.closedOr(SqlFailures.map("reading a page of '" + tableName + "'", e));
         }
     }
 
