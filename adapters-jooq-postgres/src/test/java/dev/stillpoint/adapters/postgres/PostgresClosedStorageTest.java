@@ -34,4 +34,19 @@ class PostgresClosedStorageTest {
         }
         answers.check(storage, ACCOUNT, name, n, Tables.hashItem("late"), "is closed (PostgresStorage.close)");
     }
+
+    /** Each segment of {@code export -j} is a connection of its own: read on past the close, it says so too [B2]. */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void d10_aSegmentReadOnPastTheCloseIsRefusedSayingTheStorageIsClosed(Layout layout) throws Exception {
+        ClosedStorageAnswers answers = new ClosedStorageAnswers();
+        PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withEvents(answers.events()));
+        String name = Tables.uniqueName("closedseg");
+        Tables.createActive(storage.tables(), Tables.hashOnly(name));
+        int n = 7_000;   // two segments of four pages of 1,000
+        for (int i = 0; i < n; i++) {
+            storage.tables().putItem(ACCOUNT, name, Tables.hashItem(String.format("k%05d", i)));
+        }
+        answers.checkSegments(storage, ACCOUNT, name, n, "is closed (PostgresStorage.close)");
+    }
 }

@@ -11,7 +11,9 @@ import dev.stillpoint.ports.in.Storage;
 import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.Page;
 import dev.stillpoint.ports.out.StorageEvents;
-import java.util.concurrent.CountDownLatch;
+import dev.stillpoint.ports.in.SegmentedSnapshot;
+import dev.stillpoint.ports.in.StoredKeys;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
@@ -19,19 +21,20 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
  * What a closed storage answers, checked the same way on each backend's real database [D10, R6]: a snapshot
  * stream read on past the close, PutItem, DescribeTable and a snapshot opened after it each fail TRANSIENT
  * saying the storage is closed (never the driver's words for a closed connection, never "unreachable"); the
- * pages the stream read before the close are delivered.
+ * pages the stream read before the close are delivered. The same holds for each segment of a segmented
+ * snapshot [B2].
  */
 public final class ClosedStorageAnswers {
 
-    /** Counts the pages streamed down from two: the stream's first page and the one read ahead. */
-    private final CountDownLatch twoPages = new CountDownLatch(2);
+    /** One permit a page streamed: a stream's first page and the one it reads ahead make two. */
+    private final Semaphore pagesStreamed = new Semaphore(0);
 
-    /** The events to open the storage with, so {@link #check} knows when no read ahead is in flight. */
+    /** The events to open the storage with, so the checks know when no read ahead is in flight. */
     public StorageEvents events() {
         return new StorageEvents() {
             @Override
             public void pageStreamed(Page page) {
-                twoPages.countDown();
+                pagesStreamed.release();
             }
         };
     }
@@ -49,7 +52,8 @@ public final class ClosedStorageAnswers {
             stream.next();
             read++;
         }
-        assertThat(twoPages.await(30, TimeUnit.SECONDS)).as("the first page and the one read ahead fetched").isTrue();
+        assertThat(pagesStreamed.tryAcquire(2, 30, TimeUnit.SECONDS)).as("the first page and the one read ahead fetched")
+                .isTrue();
 
         storage.close();
 
@@ -74,5 +78,37 @@ public final class ClosedStorageAnswers {
             assertThat(e.reason()).as(what + ": " + e.getMessage()).isEqualTo(ErrorReason.TRANSIENT);
             assertThat(e.getMessage()).as(what).contains(saying).doesNotContain("unreachable");
         });
+    }
+
+    /**
+     * Opens {@code table} (holding {@code items} items, over at least three pages a segment) in two segments,
+     * reads 10 items of each, closes {@code storage}: each segment read on past the close is refused TRANSIENT
+     * naming {@code streamSays}, after the pages it read before the close.
+     */
+    public void checkSegments(Storage storage, String account, String table, int items, String streamSays)
+            throws InterruptedException {
+        SegmentedSnapshot snapshot = storage.snapshots().openTableSnapshot(account, table, StoredKeys.OMITTED, 2);
+        for (ItemStream segment : snapshot.segments()) {
+            for (int i = 0; i < 10; i++) {
+                segment.next();
+            }
+        }
+        assertThat(pagesStreamed.tryAcquire(4, 30, TimeUnit.SECONDS))
+                .as("each segment's first page and the one it read ahead fetched").isTrue();
+
+        storage.close();
+
+        int[] delivered = {0};
+        for (ItemStream segment : snapshot.segments()) {
+            refused(() -> {
+                while (segment.hasNext()) {
+                    segment.next();
+                    delivered[0]++;
+                }
+            }, "a segment read on past the close", streamSays);
+        }
+        assertThat(delivered[0]).as("the pages read before the close, delivered; not the whole table")
+                .isGreaterThan(0).isLessThan(items - 20);
+        snapshot.close();
     }
 }

@@ -1,6 +1,7 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
 import dev.stillpoint.adapters.sqlite.storage.DataRelation;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.ports.in.StoredItem;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.Page;
@@ -14,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A pinned SQLite read cut into segments [B2]. SQLite cannot share a read transaction between
@@ -34,10 +36,12 @@ final class SqliteSegments {
 
     /**
      * Cuts the read on {@code connection} into {@code segments} key ranges; {@code endRead} ends the read
-     * once the last segment ended. When it throws, the read is left to the caller.
+     * once the last segment ended, {@code closedOr} turns a page read the storage's close cut off into its
+     * refusal. When it throws, the read is left to the caller.
      */
     static SegmentSources cut(Connection connection, DataRelation base, long count, int segments, StoredKeys storedKeys,
-                              ReadObserver observer, String tableName, AutoCloseable endRead) throws SQLException {
+                              ReadObserver observer, String tableName, AutoCloseable endRead,
+                              UnaryOperator<StorageException> closedOr) throws SQLException {
         List<byte[][]> bounds = new ArrayList<>(segments - 1);
         try (PreparedStatement at = connection.prepareStatement(PageQueries.keyAt(base))) {
             for (int i = 1; i < segments; i++) {
@@ -55,7 +59,7 @@ final class SqliteSegments {
                 byte[][] lower = i == 0 ? null : bounds.get(i - 1);
                 byte[][] upper = i == segments - 1 ? null : bounds.get(i);
                 sources.add(i > 0 && lower == null ? new CopyPages(List.of())
-                        : new RangePages(connection, base, lower, upper, storedKeys, observer, tableName));
+                        : new RangePages(connection, base, lower, upper, storedKeys, observer, tableName, closedOr));
             }
         } catch (RuntimeException e) {
             sources.forEach(PageSource::close);
@@ -86,12 +90,14 @@ final class SqliteSegments {
         private final StoredKeys storedKeys;
         private final ReadObserver observer;
         private final String tableName;
+        private final UnaryOperator<StorageException> closedOr;
         private byte[] lastPk;
         private byte[] lastSk;
 
         RangePages(Connection connection, DataRelation base, byte[][] lower, byte[][] upper, StoredKeys storedKeys,
-                   ReadObserver observer, String tableName) {
+                   ReadObserver observer, String tableName, UnaryOperator<StorageException> closedOr) {
             this.connection = connection;
+            this.closedOr = closedOr;
             this.lower = lower;
             this.upper = upper;
             this.storedKeys = storedKeys;
@@ -132,7 +138,7 @@ final class SqliteSegments {
                     });
                     return read.page();
                 } catch (SQLException e) {
-                    throw SqlFailures.map("reading a page of a segment of '" + tableName + "'", e);
+                    throw closedOr.apply(SqlFailures.map("reading a page of a segment of '" + tableName + "'", e));
                 }
             }
         }

@@ -174,7 +174,7 @@ public final class SqliteSnapshots implements SnapshotReadPort {
             }
             try {
                 return SqliteSegments.cut(read.connection(), base, count, segments, storedKeys, read.observer(),
-                        read.tableName(), read::end);
+                        read.tableName(), read::end, read.connections()::closedOr);
             } catch (SQLException e) {
                 throw SqlFailures.map("cutting the snapshot of '" + read.tableName() + "' into " + segments
                         + " segments", e);

@@ -35,4 +35,19 @@ class ClosedStorageCallsTest {
         }
         answers.check(storage, SqliteStorageTest.ACCOUNT, "orders", n, item(1), "its storage was closed");
     }
+
+    /** A segment of {@code export -j} read on past the close said "stmt pointer is closed" (INTERNAL) before [B2]. */
+    @Test
+    void d10_aSegmentReadOnPastTheCloseIsRefusedSayingTheStorageIsClosed() throws Exception {
+        ClosedStorageAnswers answers = new ClosedStorageAnswers();
+        SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(TestDatabases.newFile("closed-segments"))
+                .withControlPlaneDelay(Duration.ZERO).withEvents(answers.events()));
+        storage.tables().createTable(SqliteStorageTest.orders("orders"));
+        SqliteStorageTest.awaitActive(storage, "orders");
+        int n = 7_000;   // two segments of four pages of 1,000
+        for (int i = 0; i < n; i++) {
+            storage.tables().putItem(SqliteStorageTest.ACCOUNT, "orders", item(i));
+        }
+        answers.checkSegments(storage, SqliteStorageTest.ACCOUNT, "orders", n, "its storage was closed");
+    }
 }
