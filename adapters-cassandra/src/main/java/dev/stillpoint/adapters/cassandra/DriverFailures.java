@@ -35,6 +35,7 @@ import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.util.List;
@@ -60,9 +61,6 @@ import java.util.concurrent.ExecutionException;
  */
 final class DriverFailures {
 
-    /** The longest server message kept in a StorageException's message. */
-    static final int MAX_MESSAGE_CHARS = 500;
-
     private DriverFailures() {
     }
 
@@ -73,7 +71,7 @@ final class DriverFailures {
             return s;
         }
         Classified c = classify(e);
-        return new StorageException(c.reason, doing + ": " + c.code + ": " + oneLine(e.getMessage()), e);
+        return new StorageException(c.reason, doing + ": " + c.code + ": " + DriverText.firstLine(e.getMessage()), e);
     }
 
     /**
@@ -174,16 +172,4 @@ final class DriverFailures {
         return t;
     }
 
-    /** The first line of {@code message}, at most {@link #MAX_MESSAGE_CHARS} characters. */
-    static String oneLine(String message) {
-        if (message == null || message.isBlank()) {
-            return "(no message)";
-        }
-        String line = message.strip();
-        int nl = line.indexOf('\n');
-        if (nl >= 0) {
-            line = line.substring(0, nl).strip();
-        }
-        return line.length() <= MAX_MESSAGE_CHARS ? line : line.substring(0, MAX_MESSAGE_CHARS) + "...";
-    }
 }

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.postgres.engine;
 
+import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.sql.SQLException;
@@ -139,7 +140,7 @@ public final class PgFailures {
             }
         }
         if (sql == null) {
-            return firstLine(e.getMessage());
+            return DriverText.firstLine(e.getMessage());
         }
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
         String message = sql.getMessage();
@@ -151,14 +152,7 @@ public final class PgFailures {
         }
         String name = NAMES.get(state);
         return (name == null ? "" : name + " ") + (state.isEmpty() ? "" : "(SQLSTATE " + state + "): ")
-                + firstLine(message);
+                + DriverText.firstLine(message);
     }
 
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "(no message)";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
-    }
 }

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
+import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.sql.Connection;
@@ -151,10 +152,10 @@ public final class Pools implements AutoCloseable {
         String state = PgFailures.sqlState(cause);
         if (PgFailures.isPermanentLoginFailure(state)) {
             return new Refused("the PostgreSQL " + address + " refused the connection ("
-                    + firstLine(cause.getMessage()) + "); a retry will not change that", state, cause);
+                    + DriverText.firstLine(cause.getMessage()) + "); a retry will not change that", state, cause);
         }
         return new Unreachable("the PostgreSQL " + address + " is unreachable: no connection within "
-                + timeoutMillis + " ms (" + firstLine(cause.getMessage()) + ")", cause);
+                + timeoutMillis + " ms (" + DriverText.firstLine(cause.getMessage()) + ")", cause);
     }
 
     private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name,
@@ -246,14 +247,6 @@ public final class Pools implements AutoCloseable {
     private static StorageException closedRefusal(String address) {
         return new StorageException(ErrorReason.TRANSIENT, "the PostgreSQL storage of " + address + " is closed"
                 + " (PostgresStorage.close): nothing is read or written after it");
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "no message";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 
     @Override

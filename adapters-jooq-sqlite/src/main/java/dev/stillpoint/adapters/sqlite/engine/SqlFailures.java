@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.sqlite.engine;
 
+import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.sql.SQLException;
@@ -21,9 +22,9 @@ final class SqlFailures {
                 case 19 -> ErrorReason.VALIDATION;             // SQLITE_CONSTRAINT
                 default -> ErrorReason.INTERNAL;
             };
-            return new StorageException(reason, doing + ": " + code.name() + ": " + firstLine(s.getMessage()), e);
+            return new StorageException(reason, doing + ": " + code.name() + ": " + DriverText.firstLine(s.getMessage()), e);
         }
-        return new StorageException(ErrorReason.INTERNAL, doing + ": " + firstLine(e.getMessage()), e);
+        return new StorageException(ErrorReason.INTERNAL, doing + ": " + DriverText.firstLine(e.getMessage()), e);
     }
 
     static StorageException map(String doing, RuntimeException e) {
@@ -33,14 +34,7 @@ final class SqlFailures {
         if (e instanceof org.jooq.exception.DataAccessException d && d.getCause() instanceof SQLException sql) {
             return map(doing, sql);
         }
-        return new StorageException(ErrorReason.INTERNAL, doing + ": " + firstLine(e.getMessage()), e);
+        return new StorageException(ErrorReason.INTERNAL, doing + ": " + DriverText.firstLine(e.getMessage()), e);
     }
 
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "(no message)";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
-    }
 }

@@ -10,6 +10,7 @@ import com.mongodb.MongoTimeoutException;
 import com.mongodb.MongoWriteConcernException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
+import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 
@@ -49,7 +50,8 @@ public final class MongoFailures {
             return new StorageException(ErrorReason.TRANSIENT, doing + " was interrupted", e);
         }
         if (e instanceof MongoTimeoutException || e instanceof MongoSocketException) {
-            return new StorageException(ErrorReason.TRANSIENT, doing + ": MongoDB did not answer: " + e.getMessage(), e);
+            return new StorageException(ErrorReason.TRANSIENT, doing + ": MongoDB did not answer: "
+                    + DriverText.firstLine(e.getMessage()), e);
         }
         if (!(e instanceof MongoException m)) {
             return StorageException.internal(doing + " failed: " + e, e);
