@@ -384,6 +384,23 @@ class MongoLiveTest {
         return out;
     }
 
+    // [D10, R6] a closed MongoDB storage answers as SQLite's and PostgreSQL's do (ClosedStorageAnswers): a stream
+    // read on past the close, PutItem, DescribeTable and a new snapshot each TRANSIENT, saying it is closed.
+    // Not run on the build machines (no MongoDB server is obtainable there); ClosedTransactionsTest checks the
+    // mapping with a client and no server. Mutant (not run here): CursorPages' failure not through closedOr.
+    @Test
+    void d10_callsAfterCloseAndAStreamReadOnPastItAreRefusedSayingTheStorageIsClosed() throws Exception {
+        dev.stillpoint.properties.closing.ClosedStorageAnswers answers =
+                new dev.stillpoint.properties.closing.ClosedStorageAnswers();
+        MongoStorage storage = MongoStorage.open(scratch().config().withEvents(answers.events()));
+        TableDescription table = activeTable(storage, "closed", false);
+        int n = 3_500;   // four pages of 1,000
+        for (int i = 0; i < n; i++) {
+            storage.tables().putItem(ACCOUNT, table.tableName(), item(String.format("k%05d", i), "v"));
+        }
+        answers.check(storage, ACCOUNT, table.tableName(), n, item("late", "v"), "is closed (MongoStorage.close)");
+    }
+
     private static Item item(String pk, String g) {
         return Item.of(Map.of("pk", new AttributeValue.S(pk), "g", new AttributeValue.S(g)));
     }

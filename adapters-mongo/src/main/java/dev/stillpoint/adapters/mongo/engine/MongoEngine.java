@@ -55,7 +55,7 @@ public final class MongoEngine implements AutoCloseable {
                 BsonDocument.class);
         this.config = configured.withCoreSettings(configured.coreSettings()
                 .withTime(catalogClock(configured.time(), before, hello, configured.time().now())));
-        this.work = new Transactions(client, client.getDatabase(config.catalogDatabase()),
+        this.work = new Transactions(config.redactedConnectionString(), client, client.getDatabase(config.catalogDatabase()),
                 client.getDatabase(config.dataDatabase()),
                 Transactions.supportsTransactions(client.getClusterDescription().getType()));
         if (!work.transactional()) {
@@ -195,6 +195,6 @@ public final class MongoEngine implements AutoCloseable {
     /** Closes the client; the core over this engine is closed first. */
     @Override
     public void close() {
-        client.close();
+        work.close();
     }
 }

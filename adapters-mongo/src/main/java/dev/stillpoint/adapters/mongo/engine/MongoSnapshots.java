@@ -60,11 +60,11 @@ final class MongoSnapshots implements SnapshotReadPort {
     public BegunRead begin(String accountId, String tableName, ReadObserver observer) {
         ClientSession session = work.run("starting a snapshot session for table '" + tableName + "'",
                 () -> work.client().startSession(SNAPSHOT));
-        return new Begun(work, catalog, new Session(session, tableName), accountId);
+        return new Begun(work, catalog, new Session(session, tableName, work), accountId);
     }
 
     /** The snapshot's session; whichever step or page source owns it ends it, once. */
-    private record Session(ClientSession session, String tableName) {
+    private record Session(ClientSession session, String tableName, Transactions work) {
         void end() {
             try {
                 session.close();
@@ -165,7 +165,8 @@ final class MongoSnapshots implements SnapshotReadPort {
                 boolean last = cursor.available() == 0 && cursor.getServerCursor() == null;
                 return new Page(items, last);
             } catch (RuntimeException e) {
-                throw MongoFailures.map(doing, e);
+                // A page the storage's close cut off says the storage is closed, not the driver's words for it.
+                throw session.work().closedOr(MongoFailures.map(doing, e));
             }
         }
 

@@ -10,6 +10,8 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.connection.ClusterType;
+import dev.stillpoint.domain.error.ErrorReason;
+import dev.stillpoint.domain.error.StorageException;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -31,12 +33,15 @@ final class Transactions {
             .readPreference(ReadPreference.primary())
             .build();
 
+    private final String where;
     private final MongoClient client;
     private final MongoDatabase catalog;
     private final MongoDatabase data;
     private final boolean transactions;
+    private volatile boolean closed;
 
-    Transactions(MongoClient client, MongoDatabase catalog, MongoDatabase data, boolean transactions) {
+    Transactions(String where, MongoClient client, MongoDatabase catalog, MongoDatabase data, boolean transactions) {
+        this.where = where;
         this.client = client;
         this.catalog = catalog;
         this.data = data;
@@ -72,8 +77,34 @@ final class Transactions {
         return transactions;
     }
 
+    /**
+     * Closes the client. Every later call is refused TRANSIENT saying the storage is closed, and so is one
+     * the close cut off: the driver's own words for it ("state should be: open") name no cause a caller knows.
+     */
+    void close() {
+        closed = true;
+        client.close();
+    }
+
+    /** {@code failure}, or the closed storage's refusal when the storage was closed meanwhile. */
+    StorageException closedOr(StorageException failure) {
+        return closed ? closedRefusal() : failure;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw closedRefusal();
+        }
+    }
+
+    private StorageException closedRefusal() {
+        return new StorageException(ErrorReason.TRANSIENT, "the MongoDB storage at " + where
+                + " is closed (MongoStorage.close): nothing is read or written after it");
+    }
+
     /** Runs {@code body} as one transaction where the server has them; its session is null where not. */
     <T> T write(String doing, Function<ClientSession, T> body) {
+        requireOpen();
         try {
             if (!transactions) {
                 return body.apply(null);
@@ -82,21 +113,22 @@ final class Transactions {
                 return session.withTransaction(() -> body.apply(session), TRANSACTION);
             }
         } catch (RuntimeException e) {
-            throw MongoFailures.map(doing, e);
+            throw closedOr(MongoFailures.map(doing, e));
         }
     }
 
     /** Runs one operation (a read, a single-document write, a DDL step; also inside a transaction body), failures mapped. */
     <T> T run(String doing, Supplier<T> body) {
+        requireOpen();
         try {
             return body.get();
         } catch (MongoException e) {
             if (e.hasErrorLabel(MongoException.TRANSIENT_TRANSACTION_ERROR_LABEL)) {
                 throw e;   // inside a transaction: the driver's withTransaction retries it; write() maps it after
             }
-            throw MongoFailures.map(doing, e);
+            throw closedOr(MongoFailures.map(doing, e));
         } catch (RuntimeException e) {
-            throw MongoFailures.map(doing, e);
+            throw closedOr(MongoFailures.map(doing, e));
         }
     }
 
