@@ -12,8 +12,10 @@ import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One unit of item work on PostgreSQL. Stamps are read FOR KEY SHARE on the unit's catalog connection,
@@ -28,6 +30,8 @@ final class PgItemUnit implements ItemUnit {
     private final Transaction work;
     private final WriteStatements statements;
     private final Pipeline writes;
+    /** The tables this unit wrote to, so a relation found missing can be judged against their rows. */
+    private final Set<StorageTable> written = new LinkedHashSet<>();
 
     private PgItemUnit(Transaction work, WriteStatements statements, Pipeline writes) {
         this.work = work;
@@ -43,6 +47,11 @@ final class PgItemUnit implements ItemUnit {
     /** A unit that only adds writes to {@code pipeline}, after its required stamps. */
     static PgItemUnit optimistic(Pipeline pipeline, WriteStatements statements) {
         return new PgItemUnit(null, statements, pipeline);
+    }
+
+    /** The tables this unit wrote to (an upsert or a delete), in the order of their first write. */
+    Set<StorageTable> written() {
+        return written;
     }
 
     /** Sends the writes in one round trip on the unit's data connection. */
@@ -82,6 +91,7 @@ final class PgItemUnit implements ItemUnit {
      */
     @Override
     public void upsert(StorageTable table, ItemWrite write) {
+        written.add(table);
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> key = ItemKeys.of(write.key()).values();
         String json = ItemJson.encode(write.item());
@@ -121,6 +131,7 @@ final class PgItemUnit implements ItemUnit {
      */
     @Override
     public void delete(StorageTable table, Key key) {
+        written.add(table);
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> values = ItemKeys.of(key).values();
         Optional<ChangeRelation> changes = loaded.changes();

@@ -2,11 +2,13 @@ package dev.stillpoint.adapters.postgres.engine;
 
 import dev.stillpoint.adapters.postgres.storage.ChangeRelation;
 import dev.stillpoint.adapters.postgres.storage.RelationLayout;
+import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
@@ -20,8 +22,11 @@ import dev.stillpoint.sqlcatalog.TableId;
 import dev.stillpoint.sqlcatalog.TableRows;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jooq.DSLContext;
@@ -98,12 +103,43 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
 
     @Override
     public <T> T inUnit(String doing, UnitWork<T> work) {
-        return tx.inTransaction(doing, w -> {
-            PgItemUnit unit = PgItemUnit.in(w, statements);
-            T result = work.run(unit);
-            unit.send();
-            return result;
-        });
+        AtomicReference<PgItemUnit> last = new AtomicReference<>();
+        try {
+            return tx.inTransaction(doing, w -> {
+                PgItemUnit unit = PgItemUnit.in(w, statements);
+                last.set(unit);
+                T result = work.run(unit);
+                unit.send();
+                return result;
+            });
+        } catch (StorageException e) {
+            throw last.get() == null ? e : damagedOr(e, last.get().written());
+        }
+    }
+
+    /**
+     * {@code failure}, or the damage it shows: a relation missing (42P01) while the row of every table written
+     * still names it, ACTIVE and of the same id, was removed outside Stillpoint, for a DeleteTable removes the
+     * row or marks it DELETING before its drops are seen. Said INTERNAL naming the tables, as SQLite says it,
+     * not TableNotFound for tables DescribeTable shows; a table deleted meanwhile stays TableNotFound.
+     */
+    private StorageException damagedOr(StorageException failure, Collection<StorageTable> tables) {
+        if (failure.reason() != ErrorReason.TABLE_NOT_FOUND || !PgFailures.sqlState(failure).equals("42P01")
+                || tables.isEmpty()) {
+            return failure;
+        }
+        List<String> names = new ArrayList<>();
+        for (StorageTable table : tables) {
+            TableDescription d = table.description();
+            Optional<TableDescription> now = catalog.find(d.accountId(), d.tableName()).map(r -> r.description());
+            if (now.isEmpty() || !now.get().tableId().equals(d.tableId()) || now.get().status() != TableStatus.ACTIVE) {
+                return failure;
+            }
+            names.add(d.tableName());
+        }
+        return new StorageException(ErrorReason.INTERNAL, failure.getMessage() + "; table(s) " + names + " ACTIVE"
+                + " in the catalog still name that relation: it was removed outside Stillpoint and the table is"
+                + " damaged", failure);
     }
 
     /**
@@ -157,7 +193,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
                     .fetchOptional(base.item())
                     .map(ItemJson::decode);
         } catch (SQLException | RuntimeException e) {
-            throw PgFailures.map(doing, e);
+            throw damagedOr(PgFailures.map(doing, e), List.of(table));
         }
     }
 
