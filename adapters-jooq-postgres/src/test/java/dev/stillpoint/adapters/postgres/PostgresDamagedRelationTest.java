@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A table whose relation was dropped by hand (psql) while its catalog row stays ACTIVE is damaged, not deleted
- * [D10, R6]: PutItem and GetItem answer INTERNAL naming the missing relation and the table, as SQLite answers
+ * [D10, R6]: PutItem, GetItem and a snapshot answer INTERNAL naming the missing relation and the table, as SQLite answers
  * ("no such table"), never ResourceNotFound for a table DescribeTable still shows. Found from outside: after
  * {@code DROP TABLE "d_<id>__gsi__0"} in psql, {@code stillpoint put} said ResourceNotFoundException (exit 3)
  * while {@code describe} and {@code export} showed the table.
@@ -64,6 +64,8 @@ class PostgresDamagedRelationTest {
 
             damaged(() -> storage.tables().getItem(ACCOUNT, table.tableName(), key("a", 1)), "GetItem", base,
                     table.tableName());
+            damaged(() -> storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName()).close(),
+                    "a snapshot (export)", base, table.tableName());
         }
     }
 

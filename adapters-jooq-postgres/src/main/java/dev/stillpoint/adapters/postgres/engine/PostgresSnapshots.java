@@ -9,6 +9,7 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.BegunRead;
@@ -54,8 +55,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Both: the marker is the table's id and {@code pg_current_snapshot()}; the relations that exist are probed with the
  * definition, and a GSI whose relation is missing is left out of the description [D9] (a missing
- * base relation is TableNotFound at the pin); items come through the query's portal ({@link CursorPages}: pgjdbc's
- * fetch size, one batch of rows a round trip), ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose
+ * base relation is TableNotFound at the pin, or damage, INTERNAL, while a fresh read finds the row ACTIVE);
+ * items come through the query's portal ({@link CursorPages}: pgjdbc's fetch size, one batch of rows a round trip), ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose
  * text key columns have another collation streams unordered with a warning, never sorted whole.
  * SQLSTATE 40001 and 72000 are SnapshotExpired.
  */
@@ -173,7 +174,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         public PinnedRead pin() {
             try {
                 if (!existing.contains(loaded.relations().get(0))) {
-                    throw StorageException.tableNotFound(tableName);
+                    throw missingBase();
                 }
                 if (separate()) {
                     TransactionStatements.beginSnapshot(data);
@@ -210,6 +211,28 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         private boolean separate() {
             return data != catalog;
+        }
+
+        /**
+         * The base relation is missing: TableNotFound when a DeleteTable dropped it after this snapshot read the
+         * row (the shared layout reads the row in its MVCC snapshot, which keeps a row deleted since), damage when
+         * a fresh read still finds the row ACTIVE under this id: said INTERNAL naming the relation, as SQLite does.
+         */
+        private StorageException missingBase() {
+            String relation = loaded.relations().get(0).name();
+            try (Connection c = pools.catalog()) {
+                String status = Transaction.dsl(c).select(SP_TABLES.STATUS).from(SP_TABLES)
+                        .where(SP_TABLES.TABLE_ID.eq(loaded.row().tableId())).fetchOne(SP_TABLES.STATUS);
+                if (TableStatus.ACTIVE.name().equals(status)) {
+                    return StorageException.internal("table '" + tableName + "': its relation " + relation
+                            + " does not exist, yet its catalog row is ACTIVE: it was removed outside Stillpoint and"
+                            + " the table is damaged", null);
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.debug("could not read the row of '{}' again after its relation was found missing: {}", tableName,
+                        e.toString());
+            }
+            return StorageException.tableNotFound(tableName);
         }
 
         /**
