@@ -21,17 +21,23 @@ class PostgresClosedStorageTest {
     @RegisterExtension
     static final PgDatabases databases = PgDatabases.perClass("closedcalls");
 
+    /** A new hash-keyed table of {@code n} items; its name. */
+    private static String filled(PostgresStorage storage, int n) {
+        String name = Tables.uniqueName("closed");
+        Tables.createActive(storage.tables(), Tables.hashOnly(name));
+        for (int i = 0; i < n; i++) {
+            storage.tables().putItem(ACCOUNT, name, Tables.hashItem(String.format("k%05d", i)));
+        }
+        return name;
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void d10_callsAfterCloseAndAStreamReadOnPastItAreRefusedSayingTheStorageIsClosed(Layout layout) throws Exception {
         ClosedStorageAnswers answers = new ClosedStorageAnswers();
         PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withEvents(answers.events()));
-        String name = Tables.uniqueName("closed");
-        Tables.createActive(storage.tables(), Tables.hashOnly(name));
         int n = 3_500;   // four pages of 1,000
-        for (int i = 0; i < n; i++) {
-            storage.tables().putItem(ACCOUNT, name, Tables.hashItem("k" + i));
-        }
+        String name = filled(storage, n);
         answers.check(storage, ACCOUNT, name, n, Tables.hashItem("late"), "is closed (PostgresStorage.close)");
     }
 
@@ -41,12 +47,8 @@ class PostgresClosedStorageTest {
     void d10_aSegmentReadOnPastTheCloseIsRefusedSayingTheStorageIsClosed(Layout layout) throws Exception {
         ClosedStorageAnswers answers = new ClosedStorageAnswers();
         PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withEvents(answers.events()));
-        String name = Tables.uniqueName("closedseg");
-        Tables.createActive(storage.tables(), Tables.hashOnly(name));
         int n = 7_000;   // two segments of four pages of 1,000
-        for (int i = 0; i < n; i++) {
-            storage.tables().putItem(ACCOUNT, name, Tables.hashItem(String.format("k%05d", i)));
-        }
+        String name = filled(storage, n);
         answers.checkSegments(storage, ACCOUNT, name, n, "is closed (PostgresStorage.close)");
     }
 }

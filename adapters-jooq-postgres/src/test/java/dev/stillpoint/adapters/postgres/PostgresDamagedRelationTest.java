@@ -37,8 +37,7 @@ class PostgresDamagedRelationTest {
     @EnumSource(Layout.class)
     void d10_aWriteToATableWhoseIndexRelationWasDroppedByHandSaysTheTableIsDamaged(Layout layout) throws Exception {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
-            TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("dmg")));
-            storage.tables().putItem(ACCOUNT, table.tableName(), Tables.item("a", 1, "g", "l"));
+            TableDescription table = withOneItem(storage);
             String gsi = "d_" + table.tableId() + "__gsi__0";
             dropByHand(layout, gsi);
 
@@ -55,8 +54,7 @@ class PostgresDamagedRelationTest {
     @EnumSource(Layout.class)
     void d10_aReadOfATableWhoseBaseRelationWasDroppedByHandSaysTheTableIsDamaged(Layout layout) throws Exception {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
-            TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("dmg")));
-            storage.tables().putItem(ACCOUNT, table.tableName(), Tables.item("a", 1, "g", "l"));
+            TableDescription table = withOneItem(storage);
             String base = "d_" + table.tableId();
             dropByHand(layout, base + "__gsi__0");
             dropByHand(layout, base + "__lsi__1");
@@ -80,8 +78,7 @@ class PostgresDamagedRelationTest {
     @EnumSource(Layout.class)
     void d10_aTableBeingDeletedSaysSoNotThatItIsDamaged(Layout layout) throws Exception {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
-            TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("dmg")));
-            storage.tables().putItem(ACCOUNT, table.tableName(), Tables.item("a", 1, "g", "l"));
+            TableDescription table = withOneItem(storage);
             try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement()) {
                 s.execute("UPDATE sp_tables SET status = 'DELETING' WHERE table_id = '" + table.tableId() + "'");
             }
@@ -91,6 +88,13 @@ class PostgresDamagedRelationTest {
                     Tables.item("b", 1, "g", "l")))).isInstanceOfSatisfying(StorageException.class,
                             e -> assertThat(e.reason()).as(e.getMessage()).isEqualTo(ErrorReason.RESOURCE_IN_USE));
         }
+    }
+
+    /** A new table with a GSI and an LSI, holding item ("a", 1). */
+    private static TableDescription withOneItem(PostgresStorage storage) {
+        TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("dmg")));
+        storage.tables().putItem(ACCOUNT, table.tableName(), Tables.item("a", 1, "g", "l"));
+        return table;
     }
 
     private static RequestKey key(String pk, int sk) {

@@ -57,20 +57,26 @@ public final class ClosedStorageAnswers {
 
         storage.close();
 
-        int[] delivered = {read};
-        refused(() -> {
-            while (stream.hasNext()) {
-                stream.next();
-                delivered[0]++;
-            }
-        }, "the stream read on past the close", streamSays);
-        assertThat(delivered[0]).as("the pages read before the close, delivered; not the whole table")
+        long delivered = read + drainedUntilRefused(stream, "the stream read on past the close", streamSays);
+        assertThat(delivered).as("the pages read before the close, delivered; not the whole table")
                 .isGreaterThan(10).isLessThan(items);
         snapshot.close();
         refused(() -> storage.tables().putItem(account, table, late), "PutItem after close", "is closed");
         refused(() -> storage.tables().describeTable(account, table), "DescribeTable after close", "is closed");
         refused(() -> storage.snapshots().openTableSnapshot(account, table), "a snapshot opened after close",
                 "its storage is closed");
+    }
+
+    /** Reads {@code stream} on until it is refused as {@link #refused} checks; the items it delivered first. */
+    private static long drainedUntilRefused(ItemStream stream, String what, String saying) {
+        long[] delivered = {0};
+        refused(() -> {
+            while (stream.hasNext()) {
+                stream.next();
+                delivered[0]++;
+            }
+        }, what, saying);
+        return delivered[0];
     }
 
     private static void refused(ThrowingCallable call, String what, String saying) {
@@ -98,16 +104,11 @@ public final class ClosedStorageAnswers {
 
         storage.close();
 
-        int[] delivered = {0};
+        long delivered = 0;
         for (ItemStream segment : snapshot.segments()) {
-            refused(() -> {
-                while (segment.hasNext()) {
-                    segment.next();
-                    delivered[0]++;
-                }
-            }, "a segment read on past the close", streamSays);
+            delivered += drainedUntilRefused(segment, "a segment read on past the close", streamSays);
         }
-        assertThat(delivered[0]).as("the pages read before the close, delivered; not the whole table")
+        assertThat(delivered).as("the pages read before the close, delivered; not the whole table")
                 .isGreaterThan(0).isLessThan(items - 20);
         snapshot.close();
     }

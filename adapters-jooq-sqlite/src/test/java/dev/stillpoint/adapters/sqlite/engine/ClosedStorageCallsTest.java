@@ -22,17 +22,23 @@ class ClosedStorageCallsTest {
                 "pad", AttributeValue.s("x".repeat(300))));
     }
 
-    @Test
-    void d10_callsAfterCloseAndAStreamReadOnPastItAreRefusedSayingTheStorageIsClosed() throws Exception {
-        ClosedStorageAnswers answers = new ClosedStorageAnswers();
-        SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(TestDatabases.newFile("closed-calls"))
+    /** A new file's storage, told {@code answers}' events, with table 'orders' of {@code n} items. */
+    private static SqliteStorage ordersOf(int n, ClosedStorageAnswers answers) throws InterruptedException {
+        SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(TestDatabases.newFile("closed"))
                 .withControlPlaneDelay(Duration.ZERO).withEvents(answers.events()));
         storage.tables().createTable(SqliteStorageTest.orders("orders"));
         SqliteStorageTest.awaitActive(storage, "orders");
-        int n = 3_500;   // four pages of 1,000
         for (int i = 0; i < n; i++) {
             storage.tables().putItem(SqliteStorageTest.ACCOUNT, "orders", item(i));
         }
+        return storage;
+    }
+
+    @Test
+    void d10_callsAfterCloseAndAStreamReadOnPastItAreRefusedSayingTheStorageIsClosed() throws Exception {
+        ClosedStorageAnswers answers = new ClosedStorageAnswers();
+        int n = 3_500;   // four pages of 1,000
+        SqliteStorage storage = ordersOf(n, answers);
         answers.check(storage, SqliteStorageTest.ACCOUNT, "orders", n, item(1), "its storage was closed");
     }
 
@@ -40,14 +46,8 @@ class ClosedStorageCallsTest {
     @Test
     void d10_aSegmentReadOnPastTheCloseIsRefusedSayingTheStorageIsClosed() throws Exception {
         ClosedStorageAnswers answers = new ClosedStorageAnswers();
-        SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(TestDatabases.newFile("closed-segments"))
-                .withControlPlaneDelay(Duration.ZERO).withEvents(answers.events()));
-        storage.tables().createTable(SqliteStorageTest.orders("orders"));
-        SqliteStorageTest.awaitActive(storage, "orders");
         int n = 7_000;   // two segments of four pages of 1,000
-        for (int i = 0; i < n; i++) {
-            storage.tables().putItem(SqliteStorageTest.ACCOUNT, "orders", item(i));
-        }
+        SqliteStorage storage = ordersOf(n, answers);
         answers.checkSegments(storage, SqliteStorageTest.ACCOUNT, "orders", n, "its storage was closed");
     }
 }
