@@ -154,5 +154,4 @@ public final class PgFailures {
         return (name == null ? "" : name + " ") + (state.isEmpty() ? "" : "(SQLSTATE " + state + "): ")
                 + DriverText.firstLine(message);
     }
-
 }

@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  * <p>Both: the marker is the table's id and {@code pg_current_snapshot()}; the relations that exist are probed with the
  * definition, and a GSI whose relation is missing is left out of the description [D9] (a missing
  * base relation is TableNotFound at the pin, or damage, INTERNAL, while a fresh read finds the row ACTIVE);
- * items come through the query's portal ({@link CursorPages}: pgjdbc's fetch size, one batch of rows a round trip), ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose
- * text key columns have another collation streams unordered with a warning, never sorted whole.
+ * items come through the query's portal ({@link CursorPages}: pgjdbc's fetch size, one batch of rows a round
+ * trip), ordered by the primary key (text key columns are {@code COLLATE "C"}); a relation whose text key
+ * columns have another collation streams unordered with a warning, never sorted whole.
  * SQLSTATE 40001 and 72000 are SnapshotExpired.
  */
 public final class PostgresSnapshots implements SnapshotReadPort {

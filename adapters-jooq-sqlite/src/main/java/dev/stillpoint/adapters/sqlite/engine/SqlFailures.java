@@ -22,7 +22,8 @@ final class SqlFailures {
                 case 19 -> ErrorReason.VALIDATION;             // SQLITE_CONSTRAINT
                 default -> ErrorReason.INTERNAL;
             };
-            return new StorageException(reason, doing + ": " + code.name() + ": " + DriverText.firstLine(s.getMessage()), e);
+            return new StorageException(reason, doing + ": " + code.name() + ": " + DriverText.firstLine(s.getMessage()),
+                    e);
         }
         return new StorageException(ErrorReason.INTERNAL, doing + ": " + DriverText.firstLine(e.getMessage()), e);
     }
@@ -36,5 +37,4 @@ final class SqlFailures {
         }
         return new StorageException(ErrorReason.INTERNAL, doing + ": " + DriverText.firstLine(e.getMessage()), e);
     }
-
 }

@@ -55,8 +55,8 @@ public final class MongoEngine implements AutoCloseable {
                 BsonDocument.class);
         this.config = configured.withCoreSettings(configured.coreSettings()
                 .withTime(catalogClock(configured.time(), before, hello, configured.time().now())));
-        this.work = new Transactions(config.redactedConnectionString(), client, client.getDatabase(config.catalogDatabase()),
-                client.getDatabase(config.dataDatabase()),
+        this.work = new Transactions(config.redactedConnectionString(), client,
+                client.getDatabase(config.catalogDatabase()), client.getDatabase(config.dataDatabase()),
                 Transactions.supportsTransactions(client.getClusterDescription().getType()));
         if (!work.transactional()) {
             LOG.warn("MongoDB at {} is not a replica set member: item writes run without transactions, and"
