@@ -9,7 +9,6 @@ import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.KeyOrder;
 import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.in.StoredKeys;
 import dev.stillpoint.ports.out.BegunRead;
@@ -216,24 +215,15 @@ public final class PostgresSnapshots implements SnapshotReadPort {
 
         /**
          * The base relation is missing: TableNotFound when a DeleteTable dropped it after this snapshot read the
-         * row (the shared layout reads the row in its MVCC snapshot, which keeps a row deleted since), damage when
-         * a fresh read still finds the row ACTIVE under this id: said INTERNAL naming the relation, as SQLite does.
+         * row (the shared layout reads the row in its MVCC snapshot, which keeps a row deleted since), else the
+         * damage {@link MissingRelation} names.
          */
         private StorageException missingBase() {
-            String relation = loaded.relations().get(0).name();
-            try (Connection c = pools.catalog()) {
-                String status = Transaction.dsl(c).select(SP_TABLES.STATUS).from(SP_TABLES)
-                        .where(SP_TABLES.TABLE_ID.eq(loaded.row().tableId())).fetchOne(SP_TABLES.STATUS);
-                if (TableStatus.ACTIVE.name().equals(status)) {
-                    return StorageException.internal("table '" + tableName + "': its relation " + relation
-                            + " does not exist, yet its catalog row is ACTIVE: it was removed outside Stillpoint and"
-                            + " the table is damaged", null);
-                }
-            } catch (SQLException | RuntimeException e) {
-                LOG.debug("could not read the row of '{}' again after its relation was found missing: {}", tableName,
-                        e.toString());
-            }
-            return StorageException.tableNotFound(tableName);
+            String tableId = loaded.row().tableId();
+            return MissingRelation.rowsStillActive(pools, Set.of(tableId))
+                    ? MissingRelation.damaged("table '" + tableName + "': its relation "
+                            + loaded.relations().get(0).name() + " does not exist", List.of(tableName), null)
+                    : StorageException.tableNotFound(tableName);
         }
 
         /**

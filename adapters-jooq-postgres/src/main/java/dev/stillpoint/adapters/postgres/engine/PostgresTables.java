@@ -8,7 +8,6 @@ import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.TableDescription;
-import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.itemjson.ItemJson;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemStorage;
@@ -24,8 +23,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -117,29 +118,20 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
         }
     }
 
-    /**
-     * {@code failure}, or the damage it shows: a relation missing (42P01) while the row of every table written
-     * still names it, ACTIVE and of the same id, was removed outside Stillpoint, for a DeleteTable removes the
-     * row or marks it DELETING before its drops are seen. Said INTERNAL naming the tables, as SQLite says it,
-     * not TableNotFound for tables DescribeTable shows; a table deleted meanwhile stays TableNotFound.
-     */
+    /** {@code failure}, or the damage it shows when it is a missing relation (42P01) ({@link MissingRelation}). */
     private StorageException damagedOr(StorageException failure, Collection<StorageTable> tables) {
         if (failure.reason() != ErrorReason.TABLE_NOT_FOUND || !PgFailures.sqlState(failure).equals("42P01")
                 || tables.isEmpty()) {
             return failure;
         }
+        Set<String> ids = new LinkedHashSet<>();
         List<String> names = new ArrayList<>();
         for (StorageTable table : tables) {
-            TableDescription d = table.description();
-            Optional<TableDescription> now = catalog.find(d.accountId(), d.tableName()).map(r -> r.description());
-            if (now.isEmpty() || !now.get().tableId().equals(d.tableId()) || now.get().status() != TableStatus.ACTIVE) {
-                return failure;
-            }
-            names.add(d.tableName());
+            ids.add(table.description().tableId());
+            names.add(table.description().tableName());
         }
-        return new StorageException(ErrorReason.INTERNAL, failure.getMessage() + "; table(s) " + names + " ACTIVE"
-                + " in the catalog still name that relation: it was removed outside Stillpoint and the table is"
-                + " damaged", failure);
+        return MissingRelation.rowsStillActive(tx.pools(), ids)
+                ? MissingRelation.damaged(failure.getMessage(), names, failure) : failure;
     }
 
     /**
