@@ -12,10 +12,8 @@ import dev.stillpoint.sqlcatalog.RowLock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One unit of item work on PostgreSQL. Stamps are read FOR KEY SHARE on the unit's catalog connection,
@@ -30,8 +28,11 @@ final class PgItemUnit implements ItemUnit {
     private final Transaction work;
     private final WriteStatements statements;
     private final Pipeline writes;
-    /** The tables this unit wrote to, so a relation found missing can be judged against their rows. */
-    private final Set<StorageTable> written = new LinkedHashSet<>();
+    /**
+     * The tables this unit wrote to, so a relation found missing can be judged against their rows: by identity
+     * (the core hands one definition per table to a unit), not by a record's deep hash on every write.
+     */
+    private final List<StorageTable> written = new ArrayList<>(1);
 
     private PgItemUnit(Transaction work, WriteStatements statements, Pipeline writes) {
         this.work = work;
@@ -50,8 +51,17 @@ final class PgItemUnit implements ItemUnit {
     }
 
     /** The tables this unit wrote to (an upsert or a delete), in the order of their first write. */
-    Set<StorageTable> written() {
+    List<StorageTable> written() {
         return written;
+    }
+
+    private void noteWritten(StorageTable table) {
+        for (StorageTable t : written) {
+            if (t == table) {
+                return;
+            }
+        }
+        written.add(table);
     }
 
     /** Sends the writes in one round trip on the unit's data connection. */
@@ -91,7 +101,7 @@ final class PgItemUnit implements ItemUnit {
      */
     @Override
     public void upsert(StorageTable table, ItemWrite write) {
-        written.add(table);
+        noteWritten(table);
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> key = ItemKeys.of(write.key()).values();
         String json = ItemJson.encode(write.item());
@@ -131,7 +141,7 @@ final class PgItemUnit implements ItemUnit {
      */
     @Override
     public void delete(StorageTable table, Key key) {
-        written.add(table);
+        noteWritten(table);
         CatalogRows.Loaded loaded = (CatalogRows.Loaded) table;
         List<Object> values = ItemKeys.of(key).values();
         Optional<ChangeRelation> changes = loaded.changes();
