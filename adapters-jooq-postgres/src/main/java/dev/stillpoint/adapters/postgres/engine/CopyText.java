@@ -17,7 +17,11 @@ final class CopyText {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-    private byte[] bytes = new byte[1 << 16];
+    private static final int INITIAL = 1 << 16;
+    /** A buffer larger than this is given back when cleared: a relation that was big once does not keep it. */
+    private static final int RETAINED = 1 << 20;
+
+    private byte[] bytes = new byte[INITIAL];
     private int size;
     private int rows;
 
@@ -38,6 +42,9 @@ final class CopyText {
     void clear() {
         size = 0;
         rows = 0;
+        if (bytes.length > RETAINED) {
+            bytes = new byte[INITIAL];
+        }
     }
 
     /** A key column's value (S as key text, N as BigDecimal, B as bytes), then a tab. */

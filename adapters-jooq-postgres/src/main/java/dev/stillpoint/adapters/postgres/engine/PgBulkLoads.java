@@ -29,10 +29,14 @@ import org.postgresql.copy.CopyManager;
  * {@link CopyManager}, into the restoring table's base relation and each of its index relations, both
  * layouts (the relations live in the data database). A load is ONE data transaction on one borrowed data
  * connection, committed by {@link BulkLoad#finish()}: rows are kept per relation in a {@link CopyText}
- * buffer and sent as one COPY per relation whenever a buffer passes {@link #FLUSH_BYTES}, so the number of
- * statements does not follow the caller's batch size. Until the commit nothing is visible, and a failure,
- * a close or a killed process leaves the relations as they were created: empty, their table CREATING,
- * removed by the restore's close or by the poller [E5].
+ * buffer (one connection has one COPY open at a time, so rows wait for their relation's turn) and, once
+ * the buffers together pass {@link #FLUSH_BYTES}, sent as one COPY per relation, so the number of
+ * statements does not follow the caller's batch size and a load holds at most {@link #FLUSH_BYTES} of rows
+ * plus one item's, whatever the number of indexes. (A budget of 8 MiB per relation held 16 MiB of rows per
+ * load for a table with one GSI, twice that in buffer capacity, and {@code restore -j 2} of a 120,000-item
+ * export ran out of a 48 MiB heap; 2 MiB a load restores as fast, BENCHMARKS.md.) Until the commit nothing
+ * is visible, and a failure, a close or a killed process leaves the relations as they were created: empty,
+ * their table CREATING, removed by the restore's close or by the poller [E5].
  *
  * <p>Each index entry is the item's key in that index as the core computed it with the domain's rule
  * ({@link ItemWrite#indexKeys()}), written once; the base relation's primary key refuses a key written
@@ -43,8 +47,8 @@ import org.postgresql.copy.CopyManager;
  */
 public final class PgBulkLoads implements BulkLoads {
 
-    /** A relation's rows are sent once its buffer holds this many bytes (and at finish). */
-    static final int FLUSH_BYTES = 8 << 20;
+    /** Every relation's rows are sent once the load's buffers together hold this many bytes (and at finish). */
+    public static final int FLUSH_BYTES = 2 << 20;
     private static final DSLContext RENDER = DSL.using(SQLDialect.POSTGRES);
 
     private final Transactions tx;
@@ -140,10 +144,10 @@ public final class PgBulkLoads implements BulkLoads {
                             index.rows.lastColumn(json);
                         }
                     }
-                }
-                for (Target t : targets) {
-                    if (t.rows.size() >= FLUSH_BYTES) {
-                        send(t);
+                    if (held() >= FLUSH_BYTES) {
+                        for (Target t : targets) {
+                            send(t);
+                        }
                     }
                 }
             } catch (SQLException | RuntimeException e) {
@@ -168,6 +172,15 @@ public final class PgBulkLoads implements BulkLoads {
         @Override
         public void close() {
             TransactionStatements.release(connection);
+        }
+
+        /** The bytes of rows the load's buffers hold, not sent yet. */
+        private long held() {
+            long bytes = 0;
+            for (Target t : targets) {
+                bytes += t.rows.size();
+            }
+            return bytes;
         }
 
         /** Sends {@code target}'s rows as one COPY, in the load's transaction. */

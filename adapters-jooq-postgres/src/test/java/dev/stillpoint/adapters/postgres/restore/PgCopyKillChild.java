@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The child JVM of {@link PostgresBulkRestoreTest}'s kill tests [E5, B1, B3]: begins a restore and writes into it
  * from W threads at once, as {@code restore -j W} does, each thread its own items (40 of about 300 KB, past the
- * load's 8 MiB buffer, so each write sends a COPY on its own load's connection). The copy hook holds every COPY
+ * load's 2 MiB budget, so each write sends a COPY on its own load's connection). The copy hook holds every COPY
  * open (its rows sent, the COPY not ended) on a latch nobody counts down; once all W threads are inside theirs,
  * the child reports {@code WRITING <table id>} on stdout and waits until the test kills the JVM.
  * Arguments: table, writers W, restore idle limit (ms), catalog url, user, password, then the data database's
@@ -24,7 +24,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class PgCopyKillChild {
 
-    /** Items per writer and the padding of each: about 12 MB per writer, past PgBulkLoads' 8 MiB buffer. */
+    /** Items per writer and the padding of each: about 12 MB per writer, past PgBulkLoads' 2 MiB budget. */
     private static final int ITEMS_PER_WRITER = 40;
     private static final int PAD_CHARS = 300_000;
 

@@ -7,6 +7,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stillpoint.adapters.postgres.PostgresConfig;
 import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.adapters.postgres.testing.Layout;
+import dev.stillpoint.adapters.postgres.engine.PgBulkLoads;
+import dev.stillpoint.domain.item.AttributeValue;
+import dev.stillpoint.domain.key.ScalarType;
+import dev.stillpoint.domain.table.CreateTableBuilder;
+import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.domain.table.Projection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.core.TableWaiter;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -55,7 +64,7 @@ class PostgresBulkRestoreTest {
 
     private static final RestoreOrigin ORIGIN = new RestoreOrigin(Optional.empty(), Instant.parse("2026-12-03T12:00:00Z"));
     private static final PollerSchedule FAST = new PollerSchedule(Duration.ofSeconds(1), Duration.ofMillis(500));
-    /** Past the load's 8 MiB buffer (eight items of about 300 KB), so COPYs are sent mid-load and at finish. */
+    /** Past the load's budget of rows (PgBulkLoads.FLUSH_BYTES, 2 MiB), so COPYs are sent mid-load and at finish. */
     private static final int ITEMS = 1200;
 
     @RegisterExtension
@@ -99,6 +108,62 @@ class PostgresBulkRestoreTest {
         }
     }
 
+    // B1 [S7]: a load holds at most its budget of rows (PgBulkLoads.FLUSH_BYTES) plus one item's, whatever the
+    // number of indexes: with five GSIs projecting ALL an item's text stands in six relations, and every
+    // relation's rows go out once the six buffers together reach the budget. Found from outside: with a budget
+    // per relation a load held one budget per relation, and `restore -j 2` of a 120,000-item export (one GSI)
+    // ran out of a 48 MiB heap. The copy hook counts the COPYs each write sends.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void b1_aLoadHoldsAtMostItsBudgetOfRowsWhateverTheNumberOfIndexes(Layout layout) throws Exception {
+        String name = "budget_" + layout.name().toLowerCase();
+        int indexes = 5;
+        int padChars = 50_000;
+        CreateTableBuilder definition = CreateTableRequest.builder(ACCOUNT, name).partitionKey("pk", ScalarType.S);
+        for (int g = 0; g < indexes; g++) {
+            definition.globalIndex("by_g" + g, "g" + g, ScalarType.S, Projection.all());
+        }
+        long itemRows = (long) (indexes + 1) * padChars;
+        int mostItemsHeld = (int) (PgBulkLoads.FLUSH_BYTES / itemRows) + 1;
+        int written = 3 * mostItemsHeld;
+        AtomicInteger copies = new AtomicInteger();
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout)
+                .withCopyHook(copies::incrementAndGet))) {
+            List<Item> items = new ArrayList<>();
+            try (RestoreLoad load = storage.restores().begin(definition.build(), ORIGIN)) {
+                int unsent = 0;
+                int mostUnsent = 0;
+                for (int i = 0; i < written; i++) {
+                    Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+                    attributes.put("pk", AttributeValue.s("item" + i));
+                    for (int g = 0; g < indexes; g++) {
+                        attributes.put("g" + g, AttributeValue.s("v" + i));
+                    }
+                    attributes.put("pad", AttributeValue.s(Character.toString('a' + i % 26).repeat(padChars)));
+                    items.add(Item.of(attributes));
+                    int before = copies.get();
+                    load.write(List.of(items.get(i)));
+                    if (copies.get() == before) {
+                        unsent++;
+                    } else {
+                        assertThat(copies.get() - before).as("COPYs sent by write %d: every relation's rows", i)
+                                .isEqualTo(indexes + 1);
+                        unsent = 0;
+                    }
+                    mostUnsent = Math.max(mostUnsent, unsent);
+                }
+                assertThat(mostUnsent).as("items whose rows the load held unsent at once (each at least %d bytes of"
+                        + " rows, the budget %d bytes)", itemRows, PgBulkLoads.FLUSH_BYTES)
+                        .isLessThanOrEqualTo(mostItemsHeld);
+                assertThat(load.complete().status()).isEqualTo(TableStatus.ACTIVE);
+            }
+            for (Item item : items) {
+                assertThat(storage.tables().getItem(ACCOUNT, name, RequestKey.of("pk", item.get("pk"))))
+                        .as("item %s read back", item.get("pk")).contains(item);
+            }
+        }
+    }
+
     // E5 [B1]: a load that fails (two items with one key, found by the base relation's primary key when the
     // COPY is sent) leaves no table and no relation once the restore is closed.
     @ParameterizedTest
@@ -129,7 +194,7 @@ class PostgresBulkRestoreTest {
         try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
             RestoreLoad load = storage.restores().begin(RestoreFixtures.definition(name), ORIGIN);
             String id = load.table().tableId();
-            load.write(RestoreFixtures.paddedItems(0, 40, 300_000));   // 12 MB: past the 8 MiB buffer, so one COPY went out in the open transaction
+            load.write(RestoreFixtures.paddedItems(0, 40, 300_000));   // 12 MB: past the 2 MiB budget, so COPYs went out in the open transaction
             load.close();
             assertThatThrownBy(() -> storage.tables().describeTable(ACCOUNT, name)).as("the table right after close")
                     .extracting(e -> ((StorageException) e).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
