@@ -90,7 +90,7 @@ public final class PostgresStorage extends StorageFacade {
                 // Restores load through COPY [B1].
                 .withBulkLoads(new PgBulkLoads(tx, config.copyHook())),
                 snapshots, PermitPool.halfOf(pools.dataPoolSize()));
-        changeLog = new PgChangeLog(snapshots);
+        changeLog = new PgChangeLog(snapshots, config.coreSettings().observer());
         if (!readOnly) {
             core().start();
         }

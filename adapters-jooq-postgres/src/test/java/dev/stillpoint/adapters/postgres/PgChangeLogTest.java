@@ -4,6 +4,7 @@ import static dev.stillpoint.adapters.postgres.testing.Tables.ACCOUNT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stillpoint.adapters.postgres.engine.PgChangeLog;
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
@@ -16,10 +17,13 @@ import dev.stillpoint.domain.request.RequestKey;
 import dev.stillpoint.domain.request.WriteRequest;
 import dev.stillpoint.domain.table.ChangeLog;
 import dev.stillpoint.domain.table.CreateTableRequest;
+import dev.stillpoint.ports.in.ChangeSink;
+import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.LoggedChange;
 import dev.stillpoint.ports.in.TableChanges;
 import dev.stillpoint.ports.in.TableOperations;
 import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.ports.out.ReadObserver;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -137,6 +142,56 @@ class PgChangeLogTest {
             String plainMarker = snapshot(storage, plain, new HashMap<>());
             assertThatThrownBy(() -> storage.changeLog().changesSince(ACCOUNT, plain, plainMarker))
                     .isInstanceOf(StorageException.class).hasMessageContaining("keeps no change log");
+        }
+    }
+
+    // S7 [I2]: a window of large changes is read in fetches of about a page's bytes, not of a fixed row count.
+    // Found from outside: 500 rows a fetch, and `export --since` of 250 overwrites of 300 KB items (each row a
+    // new and an old image) ran out of a 64 MiB heap ("Ran out of memory retrieving query results"). The
+    // storage's read observer counts the window's fetches.
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void s7_aWindowOfLargeChangesIsReadInFetchesOfAboutAPagesBytes(Layout layout) throws Exception {
+        AtomicInteger fetches = new AtomicInteger();
+        ReadObserver counting = new ReadObserver() {
+            @Override
+            public void roundTrip() {
+                fetches.incrementAndGet();
+            }
+        };
+        int keys = 60;
+        int padChars = 300_000;
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout).withObserver(counting))) {
+            String logged = Tables.uniqueName("large");
+            Tables.createActive(storage.tables(), CreateTableRequest.builder(ACCOUNT, logged)
+                    .partitionKey("pk", ScalarType.S).changeLog(ChangeLog.NEW_AND_OLD_IMAGES).build());
+            for (int i = 0; i < keys; i++) {
+                storage.tables().putItem(ACCOUNT, logged, item("k" + i, "a".repeat(padChars)));
+            }
+            String markerA = snapshot(storage, logged, new HashMap<>());
+            for (int i = 0; i < keys; i++) {
+                storage.tables().putItem(ACCOUNT, logged, item("k" + i, "b".repeat(padChars)));
+            }
+
+            fetches.set(0);
+            AtomicInteger changes = new AtomicInteger();
+            storage.changeLog().streamChanges(ACCOUNT, logged, markerA, new ChangeSink() {
+                @Override
+                public void begin(ChangeWindow window) {
+                }
+
+                @Override
+                public void change(LoggedChange change) {
+                    assertThat(change.oldImage()).as("[I1] the old image of %s", change.keys()).isPresent();
+                    changes.incrementAndGet();
+                }
+            });
+
+            assertThat(changes.get()).as("[I2] one change per key overwritten").isEqualTo(keys);
+            long rowBytes = 2L * padChars;
+            long fewest = 1 + (keys - 16) * rowBytes / (PgChangeLog.FETCH_BYTES + rowBytes);
+            assertThat(fetches.get()).as("[S7] fetches of %d rows of %d bytes each, a fetch holding about %d bytes",
+                    keys, rowBytes, PgChangeLog.FETCH_BYTES).isGreaterThanOrEqualTo((int) fewest);
         }
     }
 

@@ -33,9 +33,6 @@ import java.util.function.UnaryOperator;
  */
 final class CursorPages implements PageSource {
 
-    /** Rows of the first batch, before the items' size is known (16 of the largest items are 6.5 MB). */
-    private static final int FIRST_BATCH_ROWS = 16;
-
     private final Connection data;
     /** What a failure becomes when the storage was closed meanwhile ({@link Pools#closedOr}). */
     private final UnaryOperator<StorageException> closedOr;
@@ -136,13 +133,7 @@ final class CursorPages implements PageSource {
 
     /** Rows for the next batch: what is left of the page, bounded by what the byte budget allows. */
     int fetchRows(PageBudget budget, int itemsInPage, long bytesInPage) {
-        int rowsLeft = budget.rows() - itemsInPage;
-        if (rowsSeen == 0) {
-            return Math.min(rowsLeft, FIRST_BATCH_ROWS);
-        }
-        long average = Math.max(1, bytesSeen / rowsSeen);
-        long byBytes = (budget.bytes() - bytesInPage) / average + 1;
-        return (int) Math.max(1, Math.min(rowsLeft, byBytes));
+        return FetchSizes.next(budget.rows() - itemsInPage, budget.bytes() - bytesInPage, rowsSeen, bytesSeen);
     }
 
     @Override

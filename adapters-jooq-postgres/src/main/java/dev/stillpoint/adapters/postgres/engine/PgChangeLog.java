@@ -10,6 +10,7 @@ import dev.stillpoint.ports.in.ChangeWindow;
 import dev.stillpoint.ports.in.SnapshotInfo;
 import dev.stillpoint.ports.out.BegunRead;
 import dev.stillpoint.ports.out.DefinedRead;
+import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import dev.stillpoint.sqlcatalog.ChangeRows;
 import java.sql.Connection;
@@ -29,7 +30,8 @@ import java.util.regex.Pattern;
  * exact whatever the commit order. Rows are folded per key (last change wins, old image of the first).
  *
  * <p>The folded rows are read through a cursor inside the snapshot's transaction and handed to the sink as
- * they come: the client holds one fetch of them, whatever the window's size [S7]; the server sorts them.
+ * they come: the client holds one fetch of them, whatever the window's size, and a fetch holds about
+ * {@link #FETCH_BYTES} whatever the rows' size [S7] ({@link FetchSizes}); the server sorts them.
  */
 public final class PgChangeLog implements ChangeLogReads {
 
@@ -40,13 +42,26 @@ public final class PgChangeLog implements ChangeLogReads {
     private static final String NOT_LATER = "SELECT pg_snapshot_xmax(?::pg_snapshot) <= pg_snapshot_xmax(?::pg_snapshot)"
             + " AND NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(?::pg_snapshot) x WHERE pg_visible_in_snapshot(x, ?::pg_snapshot))";
 
-    /** Rows a fetch of the window's cursor holds. */
+    /** Rows a fetch of the window's cursor holds at most. */
     static final int FETCH_ROWS = 500;
+    /**
+     * Bytes of rows (key, new and old image) a fetch holds, about: a default page's [S7]. 500 rows of the
+     * largest items held 400 MB, and an export of 250 changes of 300 KB items ran out of a 64 MiB heap.
+     */
+    public static final long FETCH_BYTES = PageBudget.DEFAULT.bytes();
 
     private final PostgresSnapshots snapshots;
+    private final ReadObserver observer;
 
-    public PgChangeLog(PostgresSnapshots snapshots) {
+    /**
+     * The change log reads over {@code snapshots}.
+     *
+     * @param snapshots opens the window's new snapshot B
+     * @param observer told of each fetch of the window's rows, a round trip (tests count them)
+     */
+    public PgChangeLog(PostgresSnapshots snapshots, ReadObserver observer) {
         this.snapshots = snapshots;
+        this.observer = observer;
     }
 
     @Override
@@ -78,7 +93,7 @@ public final class PgChangeLog implements ChangeLogReads {
             requireInWindow(data, changes, sinceMarker, since, until, tableName);
             sink.begin(new ChangeWindow(description.dropDeletingIndexes().snapshotView(),
                     new SnapshotInfo(PostgresSnapshots.KIND, sinceMarker), pinned.info()));
-            fold(data, changes, since, description.changeLog().keepsOldImage(), sink);
+            fold(data, changes, since, description.changeLog().keepsOldImage(), sink, observer);
         } catch (SQLException e) {
             throw PgFailures.map(doing, e);
         } finally {
@@ -155,11 +170,12 @@ public final class PgChangeLog implements ChangeLogReads {
     /**
      * The window's rows folded per key, in key order: the last change's kind and new image (by seq, which
      * for one key is the commit order), the first change's kind and old image (the item at A). Read through
-     * a cursor of {@link #FETCH_ROWS} rows (the snapshot's transaction is open), each handed to the sink as it
-     * comes, so a window of any size holds one fetch in memory [S7].
+     * a cursor (the snapshot's transaction is open) whose fetches hold about {@link #FETCH_BYTES} (at most
+     * {@link #FETCH_ROWS} rows), each row handed to the sink as it comes, so a window of any size holds one
+     * fetch in memory [S7].
      */
-    private static void fold(Connection data, ChangeRelation changes, String since, boolean oldImages, ChangeSink sink)
-            throws SQLException {
+    private static void fold(Connection data, ChangeRelation changes, String since, boolean oldImages, ChangeSink sink,
+                             ReadObserver observer) throws SQLException {
         String keys = changes.keyColumns();
         String sql = "SELECT kind, key_json, new_image, first_kind, first_old FROM (SELECT kind, key_json, new_image, "
                 + keys + ", first_value(kind) OVER w AS first_kind, first_value(old_image) OVER w AS first_old,"
@@ -172,15 +188,39 @@ public final class PgChangeLog implements ChangeLogReads {
                 + " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) w"
                 + " WHERE from_last = 1 ORDER BY " + keys;
         try (PreparedStatement s = data.prepareStatement(sql)) {
-            s.setFetchSize(FETCH_ROWS);
+            int leftInFetch = FetchSizes.next(FETCH_ROWS, FETCH_BYTES, 0, 0);
+            s.setFetchSize(leftInFetch);
             s.setString(1, since);
             s.setString(2, since);
+            observer.roundTrip();
             try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    ChangeRows.windowChange(rs.getString(4), rs.getString(5), rs.getString(1), rs.getString(2),
-                            rs.getString(3), oldImages).ifPresent(sink::change);
+                long rowsSeen = 0;
+                long bytesSeen = 0;
+                while (true) {
+                    if (leftInFetch == 0) {
+                        // The fetch is used up: the next row is a round trip, sized by the rows seen so far.
+                        leftInFetch = FetchSizes.next(FETCH_ROWS, FETCH_BYTES, rowsSeen, bytesSeen);
+                        rs.setFetchSize(leftInFetch);
+                        observer.roundTrip();
+                    }
+                    if (!rs.next()) {
+                        break;
+                    }
+                    leftInFetch--;
+                    String keyJson = rs.getString(2);
+                    String newImage = rs.getString(3);
+                    String firstOld = rs.getString(5);
+                    rowsSeen++;
+                    bytesSeen += length(keyJson) + length(newImage) + length(firstOld);
+                    ChangeRows.windowChange(rs.getString(4), firstOld, rs.getString(1), keyJson, newImage, oldImages)
+                            .ifPresent(sink::change);
                 }
             }
         }
+    }
+
+    /** A column's characters, about its bytes (the images are JSON, mostly ASCII); 0 for SQL NULL. */
+    private static long length(String column) {
+        return column == null ? 0 : column.length();
     }
 }
