@@ -77,7 +77,7 @@ final class RestoreCommand extends StorageCommand {
     ExportReader.Duplicates duplicates;
 
     @Option(names = "--batch", paramLabel = "ITEMS", defaultValue = "" + TableRestore.DEFAULT_BATCH,
-            description = "Items per write (default: ${DEFAULT-VALUE}).")
+            description = "Items per write (default: ${DEFAULT-VALUE}); a write also ends once its items reach 4 MiB.")
     int batch;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
