@@ -65,6 +65,7 @@ final class CassandraBulkLoads implements BulkLoads {
         private final AtomicReference<StorageException> failure = new AtomicReference<>();
         // The core makes one call at a time on a load (GuardedBulkLoad), and writers() is 1: one load a table.
         private long written;
+        private long writtenBytes;
 
         Load(CatalogRow row, long rev) {
             this.row = row;
@@ -79,9 +80,11 @@ final class CassandraBulkLoads implements BulkLoads {
                         break;
                     }
                     CqlKey key = CqlKey.base(row, write.key());
+                    String json = ItemJson.encode(write.item());
                     send(cql.bind("restoring an item of '" + row.tableName() + "'", ItemStatements.restoreItem(row),
-                            ItemStatements.values(key, ItemJson.encode(write.item()), rev)));
+                            ItemStatements.values(key, json, rev)));
                     written++;
+                    writtenBytes += json.length();
                     for (Map.Entry<String, Key> entry : write.indexKeys().entrySet()) {
                         IndexDef index = row.index(entry.getKey()).orElseThrow(() -> StorageException.internal(
                                 "table '" + row.tableName() + "' has no index '" + entry.getKey() + "' to restore into", null));
@@ -124,7 +127,8 @@ final class CassandraBulkLoads implements BulkLoads {
 
         /**
          * Every write waited for its statements and failed if one did, so what was written is durable; the
-         * table's items are counted (keys only, paged): fewer than were written means a key came twice.
+         * table's items are counted (keys only, in pages sized by the items written, {@link SizedRows}): fewer
+         * than were written means a key came twice.
          */
         @Override
         public void finish() {
@@ -132,7 +136,9 @@ final class CassandraBulkLoads implements BulkLoads {
             String doing = "counting the items restored into table '" + row.tableName() + "'";
             long held = 0;
             try {
-                for (Row ignored : cql.read(doing, ItemStatements.selectKeys(row))) {
+                // Keys only, but the node reads each whole row: pages sized by the items this load wrote.
+                long rowBytes = written == 0 ? 1 : Math.max(1, writtenBytes / written);
+                for (Row ignored : cql.readSized(doing, r -> rowBytes, ItemStatements.selectKeys(row))) {
                     held++;
                 }
             } catch (RuntimeException e) {

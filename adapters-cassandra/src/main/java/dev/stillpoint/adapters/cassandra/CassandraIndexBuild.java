@@ -84,12 +84,12 @@ final class CassandraIndexBuild implements IndexBuild {
         return table;
     }
 
-    /** The items table read in the driver's pages, each row with its revision. */
+    /** The items table read in pages sized by bytes ({@link SizedRows}), each row with its revision. */
     @Override
     public ItemScan scan(StorageTable table) {
         CatalogRow row = (CatalogRow) table;
         boolean sorted = row.keySchema().sortKey().isPresent();
-        Iterator<Row> rows = cql.read(doing, ItemStatements.selectKeyedItems(row)).iterator();
+        Iterator<Row> rows = cql.readSized(doing, "item", ItemStatements.selectKeyedItems(row)).iterator();
         return new ItemScan() {
             @Override
             public List<BaseItem> next(int max) {
@@ -104,7 +104,7 @@ final class CassandraIndexBuild implements IndexBuild {
 
             @Override
             public void close() {
-                // The driver holds nothing between pages but the paging state in the iterator.
+                // Nothing is held between pages but the paging state in the iterator.
             }
         };
     }

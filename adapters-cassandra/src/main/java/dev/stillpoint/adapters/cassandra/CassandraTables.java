@@ -163,14 +163,16 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
      * figures, and a completing restore's (the same measure, so the next pass changes nothing).
      */
     long[] count(CatalogRow row) {
-        long items = 0;
-        long bytes = 0;
         String doing = "counting the items of table '" + row.tableName() + "'";
-        for (Row r : DriverFailures.whileTableExists(row.tableName(), doing, () -> cql.read(doing, ItemStatements.selectItems(row.itemsTable())))) {
-            items++;
-            bytes += Item.utf8Length(r.getString("item"));
-        }
-        return new long[] {items, bytes};
+        return DriverFailures.whileTableExists(row.tableName(), doing, () -> {
+            long items = 0;
+            long bytes = 0;
+            for (Row r : cql.readSized(doing, "item", ItemStatements.selectItems(row.itemsTable()))) {
+                items++;
+                bytes += Item.utf8Length(r.getString("item"));
+            }
+            return new long[] {items, bytes};
+        });
     }
 
     @Override

@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import dev.stillpoint.domain.error.ErrorReason;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs statements on the session: every failure comes out mapped into the closed set
@@ -58,6 +60,20 @@ final class Cql {
     /** Runs a read: idempotent (the driver may retry it), paged. */
     ResultSet read(String doing, String cql, Object... values) {
         return execute(doing, bind(doing, cql, values).setIdempotent(true).setPageSize(PAGE_SIZE));
+    }
+
+    /** Runs a read of rows carrying item text in {@code textColumn}: paged by bytes ({@link SizedRows}), idempotent. */
+    SizedRows readSized(String doing, String textColumn, String cql, Object... values) {
+        return readSized(doing, r -> {
+            String text = r.getString(textColumn);
+            return text == null ? 0 : text.length();
+        }, cql, values);
+    }
+
+    /** Runs a read of rows whose size on the node {@code rowBytes} tells: paged by bytes ({@link SizedRows}), idempotent. */
+    SizedRows readSized(String doing, ToLongFunction<Row> rowBytes,
+                        String cql, Object... values) {
+        return new SizedRows(this, doing, bind(doing, cql, values).setIdempotent(true), rowBytes);
     }
 
     /**

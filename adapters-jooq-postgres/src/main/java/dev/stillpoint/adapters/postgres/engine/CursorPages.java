@@ -133,7 +133,7 @@ final class CursorPages implements PageSource {
 
     /** Rows for the next batch: what is left of the page, bounded by what the byte budget allows. */
     int fetchRows(PageBudget budget, int itemsInPage, long bytesInPage) {
-        return FetchSizes.next(budget.rows() - itemsInPage, budget.bytes() - bytesInPage, rowsSeen, bytesSeen);
+        return budget.rowsToFetch(itemsInPage, bytesInPage, rowsSeen, bytesSeen);
     }
 
     @Override

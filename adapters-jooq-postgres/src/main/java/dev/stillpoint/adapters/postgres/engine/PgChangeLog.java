@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *
  * <p>The folded rows are read through a cursor inside the snapshot's transaction and handed to the sink as
  * they come: the client holds one fetch of them, whatever the window's size, and a fetch holds about
- * {@link #FETCH_BYTES} whatever the rows' size [S7] ({@link FetchSizes}); the server sorts them.
+ * {@link #FETCH_BYTES} whatever the rows' size [S7] ({@link PageBudget#rowsToFetch}); the server sorts them.
  */
 public final class PgChangeLog implements ChangeLogReads {
 
@@ -49,6 +49,7 @@ public final class PgChangeLog implements ChangeLogReads {
      * largest items held 400 MB, and an export of 250 changes of 300 KB items ran out of a 64 MiB heap.
      */
     public static final long FETCH_BYTES = PageBudget.DEFAULT.bytes();
+    private static final PageBudget FETCH = new PageBudget(FETCH_ROWS, FETCH_BYTES);
 
     private final PostgresSnapshots snapshots;
     private final ReadObserver observer;
@@ -188,7 +189,7 @@ public final class PgChangeLog implements ChangeLogReads {
                 + " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) w"
                 + " WHERE from_last = 1 ORDER BY " + keys;
         try (PreparedStatement s = data.prepareStatement(sql)) {
-            int leftInFetch = FetchSizes.next(FETCH_ROWS, FETCH_BYTES, 0, 0);
+            int leftInFetch = FETCH.rowsToFetch(0, 0, 0, 0);
             s.setFetchSize(leftInFetch);
             s.setString(1, since);
             s.setString(2, since);
@@ -199,7 +200,7 @@ public final class PgChangeLog implements ChangeLogReads {
                 while (true) {
                     if (leftInFetch == 0) {
                         // The fetch is used up: the next row is a round trip, sized by the rows seen so far.
-                        leftInFetch = FetchSizes.next(FETCH_ROWS, FETCH_BYTES, rowsSeen, bytesSeen);
+                        leftInFetch = FETCH.rowsToFetch(0, 0, rowsSeen, bytesSeen);
                         rs.setFetchSize(leftInFetch);
                         observer.roundTrip();
                     }
