@@ -71,8 +71,7 @@ final class Cql {
     }
 
     /** Runs a read of rows whose size on the node {@code rowBytes} tells: paged by bytes ({@link SizedRows}), idempotent. */
-    SizedRows readSized(String doing, ToLongFunction<Row> rowBytes,
-                        String cql, Object... values) {
+    SizedRows readSized(String doing, ToLongFunction<Row> rowBytes, String cql, Object... values) {
         return new SizedRows(this, doing, bind(doing, cql, values).setIdempotent(true), rowBytes);
     }
 

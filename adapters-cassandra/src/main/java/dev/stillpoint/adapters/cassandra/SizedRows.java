@@ -10,13 +10,13 @@ import java.util.NoSuchElementException;
 import java.util.function.ToLongFunction;
 
 /**
- * The rows of a read that carries item text (a recount, a GSI backfill's scan), fetched in pages sized by
- * bytes [S7]. The driver holds a page whole and the node builds it whole, and a page of 500 of the largest
- * items is 200 MB: a restore of 200 items of 395 KB killed a 256 MiB test node as its completion counted
- * them. Each page asks for as many rows as {@link #BUDGET} holds at the average row read so far
- * ({@link PageBudget#rowsToFetch}), resuming from the previous page's paging state. A row's size is what the
- * node reads for it: a read of keys alone still makes the node read each whole row (a restore's count of its
- * keys in pages of 500 killed the node too), so such a read sizes its rows by the items it wrote.
+ * The rows of a read of every row of an items table (a recount, a GSI backfill's scan, a restore's count of
+ * its keys), fetched in pages sized by bytes [S7]. The driver holds a page whole and the node builds it whole,
+ * and a page of 500 of the largest items is 200 MB: a restore of 200 items of 395 KB killed a 256 MiB test node
+ * at its count of keys, and a read of the same items' text in pages of 500 killed it too. Each page asks for
+ * as many rows as {@link #BUDGET} holds at the average row read so far ({@link PageBudget#rowsToFetch}),
+ * resuming from the previous page's paging state. A row's size is what the node reads for it: a read of keys
+ * alone still makes the node read each whole row, so such a read sizes its rows by the items it wrote.
  */
 final class SizedRows implements Iterable<Row> {
 
