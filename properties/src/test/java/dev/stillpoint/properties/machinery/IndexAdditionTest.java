@@ -21,6 +21,7 @@ import dev.stillpoint.ports.out.BackfillEntry;
 import dev.stillpoint.ports.out.BaseItem;
 import dev.stillpoint.ports.out.IndexBuild;
 import dev.stillpoint.ports.out.ItemScan;
+import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import java.util.ArrayList;
@@ -194,6 +195,29 @@ class IndexAdditionTest {
             assertThat(build.scanClosed).as("the scan is closed").isTrue();
             assertThat(after.gsi("byG").orElseThrow().status()).as("the answer has the index ACTIVE").isEqualTo(IndexStatus.ACTIVE);
         }
+    }
+
+    // S7: a backfill's page of large items holds about IndexAddition.PAGE_BYTES, not PAGE items: found from
+    // outside, adding a GSI to a SQLite table of 200 items of 395 KB ran out of a 64 MiB heap (one page of all).
+    @Test
+    void aPageOfLargeItemsHoldsAboutItsBytesNotAThousandItems() {
+        FakeBuild build = new FakeBuild(true);
+        int padChars = 300_000;
+        for (int i = 0; i < 40; i++) {
+            Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+            attributes.put("pk", new AttributeValue.S("p" + i));
+            attributes.put("g", new AttributeValue.S("g" + i));
+            attributes.put("pad", new AttributeValue.S("x".repeat(padChars)));
+            build.items.add(Item.of(attributes));
+        }
+
+        new IndexAddition(build).add("acct", "Orders", BY_G, before -> before.applyCreateGsi(BY_G));
+
+        assertThat(build.entries).as("every item in the index").hasSize(40);
+        int most = (int) (IndexAddition.PAGE_BYTES / padChars) + 1;
+        assertThat(build.pages.get(0)).as("the first page, before any size is known").isEqualTo(PageBudget.FIRST_FETCH_ROWS);
+        assertThat(build.pages.subList(1, build.pages.size())).as("later pages of items of %d bytes, about %d bytes each",
+                padChars, IndexAddition.PAGE_BYTES).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(most));
     }
 
     // DynamoDB's backfill leaves out an item that lacks the index key or holds it with another type
