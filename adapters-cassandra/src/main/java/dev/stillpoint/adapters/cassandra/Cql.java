@@ -30,7 +30,8 @@ import java.util.function.ToLongFunction;
 final class Cql {
 
     private static final int PREPARED_CACHE = 2_000;
-    private static final int PAGE_SIZE = 500;
+    /** Rows of a page of a read; {@link SizedRows} asks for fewer where the rows are large. */
+    static final int PAGE_SIZE = 500;
 
     private final CqlSession session;
     private final Duration schemaTimeout;

@@ -20,8 +20,8 @@ import java.util.function.ToLongFunction;
  */
 final class SizedRows implements Iterable<Row> {
 
-    /** A page: at most 500 rows (the driver's page for other reads), or about 4 MiB of item text. */
-    static final PageBudget BUDGET = new PageBudget(500, PageBudget.DEFAULT.bytes());
+    /** A page: at most the rows of any read's page ({@link Cql#PAGE_SIZE}), and about 4 MiB of item text. */
+    static final PageBudget BUDGET = new PageBudget(Cql.PAGE_SIZE, PageBudget.DEFAULT.bytes());
 
     private final Cql cql;
     private final String doing;
