@@ -48,6 +48,8 @@ final class CatalogColumns {
     static final Field<String> PROJECTION_JSON = DSL.field(DSL.name("sp_indexes", "projection_json"), String.class);
     static final Field<String> INDEX_STATUS = DSL.field(DSL.name("sp_indexes", "status"), String.class);
     static final Field<Boolean> BACKFILLING = DSL.field(DSL.name("sp_indexes", "backfilling"), Boolean.class);
+    static final Field<Long> INDEX_ITEM_COUNT = DSL.field(DSL.name("sp_indexes", "item_count"), Long.class);
+    static final Field<Long> INDEX_SIZE_BYTES = DSL.field(DSL.name("sp_indexes", "size_bytes"), Long.class);
 
     static final Field<String> VECTOR_TABLE_ID = DSL.field(DSL.name("sp_vector_indexes", "table_id"), String.class);
     static final Field<Integer> VECTOR_ORDINAL = DSL.field(DSL.name("sp_vector_indexes", "ordinal"), Integer.class);
@@ -68,7 +70,7 @@ final class CatalogColumns {
     /** Every {@code sp_indexes} column a load reads. */
     static final List<Field<?>> INDEX_ROW = List.of(INDEX_TABLE_ID, INDEX_ORDINAL, INDEX_RELATION_NAME,
             INDEX_PARTITION_KEY_TYPE, INDEX_SORT_KEY_TYPE, INDEX_NAME, INDEX_KIND, INDEX_PARTITION_KEY_NAME,
-            INDEX_SORT_KEY_NAME, PROJECTION_JSON, INDEX_STATUS, BACKFILLING);
+            INDEX_SORT_KEY_NAME, PROJECTION_JSON, INDEX_STATUS, BACKFILLING, INDEX_ITEM_COUNT, INDEX_SIZE_BYTES);
 
     static final Table<?> VECTORS = DSL.table(DSL.name("sp_vector_indexes"));
 

@@ -71,7 +71,8 @@ public final class RestoreRecords {
      * Activates the restored table with its counts and ends its restore; false when that restore is no
      * longer in progress. The counts are taken here, in the caller's unit of work, while the table is still
      * restoring (nothing else writes to it then), so DescribeTable's ItemCount and TableSizeBytes are right
-     * from the first description of the ACTIVE table instead of 0 until the next recount [issue 29].
+     * from the first description of the ACTIVE table instead of 0 until the next recount [issue 29], and
+     * so are each index's ItemCount and IndexSizeBytes.
      *
      * @param catalog     the catalog's connection, in the completing unit of work
      * @param data        the connection that reaches the table's relations (the catalog's on one database)
@@ -85,7 +86,8 @@ public final class RestoreRecords {
         if (relation.isEmpty()) {
             return false;
         }
-        TableStatistics.Counts counts = StatisticsRows.count(data, relation.get(), maxIdLength);
+        TableStatistics.Counts counts = StatisticsRows.count(data, new StatisticsRows.Counted(tableId, relation.get(),
+                StatisticsRows.indexRelations(catalog, tableId), new TableStatistics.Counts(0, 0)), maxIdLength);
         if (catalog.update(TABLES)
                 .set(STATUS, TableStatus.ACTIVE.name())
                 .setNull(STATUS_DUE_AT)
@@ -95,6 +97,7 @@ public final class RestoreRecords {
                 .execute() != 1) {
             return false;
         }
+        StatisticsRows.recordIndexes(catalog, tableId, counts);
         catalog.update(RESTORES).set(RESTORE_IN_PROGRESS, false).where(RESTORE_TABLE_ID.eq(tableId)).execute();
         return true;
     }

@@ -5,9 +5,11 @@ import static dev.stillpoint.sqlcatalog.CatalogColumns.ATTRIBUTE_DEFINITIONS_JSO
 import static dev.stillpoint.sqlcatalog.CatalogColumns.BACKFILLING;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.CREATED_AT;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.DROP_RETRY;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_ITEM_COUNT;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_KIND;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_PARTITION_KEY_NAME;
+import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_SIZE_BYTES;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_SORT_KEY_NAME;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.INDEX_STATUS;
 import static dev.stillpoint.sqlcatalog.CatalogColumns.ITEM_COUNT;
@@ -70,10 +72,11 @@ public final class TableDescriptions {
                 KeySchema key = new KeySchema(i.get(INDEX_PARTITION_KEY_NAME), Optional.ofNullable(i.get(INDEX_SORT_KEY_NAME)));
                 if (i.get(INDEX_KIND).equals("GSI")) {
                     gsis.add(new GlobalSecondaryIndex(i.get(INDEX_NAME), key, CatalogJson.projection(i.get(PROJECTION_JSON)),
-                            IndexStatus.valueOf(i.get(INDEX_STATUS)), Boolean.TRUE.equals(i.get(BACKFILLING)), 0, 0));
+                            IndexStatus.valueOf(i.get(INDEX_STATUS)), Boolean.TRUE.equals(i.get(BACKFILLING)),
+                            i.get(INDEX_ITEM_COUNT), i.get(INDEX_SIZE_BYTES)));
                 } else {
                     lsis.add(new LocalSecondaryIndex(i.get(INDEX_NAME), key, CatalogJson.projection(i.get(PROJECTION_JSON)),
-                            0, 0));
+                            i.get(INDEX_ITEM_COUNT), i.get(INDEX_SIZE_BYTES)));
                 }
             }
             return new TableDescription(row.get(ACCOUNT_ID), row.get(TABLE_NAME), row.get(TABLE_ID), row.get(TABLE_ARN),

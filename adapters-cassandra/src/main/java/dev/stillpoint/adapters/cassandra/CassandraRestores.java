@@ -83,8 +83,7 @@ final class CassandraRestores implements RestoreStore {
      * restores), so its first ACTIVE description carries them instead of 0 until the next statistics pass.
      */
     private boolean recordCounts(CatalogRow row) {
-        long[] counted = tables.count(row);
-        catalog.recordStatistics(row.tableId(), counted[0], counted[1]);
+        catalog.recordStatistics(row.tableId(), tables.count(row));
         return true;
     }
 

@@ -16,7 +16,9 @@ import dev.stillpoint.ports.out.TableStatistics;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,8 +123,13 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
     @Override
     public Optional<TableDescription> describe(String accountId, String tableName) {
         return catalog.find(accountId, tableName).map(row -> {
-            long[] counts = catalog.statistics(row.tableId());
-            return row.description(catalog.restore(row.tableId())).withCounts(counts[0], counts[1]);
+            Counts counts = catalog.statistics(row.tableId());
+            TableDescription described = row.description(catalog.restore(row.tableId()))
+                    .withCounts(counts.items(), counts.bytes());
+            for (Map.Entry<String, Counts> index : counts.indexes().entrySet()) {
+                described = described.withIndexCounts(index.getKey(), index.getValue().items(), index.getValue().bytes());
+            }
+            return described;
         });
     }
 
@@ -135,43 +142,54 @@ final class CassandraTables implements TableCatalog, TableCreator, TableStatisti
         List<TableStatistics.Counted> out = new ArrayList<>();
         for (CatalogRow row : catalog.all()) {
             if (row.status() == TableStatus.ACTIVE) {
-                long[] recorded = catalog.statistics(row.tableId());
-                out.add(new Counted(row, new Counts(recorded[0], recorded[1])));
+                out.add(new Counted(row, catalog.statistics(row.tableId())));
             }
         }
         return out;
     }
 
     /**
-     * Counts the table's items and their JSON bytes by reading its items table (paged by the driver). A
-     * full read of every token range: the statistics poller runs it every few minutes, so its cost is
-     * spread, and the counts are approximate as DynamoDB's are.
+     * Counts the table's items and their JSON bytes by reading its items table, and each ACTIVE index's
+     * entries by reading its index table (in pages of about 4 MiB). A full read of every token range: the
+     * statistics poller runs it every few minutes, so its cost is spread, and the counts are approximate as
+     * DynamoDB's are.
      */
     @Override
     public Counts count(TableStatistics.Counted table) {
-        long[] counted = count(((Counted) table).row());
-        return new Counts(counted[0], counted[1]);
+        return count(((Counted) table).row());
     }
 
     @Override
     public void record(TableStatistics.Counted table, Counts counts) {
-        catalog.recordStatistics(((Counted) table).row().tableId(), counts.items(), counts.bytes());
+        catalog.recordStatistics(((Counted) table).row().tableId(), counts);
     }
 
     /**
-     * The table's items and the bytes of their stored JSON, read page by page: the statistics pass's
-     * figures, and a completing restore's (the same measure, so the next pass changes nothing).
+     * The table's items and the bytes of their stored JSON, and the same of each ACTIVE index's entries,
+     * read page by page: the statistics pass's figures, and a completing restore's (the same measure, so the
+     * next pass changes nothing).
      */
-    long[] count(CatalogRow row) {
-        String doing = "counting the items of table '" + row.tableName() + "'";
+    Counts count(CatalogRow row) {
+        Map<String, Counts> indexes = new HashMap<>();
+        for (IndexDef index : row.indexes()) {
+            if (index.status() == IndexStatus.ACTIVE) {
+                indexes.put(index.name(), count(row, "the entries of index '" + index.name() + "'", row.qualified(index)));
+            }
+        }
+        Counts base = count(row, "the items", row.itemsTable());
+        return new Counts(base.items(), base.bytes(), indexes);
+    }
+
+    private Counts count(CatalogRow row, String what, String qualifiedTable) {
+        String doing = "counting " + what + " of table '" + row.tableName() + "'";
         return DriverFailures.whileTableExists(row.tableName(), doing, () -> {
             long items = 0;
             long bytes = 0;
-            for (Row r : cql.readSized(doing, "item", ItemStatements.selectItems(row.itemsTable()))) {
+            for (Row r : cql.readSized(doing, "item", ItemStatements.selectItems(qualifiedTable))) {
                 items++;
                 bytes += Item.utf8Length(r.getString("item"));
             }
-            return new long[] {items, bytes};
+            return new Counts(items, bytes);
         });
     }
 

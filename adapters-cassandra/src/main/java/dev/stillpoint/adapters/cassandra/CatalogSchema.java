@@ -45,7 +45,10 @@ final class CatalogSchema {
                                 + "table_id text PRIMARY KEY, account_id text, table_name text, source_table_arn text, "
                                 + "restore_date_time timestamp, in_progress boolean, alive_until timestamp)")),
                 new Step(5, "tables.time_to_live: the time-to-live setting a restore carries [E4], as DynamoDB JSON", List.of(
-                        "ALTER TABLE " + ks + ".tables ADD IF NOT EXISTS time_to_live text")));
+                        "ALTER TABLE " + ks + ".tables ADD IF NOT EXISTS time_to_live text")),
+                new Step(6, "table_statistics: ItemCount and IndexSizeBytes of each secondary index, by index name", List.of(
+                        "ALTER TABLE " + ks + ".table_statistics ADD IF NOT EXISTS index_item_counts map<text, bigint>",
+                        "ALTER TABLE " + ks + ".table_statistics ADD IF NOT EXISTS index_size_bytes map<text, bigint>")));
     }
 
     /** The newest version this adapter knows. */

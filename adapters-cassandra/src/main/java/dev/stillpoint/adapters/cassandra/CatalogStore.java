@@ -9,9 +9,12 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.out.TableStatistics;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -173,17 +176,31 @@ final class CatalogStore {
         return rows;
     }
 
-    /** The table's last counted items and bytes, {0, 0} before its first count. */
-    long[] statistics(String tableId) {
-        Row row = cql.read("reading the counts of table " + tableId, "SELECT item_count, size_bytes FROM "
-                + config.catalogKeyspace() + ".table_statistics WHERE table_id = ?", tableId).one();
-        return row == null ? new long[] {0, 0} : new long[] {row.getLong("item_count"), row.getLong("size_bytes")};
+    /** The table's last counted items and bytes and its indexes', 0 before its first count. */
+    TableStatistics.Counts statistics(String tableId) {
+        Row row = cql.read("reading the counts of table " + tableId, "SELECT item_count, size_bytes, index_item_counts, "
+                + "index_size_bytes FROM " + config.catalogKeyspace() + ".table_statistics WHERE table_id = ?", tableId).one();
+        if (row == null) {
+            return new TableStatistics.Counts(0, 0);
+        }
+        Map<String, Long> bytes = row.getMap("index_size_bytes", String.class, Long.class);
+        Map<String, TableStatistics.Counts> indexes = new HashMap<>();
+        row.getMap("index_item_counts", String.class, Long.class).forEach((name, items) ->
+                indexes.put(name, new TableStatistics.Counts(items, bytes.getOrDefault(name, 0L))));
+        return new TableStatistics.Counts(row.getLong("item_count"), row.getLong("size_bytes"), indexes);
     }
 
-    /** Records a table's counted items and bytes. */
-    void recordStatistics(String tableId, long items, long bytes) {
-        cql.run("recording the counts of table " + tableId, "UPDATE " + config.catalogKeyspace()
-                + ".table_statistics SET item_count = ?, size_bytes = ? WHERE table_id = ?", items, bytes, tableId);
+    /** Records a table's counted items and bytes, and each counted index's. */
+    void recordStatistics(String tableId, TableStatistics.Counts counts) {
+        Map<String, Long> items = new HashMap<>();
+        Map<String, Long> bytes = new HashMap<>();
+        counts.indexes().forEach((name, index) -> {
+            items.put(name, index.items());
+            bytes.put(name, index.bytes());
+        });
+        cql.run("recording the counts of table " + tableId, "UPDATE " + config.catalogKeyspace() + ".table_statistics"
+                        + " SET item_count = ?, size_bytes = ?, index_item_counts = ?, index_size_bytes = ? WHERE table_id = ?",
+                counts.items(), counts.bytes(), items, bytes, tableId);
     }
 
     /** Forgets a dropped table's counts. */

@@ -115,6 +115,12 @@ class CassandraRestoreTest extends OnSharedNode {
         assertThat(rows(dataTables.get(0))).isEqualTo(60);
         assertThat(rows(dataTables.get(1))).as("GSI entries: the 30 items with g").isEqualTo(30);
         assertThat(rows(dataTables.get(2))).as("LSI entries: the 20 items with l").isEqualTo(20);
+        // Issue 29 and the index counts: the restored table's description carries its counts at once.
+        assertThat(done.itemCount()).as("ItemCount right after the restore").isEqualTo(60);
+        assertThat(done.globalSecondaryIndexes().get(0).itemCount())
+                .as("the GSI's ItemCount right after the restore: the 30 items with g").isEqualTo(30);
+        assertThat(done.localSecondaryIndexes().get(0).itemCount())
+                .as("the LSI's ItemCount right after the restore: the 20 items with l").isEqualTo(20);
     }
 
     // E4: a name in use is refused up front, with nothing changed; a bad item is refused naming it.

@@ -64,6 +64,17 @@ public record GlobalSecondaryIndex(
     }
 
     /**
+     * This index with the running counts a statistics pass found (approximate, as DynamoDB's).
+     *
+     * @param newItemCount the index's entries
+     * @param newSizeBytes the bytes they take
+     * @return the index with those counts
+     */
+    public GlobalSecondaryIndex withCounts(long newItemCount, long newSizeBytes) {
+        return new GlobalSecondaryIndex(name, keySchema, projection, status, backfilling, newItemCount, newSizeBytes);
+    }
+
+    /**
      * This index with its running counts zeroed, as a snapshot reports it [S2].
      *
      * @return the index with zero item count and size

@@ -44,6 +44,17 @@ public record LocalSecondaryIndex(
     }
 
     /**
+     * This index with the running counts a statistics pass found (approximate, as DynamoDB's).
+     *
+     * @param newItemCount the index's entries
+     * @param newSizeBytes the bytes they take
+     * @return the index with those counts
+     */
+    public LocalSecondaryIndex withCounts(long newItemCount, long newSizeBytes) {
+        return new LocalSecondaryIndex(name, keySchema, projection, newItemCount, newSizeBytes);
+    }
+
+    /**
      * This index with its running counts zeroed, as a snapshot reports it [S2].
      *
      * @return the index with zero item count and size

@@ -222,6 +222,27 @@ public record TableDescription(
     }
 
     /**
+     * This description with the running counts a statistics pass found for the secondary index
+     * {@code indexName} (a GSI or an LSI); unchanged when it has no index of that name, as when the index
+     * was deleted after it was counted.
+     *
+     * @param indexName    the index's name
+     * @param newItemCount the index's entries
+     * @param newSizeBytes the bytes they take
+     * @return the new description
+     */
+    public TableDescription withIndexCounts(String indexName, long newItemCount, long newSizeBytes) {
+        return new TableDescription(accountId, tableName, tableId, tableArn, status, creationTime, keySchema,
+                attributeDefinitions,
+                globalSecondaryIndexes.stream().map(g -> g.name().equals(indexName)
+                        ? g.withCounts(newItemCount, newSizeBytes) : g).toList(),
+                localSecondaryIndexes.stream().map(l -> l.name().equals(indexName)
+                        ? l.withCounts(newItemCount, newSizeBytes) : l).toList(),
+                vectorIndexes, streamSpecification, timeToLive, restoreSummary, throughputModeSummary, itemCount,
+                tableSizeBytes, changeLog);
+    }
+
+    /**
      * This description with {@code index} added after the existing global indexes, as given. The
      * UpdateTable path, which also checks and merges definitions, is {@link #applyCreateGsi}.
      *

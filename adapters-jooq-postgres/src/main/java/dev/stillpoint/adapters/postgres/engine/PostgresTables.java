@@ -199,7 +199,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
     public Counts count(TableStatistics.Counted table) {
         String relation = ((StatisticsRows.Counted) table).relationName();
         try (Connection c = tx.pools().data()) {
-            return StatisticsRows.count(Transaction.dsl(c), relation, TableId.MAX_LENGTH);
+            return StatisticsRows.count(Transaction.dsl(c), table, TableId.MAX_LENGTH);
         } catch (SQLException | RuntimeException e) {
             throw PgFailures.map("counting the items of " + relation, e);
         }

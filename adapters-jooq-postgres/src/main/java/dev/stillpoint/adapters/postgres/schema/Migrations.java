@@ -27,7 +27,8 @@ public final class Migrations {
     static final String LOCATION = "/dev/stillpoint/adapters/postgres/migrations/";
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
-    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql", "V3__deployment.sql");
+    static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql", "V3__deployment.sql",
+            "V4__index_counts.sql");
 
     private static final MigrationDialect DIALECT = new PostgresMigrationDialect();
 

@@ -104,6 +104,10 @@ class PostgresRestoreTest {
             assertThat(completed.itemCount()).as("ItemCount right after the restore").isEqualTo(100);
             assertThat(completed.tableSizeBytes()).as("TableSizeBytes right after the restore")
                     .isEqualTo(storedBytes(layout, completed.tableId()));
+            assertThat(completed.globalSecondaryIndexes().get(0).itemCount())
+                    .as("the GSI's ItemCount right after the restore: the 50 items with g").isEqualTo(50);
+            assertThat(completed.localSecondaryIndexes().get(0).itemCount())
+                    .as("the LSI's ItemCount right after the restore: the 34 items with l").isEqualTo(34);
             for (int i = 0; i < 100; i++) {
                 Item expected = RestoreFixtures.item(i);
                 assertThat(storage.tables().getItem(ACCOUNT, name, RequestKey.of("pk", expected.get("pk"), "sk", expected.get("sk"))))

@@ -112,7 +112,7 @@ public final class SqliteTables implements TableCatalog, ItemStorage, TableStati
     public Counts count(TableStatistics.Counted table) {
         String relation = ((StatisticsRows.Counted) table).relationName();
         return catalog.read("counting the items of " + relation,
-                ctx -> StatisticsRows.count(ctx, relation, TableId.MAX_LENGTH));
+                ctx -> StatisticsRows.count(ctx, table, TableId.MAX_LENGTH));
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class Migrations {
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
     static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__drop_retry.sql", "V3__commit_sequence.sql",
-            "V4__catalog_version.sql");
+            "V4__catalog_version.sql", "V5__index_counts.sql");
 
     private static final MigrationDialect DIALECT = new SqliteMigrationDialect();
 

@@ -88,6 +88,11 @@ final class CatalogDocuments {
         }
     }
 
+    /** An index document's recorded count: 0 before the first recount sets it. */
+    static long count(BsonDocument index, String field) {
+        return index.containsKey(field) ? index.getInt64(field).getValue() : 0;
+    }
+
     /** An index's entries collection and key. */
     record IndexEntry(String name, String collection, KeySchema keySchema) {
     }
@@ -183,9 +188,10 @@ final class CatalogDocuments {
                     if (i.getString("kind").getValue().equals("GSI")) {
                         gsis.add(new GlobalSecondaryIndex(name, keySchema(i), projection,
                                 IndexStatus.valueOf(i.getString("status").getValue()), i.getBoolean("backfilling").getValue(),
-                                0, 0));
+                                count(i, "item_count"), count(i, "size_bytes")));
                     } else {
-                        lsis.add(new LocalSecondaryIndex(name, keySchema(i), projection, 0, 0));
+                        lsis.add(new LocalSecondaryIndex(name, keySchema(i), projection, count(i, "item_count"),
+                                count(i, "size_bytes")));
                     }
                 }
                 return new TableDescription(t.getString("account_id").getValue(), t.getString("table_name").getValue(),

@@ -1,5 +1,6 @@
 package dev.stillpoint.adapters.mongo.engine;
 
+import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 
 import com.mongodb.client.ClientSession;
@@ -10,6 +11,7 @@ import dev.stillpoint.adapters.mongo.storage.KeyIds;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.item.Key;
+import dev.stillpoint.domain.table.IndexStatus;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.domain.request.ItemWrite;
@@ -18,7 +20,10 @@ import dev.stillpoint.ports.out.ItemStorage;
 import dev.stillpoint.ports.out.StorageTable;
 import dev.stillpoint.ports.out.TableCatalog;
 import dev.stillpoint.ports.out.TableStatistics;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -120,26 +125,51 @@ final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
         return catalog.load(s, accountId, tableName).orElseThrow(() -> StorageException.tableNotFound(tableName));
     }
 
-    /** An ACTIVE table's document {@code _id} and collection, with the counts the document holds. */
-    private record Counted(BsonValue id, String collection, Counts recorded) implements TableStatistics.Counted {
+    /**
+     * An ACTIVE table's document {@code _id} and collection and the entries collection of each of its ACTIVE
+     * indexes by index name, with the counts the documents hold.
+     */
+    private record Counted(BsonValue id, String tableId, String collection, Map<String, String> indexCollections,
+                           Counts recorded) implements TableStatistics.Counted {
     }
 
     @Override
     public List<TableStatistics.Counted> activeTables() {
-        List<BsonDocument> active = work.run("listing tables to recount", () -> catalog.tables()
-                .find(eq("status", TableStatus.ACTIVE.name())).into(new java.util.ArrayList<>()));
-        return active.stream().<TableStatistics.Counted>map(t -> new Counted(t.get("_id"),
-                t.getString("collection").getValue(),
-                new Counts(t.getInt64("item_count").getValue(), t.getInt64("size_bytes").getValue()))).toList();
+        return work.run("listing tables to recount", () -> {
+            List<TableStatistics.Counted> out = new ArrayList<>();
+            for (BsonDocument t : catalog.tables().find(eq("status", TableStatus.ACTIVE.name()))) {
+                String tableId = t.getString("table_id").getValue();
+                Map<String, String> collections = new HashMap<>();
+                Map<String, Counts> recorded = new HashMap<>();
+                for (BsonDocument i : catalog.indexes().find(and(eq("table_id", tableId),
+                        eq("status", IndexStatus.ACTIVE.name())))) {
+                    String name = i.getString("index_name").getValue();
+                    collections.put(name, i.getString("collection").getValue());
+                    recorded.put(name, new Counts(CatalogDocuments.count(i, "item_count"),
+                            CatalogDocuments.count(i, "size_bytes")));
+                }
+                out.add(new Counted(t.get("_id"), tableId, t.getString("collection").getValue(), collections,
+                        new Counts(t.getInt64("item_count").getValue(), t.getInt64("size_bytes").getValue(), recorded)));
+            }
+            return out;
+        });
     }
 
     /**
      * Counts from the server's own collection statistics ({@code collStats}: document count and
-     * uncompressed data size), cheap at any size and approximate, as DynamoDB's counts are.
+     * uncompressed data size) of the table's collection and of each ACTIVE index's entries collection,
+     * cheap at any size and approximate, as DynamoDB's counts are.
      */
     @Override
     public Counts count(TableStatistics.Counted table) {
-        String collection = ((Counted) table).collection();
+        Counted t = (Counted) table;
+        Map<String, Counts> indexes = new HashMap<>();
+        t.indexCollections().forEach((name, collection) -> indexes.put(name, collectionCounts(collection)));
+        Counts base = collectionCounts(t.collection());
+        return new Counts(base.items(), base.bytes(), indexes);
+    }
+
+    private Counts collectionCounts(String collection) {
         BsonDocument stats = work.run("counting the items of collection " + collection, () ->
                 work.dataDatabase().runCommand(new BsonDocument("collStats", new BsonString(collection)),
                         BsonDocument.class));
@@ -149,9 +179,14 @@ final class MongoTables implements TableCatalog, ItemStorage, TableStatistics {
     @Override
     public void record(TableStatistics.Counted table, Counts counts) {
         Counted t = (Counted) table;
-        work.run("recording the counts of collection " + t.collection(), () -> catalog.tables().updateOne(
-                eq("_id", t.id()), Updates.combine(Updates.set("item_count", counts.items()),
-                        Updates.set("size_bytes", counts.bytes()))));
+        work.run("recording the counts of collection " + t.collection(), () -> {
+            catalog.tables().updateOne(eq("_id", t.id()), Updates.combine(Updates.set("item_count", counts.items()),
+                    Updates.set("size_bytes", counts.bytes())));
+            counts.indexes().forEach((name, index) -> catalog.indexes().updateOne(
+                    and(eq("table_id", t.tableId()), eq("index_name", name)),
+                    Updates.combine(Updates.set("item_count", index.items()), Updates.set("size_bytes", index.bytes()))));
+            return null;
+        });
     }
 
     /** For tests and operators: the ids of the entries of an index, in {@code _id} order. */
