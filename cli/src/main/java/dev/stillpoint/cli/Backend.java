@@ -146,11 +146,21 @@ final class Backend {
                 throw e;
             }
             throw new CliFailure(ExitCodes.DATABASE_FILE, "cannot open " + shown(dataUrl) + ": "
-                    + scrub(CliCommand.message(e), dataUrl), e);
+                    + scrub(refusal(e), dataUrl), e);
         } catch (IllegalArgumentException e) {
             // A URI the driver cannot parse: its message may quote the URI, so it is scrubbed.
             throw new CliFailure(ExitCodes.USAGE, "cannot open " + shown(dataUrl) + ": " + scrub(e.getMessage(), dataUrl), e);
         }
+    }
+
+    /**
+     * An opening's refusal as printed; a read-only opening refused because the database is older than this
+     * build also names the command that migrates it.
+     */
+    private static String refusal(StorageException e) {
+        String migrate = e.getMessage() != null && e.getMessage().contains("never migrates")
+                ? " (`stillpoint migrate` with the same database options does that)" : "";
+        return e.getMessage() + migrate + " [" + e.reason().apiErrorName() + "]";
     }
 
     private static PostgresStorage openPostgres(boolean readOnly, PostgresConfig config) {
@@ -179,7 +189,8 @@ final class Backend {
                 return SqliteStorage.openReadOnly(SqliteConfig.file(sqlite)
                         .withPool(2 * readOnlySnapshots, readOnlySnapshots).withEvents(events));
             } catch (StorageException e) {
-                throw new CliFailure(ExitCodes.DATABASE_FILE, CliCommand.message(e), e); // the message names the file
+                // The message names the file.
+                throw new CliFailure(ExitCodes.DATABASE_FILE, refusal(e), e);
             }
         }
         if (createsDatabase) {

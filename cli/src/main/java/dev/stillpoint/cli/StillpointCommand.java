@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Stillpoint: the storage core of DynamoDB-compatible servers, on its embedded SQLite default.",
         subcommands = {DemoCommand.class, ExportCommand.class, RestoreCommand.class, CreateTableCommand.class, PutCommand.class,
             GetItemCommand.class, DeleteItemCommand.class, DescribeCommand.class, ListTablesCommand.class, DeleteTableCommand.class,
-            UpdateTableCommand.class},
+            UpdateTableCommand.class, MigrateCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:success",
             "1:other storage error (validation, table not ACTIVE, internal)",
