@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps ItemCount and TableSizeBytes fresh: the control-plane poller calls {@link #runIfDue()} on every
  * pass, and a recount runs on the first pass and then whenever {@code interval} has passed since the
- * last one. A failed recount is logged and retried on the next pass; it never stops the pass.
+ * last one. A recount whose listing of the tables failed is logged and retried on the next pass; one table
+ * that cannot be counted is logged and retried by the next recount. Neither stops the pass.
  */
 public final class StatisticsRefresh {
 
@@ -44,13 +45,19 @@ public final class StatisticsRefresh {
 
     /**
      * Counts every ACTIVE table and records the counts that changed: a table whose counts did not change
-     * is not written, so a recount that finds nothing new commits nothing.
+     * is not written, so a recount that finds nothing new commits nothing. A table that cannot be counted or
+     * recorded is logged and left to the next recount; the tables after it are still counted (found from
+     * outside: one index relation dropped by hand kept every later table's counts at 0).
      */
     void recount() {
         for (TableStatistics.Counted table : statistics.activeTables()) {
-            TableStatistics.Counts now = statistics.count(table);
-            if (!now.equals(table.recorded())) {
-                statistics.record(table, now);
+            try {
+                TableStatistics.Counts now = statistics.count(table);
+                if (!now.equals(table.recorded())) {
+                    statistics.record(table, now);
+                }
+            } catch (StorageException e) {
+                LOG.warn("recounting one table failed; the next recount retries it: {}", e.getMessage());
             }
         }
     }

@@ -9,7 +9,7 @@ import java.util.List;
  * A fake of a backend's recount steps for core tests (no database): ACTIVE tables with the counts
  * their catalog holds and the counts a count finds now; every recorded change logged.
  */
-final class FakeStatistics implements TableStatistics {
+class FakeStatistics implements TableStatistics {
 
     /** A table as listed: its name, its recorded counts and what counting it finds. */
     record Table(String name, Counts recorded, Counts now) implements Counted {
