@@ -8,6 +8,7 @@ import dev.stillpoint.domain.key.ScalarType;
 import dev.stillpoint.domain.table.CreateTableRequest;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.properties.kit.IndexCountChecks;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -67,13 +68,8 @@ class ItemCountTest {
         }
         CassandraStorage restarted = CassandraStorage.open(config);
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            TableDescription d = restarted.tables().describeTable(ACCOUNT, table);
-            while (!IndexCountChecks.counted(d) && System.nanoTime() - deadline < 0) {
-                new CountDownLatch(1).await(50, TimeUnit.MILLISECONDS);
-                d = restarted.tables().describeTable(ACCOUNT, table);
-            }
-            IndexCountChecks.requireCounted(d);
+            IndexCountChecks.requireCounted(IndexCountChecks.awaitCounted(
+                    () -> restarted.tables().describeTable(ACCOUNT, table), Duration.ofSeconds(60)));
         } finally {
             TestCassandra.dropAndClose(restarted);
         }

@@ -7,14 +7,11 @@ import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.core.TableWaiter;
-import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.properties.kit.IndexCountChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,13 +37,8 @@ class PostgresIndexCountTest {
         }
         long versionBefore = catalogVersion(layout, name);
         try (PostgresStorage restarted = PostgresStorage.open(databases.undelayed(layout))) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            TableDescription d = restarted.tables().describeTable(ACCOUNT, name);
-            while (!IndexCountChecks.counted(d) && System.nanoTime() - deadline < 0) {
-                new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
-                d = restarted.tables().describeTable(ACCOUNT, name);
-            }
-            IndexCountChecks.requireCounted(d);
+            IndexCountChecks.requireCounted(IndexCountChecks.awaitCounted(
+                    () -> restarted.tables().describeTable(ACCOUNT, name), Duration.ofSeconds(30)));
         }
         assertThat(catalogVersion(layout, name)).as("catalog_version after a recount that recorded new index counts")
                 .isEqualTo(versionBefore);

@@ -11,8 +11,12 @@ import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.TableOperations;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * DescribeTable's counts of a table's secondary indexes, for an adapter's own test of its statistics pass:
@@ -79,13 +83,33 @@ public final class IndexCountChecks {
     }
 
     /**
-     * Whether a statistics pass has counted the table and both indexes (a poll's condition).
+     * Whether a statistics pass has counted the table and both indexes.
      *
      * @param d the table's description
      * @return whether every count is there
      */
     public static boolean counted(TableDescription d) {
         return d.itemCount() == ITEMS && gsi(d).itemCount() == WITH_GSI_KEY && lsi(d).itemCount() == WITH_LSI_KEY;
+    }
+
+    /**
+     * The table's description once a statistics pass has counted it and both indexes, or the last one read when
+     * {@code within} has passed (then {@link #requireCounted} says what is missing). Polls every 20 ms.
+     *
+     * @param describe reads the table's description
+     * @param within   how long to wait for the pass
+     * @return the description
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static TableDescription awaitCounted(Supplier<TableDescription> describe, Duration within)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        TableDescription d = describe.get();
+        while (!counted(d) && System.nanoTime() - deadline < 0) {
+            new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
+            d = describe.get();
+        }
+        return d;
     }
 
     /**

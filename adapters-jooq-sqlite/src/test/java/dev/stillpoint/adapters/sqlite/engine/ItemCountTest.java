@@ -70,13 +70,8 @@ class ItemCountTest {
         }
         long versionBefore = catalogVersion(file);
         try (SqliteStorage restarted = SqliteStorage.open(SqliteConfig.file(file))) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            TableDescription d = restarted.tables().describeTable(ACCOUNT, "indexed");
-            while (!IndexCountChecks.counted(d) && System.nanoTime() - deadline < 0) {
-                new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
-                d = restarted.tables().describeTable(ACCOUNT, "indexed");
-            }
-            IndexCountChecks.requireCounted(d);
+            IndexCountChecks.requireCounted(IndexCountChecks.awaitCounted(
+                    () -> restarted.tables().describeTable(ACCOUNT, "indexed"), Duration.ofSeconds(30)));
         }
         assertThat(catalogVersion(file)).as("catalog_version after a recount that recorded new index counts")
                 .isEqualTo(versionBefore);
