@@ -56,6 +56,7 @@ class JsonAnswersTest {
         success.put("delete-item", List.of("delete-item", "--sqlite", db, "--table", "things", "--key-json", KEY));
         success.put("delete-table", List.of("delete-table", "--sqlite", db, "--table", "things2"));
         success.put("demo", List.of("demo", "--items", "300"));
+        success.put("migrate", List.of("migrate", "--sqlite", db));
 
         Map<String, List<String>> failure = new LinkedHashMap<>();
         String absent = dir.resolve("absent.db").toString();
@@ -71,6 +72,7 @@ class JsonAnswersTest {
         failure.put("delete-item", List.of("delete-item", "--sqlite", db, "--table", "things", "--key-json", "{}"));
         failure.put("delete-table", List.of("delete-table", "--sqlite", db, "--table", "things2"));
         failure.put("demo", List.of("demo", "--items", "0"));
+        failure.put("migrate", List.of("migrate", "--sqlite", absent));
 
         CommandLineNames names = new CommandLineNames();
         assertThat(success.keySet()).as("a success case for every command").containsExactlyInAnyOrderElementsOf(names.all);
