@@ -167,6 +167,34 @@ public final class TableRestore {
         }
     }
 
+    /**
+     * Why a restore stopped after the table was begun, when removing the table failed too ({@link #getCause()}
+     * is why it stopped, {@link #removal()} why the table stayed): the table stays CREATING, its restore no longer
+     * renewed, until an opening that writes removes it once its sign of life is older than the idle limit [E5].
+     */
+    public static final class NotRemoved extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String tableName;
+        private final RuntimeException removal;
+
+        NotRemoved(String tableName, RuntimeException cause, RuntimeException removal) {
+            super("restore into '" + tableName + "' stopped: " + cause.getMessage() + "; removing the table failed too: "
+                    + removal.getMessage(), cause);
+            this.tableName = tableName;
+            this.removal = removal;
+        }
+
+        /** @return the table that stayed */
+        public String tableName() {
+            return tableName;
+        }
+
+        /** @return why removing the table failed */
+        public RuntimeException removal() {
+            return removal;
+        }
+    }
+
     /** Why a restore stopped after the table was begun: the table was removed ({@link #getCause()} says why). */
     public static final class Abandoned extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -272,8 +300,14 @@ public final class TableRestore {
             return new Result(done, export.format(), written[0], Duration.ofNanos(System.nanoTime() - started),
                     Math.max(1, writers));
         } catch (RuntimeException e) {
-            abort.abandon();
-            load.close(); // idempotent: the table is removed even when abort never saw the load
+            try {
+                abort.abandon();
+                load.close(); // idempotent: the table is removed even when abort never saw the load
+            } catch (RuntimeException removal) {
+                // Found from outside (a disk full under SQLite): the removal's failure replaced the load's.
+                e.addSuppressed(removal);
+                throw new NotRemoved(tableName, e, removal);
+            }
             throw new Abandoned(tableName, e);
         }
     }

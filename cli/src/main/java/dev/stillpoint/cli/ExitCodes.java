@@ -43,6 +43,11 @@ final class ExitCodes {
      * at (or the table records none); nothing was written [I3].
      */
     static final int INPUT_MARKER = 16;
+    /**
+     * {@code restore}: the load failed mid-way and removing the new table failed too (a disk full, the database
+     * gone); the table stays CREATING until an opening that writes removes it once its restore is idle [E5].
+     */
+    static final int RESTORE_NOT_REMOVED = 17;
 
     private ExitCodes() {
     }
@@ -70,6 +75,7 @@ final class ExitCodes {
             case RESTORE_ABANDONED -> "RESTORE_ABANDONED";
             case ITEM_NOT_FOUND -> "ITEM_NOT_FOUND";
             case INPUT_MARKER -> "INPUT_MARKER";
+            case RESTORE_NOT_REMOVED -> "RESTORE_NOT_REMOVED";
             default -> "EXIT_" + code;
         };
     }

@@ -9,6 +9,7 @@ import dev.stillpoint.backup.ExportReader;
 import dev.stillpoint.backup.TableRestore;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.lifecycle.RestoreIdleLimit;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.ports.in.Storage;
 import java.io.PrintWriter;
@@ -55,6 +56,8 @@ import picocli.CommandLine.TypeConversionException;
             "14:the load failed or was interrupted mid-way; the new table was removed",
             "16:an incremental export that does not start at the snapshot marker the table stands at (or the table"
                 + " records none); nothing written",
+            "17:the load failed mid-way and removing the new table failed too (both named); it stays CREATING until"
+                + " a command that writes removes it once its restore has been idle 60 s",
             "130/143:interrupted by SIGINT/SIGTERM; the new table was removed"})
 final class RestoreCommand extends StorageCommand {
 
@@ -213,10 +216,13 @@ final class RestoreCommand extends StorageCommand {
             }
             throw e;
         } catch (TableRestore.Abandoned e) {
-            Throwable cause = e.getCause();
-            String why = cause instanceof StorageException s ? CliCommand.message(s) : cause.getMessage();
-            throw new CliFailure(ExitCodes.RESTORE_ABANDONED, "restore into '" + table + "' stopped: " + why
+            throw new CliFailure(ExitCodes.RESTORE_ABANDONED, "restore into '" + table + "' stopped: " + why(e.getCause())
                     + "; the table was removed", e);
+        } catch (TableRestore.NotRemoved e) {
+            throw new CliFailure(ExitCodes.RESTORE_NOT_REMOVED, "restore into '" + table + "' stopped: " + why(e.getCause())
+                    + "; removing the table failed too: " + why(e.removal()) + "; it stays CREATING until a command"
+                    + " that writes (put, delete-table, migrate, ...) removes it, once its last sign of life is "
+                    + RestoreIdleLimit.DEFAULT_DURATION.toSeconds() + " s old", e);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -224,6 +230,11 @@ final class RestoreCommand extends StorageCommand {
                 // The hook is running or has run.
             }
         }
+    }
+
+    /** A restore's failure as printed: a storage failure with its reason, anything else by its message. */
+    private static String why(Throwable failure) {
+        return failure instanceof StorageException s ? CliCommand.message(s) : failure.getMessage();
     }
 
     /**
