@@ -1,6 +1,7 @@
 package dev.stillpoint.backup;
 
 import dev.stillpoint.backup.BackupFailure.Problem;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.item.Item;
 import dev.stillpoint.domain.key.KeySchema;
 import dev.stillpoint.domain.request.RequestKey;
@@ -86,17 +87,28 @@ public final class ChangesApply {
             requireAt(target, changes.since(), dir);
             KeySchema schema = target.keySchema();
             long[] absent = {0};
-            changes.forEach(c -> {
-                if (c.newImage().isPresent()) {
-                    storage.tables().putItem(account, table, c.newImage().get());
-                } else {
-                    RequestKey key = keyOf(c.keys(), schema);
-                    if (storage.tables().getItem(account, table, key).isEmpty()) {
-                        absent[0]++;
+            long[] applied = {0};
+            try {
+                changes.forEach(c -> {
+                    if (c.newImage().isPresent()) {
+                        storage.tables().putItem(account, table, c.newImage().get());
+                    } else {
+                        RequestKey key = keyOf(c.keys(), schema);
+                        if (storage.tables().getItem(account, table, key).isEmpty()) {
+                            absent[0]++;
+                        }
+                        storage.tables().deleteItem(account, table, key);
                     }
-                    storage.tables().deleteItem(account, table, key);
-                }
-            });
+                    applied[0]++;
+                });
+            } catch (StorageException e) {
+                // Found from outside (a disk full mid-way): the write's failure alone did not say the table was
+                // part-way through the window, nor that the same export completes it.
+                throw new StorageException(e.reason(), "applying the incremental export in " + dir + " to table '"
+                        + table + "' stopped after " + applied[0] + " of " + (changes.puts() + changes.tombstones())
+                        + " changes: " + e.getMessage() + "; the table still stands at marker '" + changes.since()
+                        + "', so applying the same export again completes it [I3]", e);
+            }
             Optional<String> sourceTableArn = target.restoreSummary().flatMap(RestoreSummary::sourceTableArn);
             storage.recordRestore(account, table, new RestoreSummary(
                     Optional.of(RestoredMarker.backupArn(sourceTableArn, changes.until())), sourceTableArn,

@@ -176,4 +176,51 @@ class RestoreIncrementalCommandTest {
         }
         return out;
     }
+
+    // [I3] An apply that fails part-way says how far it got and that the same export completes it. Found from
+    // outside: an apply onto a SQLite file on a full disk ended "deleting an item of table 'chg': SQLITE_FULL",
+    // nothing more. Here a trigger the test puts on the restored table's base relation refuses one change.
+    @org.junit.jupiter.api.Test
+    void i3_anApplyStoppedPartWaySaysHowFarAndTheSameExportCompletesIt() throws Exception {
+        Path dir = Cli.scratch("restore-incremental-stopped");
+        Path db = dir.resolve("t.db");
+        String sqlite = db.toString();
+        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
+        put(db, "a", "1");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
+        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
+        ok(Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("a").toString(), "--table", "copy"));
+        put(db, "b", "1");
+        put(db, "c", "refused-once");
+        put(db, "d", "1");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("ab").toString(),
+                "--since", markerA));
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("b").toString()));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+             java.sql.Statement s = c.createStatement()) {
+            String relation;
+            try (java.sql.ResultSet r = s.executeQuery("SELECT relation_name FROM sp_tables WHERE table_name = 'copy'")) {
+                assertThat(r.next()).as("the restored table's row").isTrue();
+                relation = r.getString(1);
+            }
+            s.execute("CREATE TRIGGER refuse_once BEFORE INSERT ON \"" + relation + "\" WHEN NEW.item LIKE"
+                    + " '%refused-once%' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+        }
+
+        String[] apply = {"restore", "--sqlite", sqlite, "--from", dir.resolve("ab").toString(), "--table", "copy"};
+        Cli.Run stopped = Cli.run(apply);
+        assertThat(stopped.code()).as(stopped.err()).isEqualTo(ExitCodes.STORAGE_ERROR);
+        assertThat(stopped.err()).containsPattern("to table 'copy' stopped after [0-2] of 3 changes: ")
+                .contains("refused by the test", "still stands at marker '" + markerA + "'",
+                        "applying the same export again completes it");
+
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP TRIGGER refuse_once");
+        }
+        ok(Cli.run(apply));
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "copy", "--out", dir.resolve("copy-b").toString()));
+        assertThat(items(dir.resolve("copy-b/items.jsonl"))).as("the second apply completed the window")
+                .isEqualTo(items(dir.resolve("b/items.jsonl")));
+    }
 }
