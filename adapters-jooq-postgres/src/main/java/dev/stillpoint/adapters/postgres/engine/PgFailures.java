@@ -35,7 +35,11 @@ public final class PgFailures {
             Map.entry("28000", "invalid_authorization_specification"),
             Map.entry("3D000", "invalid_catalog_name"),
             Map.entry("42501", "insufficient_privilege"),
-            Map.entry("08004", "sqlserver_rejected_establishment_of_sqlconnection"));
+            Map.entry("08004", "sqlserver_rejected_establishment_of_sqlconnection"),
+            // Class 53 is TRANSIENT (below); found from outside, a full tablespace said only "could not extend file".
+            Map.entry("53100", "disk_full"),
+            Map.entry("53200", "out_of_memory"),
+            Map.entry("53300", "too_many_connections"));
 
     private PgFailures() {
     }

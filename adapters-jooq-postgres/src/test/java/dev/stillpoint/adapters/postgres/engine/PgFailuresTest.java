@@ -100,4 +100,18 @@ class PgFailuresTest {
     void undefinedTableIsTableNotFound(String sqlState) throws SQLException {
         assertThat(PgFailures.map("reading", raised(sqlState)).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
     }
+
+    // Found from outside: a restore into a full tablespace said "(SQLSTATE 53100): could not extend file ...: wrote
+    // only 4096 of 8192 bytes", not that the disk was full. Class 53 is retryable, and its conditions are named.
+    @ParameterizedTest
+    @ValueSource(strings = {"53100", "53200", "53300"})
+    void insufficientResourcesAreTransientAndNamed(String sqlState) throws SQLException {
+        StorageException mapped = PgFailures.map("writing", raised(sqlState));
+        assertThat(mapped.reason()).isEqualTo(ErrorReason.TRANSIENT);
+        assertThat(mapped.getMessage()).contains(switch (sqlState) {
+            case "53100" -> "disk_full (SQLSTATE 53100)";
+            case "53200" -> "out_of_memory (SQLSTATE 53200)";
+            default -> "too_many_connections (SQLSTATE 53300)";
+        });
+    }
 }
