@@ -30,6 +30,21 @@ class RestoreIncrementalCommandTest {
         assertThat(run.code()).as(run.err()).isZero();
     }
 
+    /**
+     * Table 'things' (a NEW_IMAGE log) holding item a, exported at A into {@code dir/a} and restored as 'copy'.
+     *
+     * @return marker A
+     */
+    private static String restoredAtA(Path db, Path dir) throws Exception {
+        String sqlite = db.toString();
+        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
+        put(db, "a", "1");
+        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
+        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
+        ok(Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("a").toString(), "--table", "copy"));
+        return markerA;
+    }
+
     private static void put(Path db, String pk, String v) {
         ok(Cli.run("put", "--sqlite", db.toString(), "--table", "things", "--item",
                 "{\"pk\":{\"S\":\"" + pk + "\"},\"v\":{\"S\":\"" + v + "\"}}"));
@@ -97,11 +112,7 @@ class RestoreIncrementalCommandTest {
         Path dir = Cli.scratch("restore-incremental-tampered-" + format);
         Path db = dir.resolve("t.db");
         String sqlite = db.toString();
-        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
-        put(db, "a", "1");
-        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
-        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
-        ok(Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("a").toString(), "--table", "copy"));
+        String markerA = restoredAtA(db, dir);
         put(db, "a", "2");
         put(db, "x", "brief");
         ok(Cli.run("delete-item", "--sqlite", sqlite, "--table", "things", "--key-json", "{\"pk\":{\"S\":\"x\"}}"));
@@ -185,11 +196,7 @@ class RestoreIncrementalCommandTest {
         Path dir = Cli.scratch("restore-incremental-stopped");
         Path db = dir.resolve("t.db");
         String sqlite = db.toString();
-        ok(Cli.run("create-table", "--sqlite", sqlite, "--table", "things", "--key", "pk:S", "--change-log", "NEW_IMAGE"));
-        put(db, "a", "1");
-        ok(Cli.run("export", "--sqlite", sqlite, "--table", "things", "--out", dir.resolve("a").toString()));
-        String markerA = JSON.readTree(dir.resolve("a/manifest.json").toFile()).path("snapshot").path("marker").asText();
-        ok(Cli.run("restore", "--sqlite", sqlite, "--from", dir.resolve("a").toString(), "--table", "copy"));
+        String markerA = restoredAtA(db, dir);
         put(db, "b", "1");
         put(db, "c", "refused-once");
         put(db, "d", "1");
