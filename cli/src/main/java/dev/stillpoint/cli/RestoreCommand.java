@@ -150,10 +150,16 @@ final class RestoreCommand extends StorageCommand {
         }
         TableRestore.Abort abort = new TableRestore.Abort();
         Thread hook = new Thread(() -> {
-            if (abort.abandon()) {
-                System.err.println("stillpoint restore: interrupted; table '" + table + "' removed");
-                System.err.flush();
+            try {
+                if (abort.abandon()) {
+                    System.err.println("stillpoint restore: interrupted; table '" + table + "' removed");
+                }
+            } catch (RuntimeException e) {
+                // One line, as every other failure: the JVM would print the hook's exception as a stack trace.
+                System.err.println("stillpoint restore: interrupted; removing table '" + table + "' failed: " + why(e)
+                        + stays());
             }
+            System.err.flush();
         }, "stillpoint-restore-interrupted");
         try (Storage storage = openStorage()) {
             Runtime.getRuntime().addShutdownHook(hook);
@@ -220,9 +226,7 @@ final class RestoreCommand extends StorageCommand {
                     + "; the table was removed", e);
         } catch (TableRestore.NotRemoved e) {
             throw new CliFailure(ExitCodes.RESTORE_NOT_REMOVED, "restore into '" + table + "' stopped: " + why(e.getCause())
-                    + "; removing the table failed too: " + why(e.removal()) + "; it stays CREATING until a command"
-                    + " that writes (put, delete-table, migrate, ...) removes it, once its last sign of life is "
-                    + RestoreIdleLimit.DEFAULT_DURATION.toSeconds() + " s old", e);
+                    + "; removing the table failed too: " + why(e.removal()) + stays(), e);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -230,6 +234,12 @@ final class RestoreCommand extends StorageCommand {
                 // The hook is running or has run.
             }
         }
+    }
+
+    /** What becomes of a table whose removal failed [E5]. */
+    private static String stays() {
+        return "; it stays CREATING until a command that writes (put, delete-table, migrate, ...) removes it, once its"
+                + " last sign of life is " + RestoreIdleLimit.DEFAULT_DURATION.toSeconds() + " s old";
     }
 
     /** A restore's failure as printed: a storage failure with its reason, anything else by its message. */

@@ -2,10 +2,18 @@ package dev.stillpoint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * every change of the new table's status and its deletion, so its completion fails, and so does its removal.
  */
 class RestoreNotRemovedTest {
+
+    private static final long GENEROUS_SECONDS = 120;
 
     @Test
     void e5_aRestoreWhoseTableCannotBeRemovedNamesBothFailuresAndLeavesTheTableCreating() throws Exception {
@@ -28,12 +38,7 @@ class RestoreNotRemovedTest {
         String url = CliPg.newDatabase("not_removed", "pw");
         assertThat(Cli.run("list-tables", "--postgres", url).code()).as("an empty catalog").isNotZero();
         assertThat(Cli.run("migrate", "--postgres", url).code()).isZero();
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            s.execute("CREATE FUNCTION refuse_victim() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                    + " RAISE EXCEPTION 'the catalog row of victim is frozen by the test'; END $$");
-            s.execute("CREATE TRIGGER refuse_victim BEFORE UPDATE OF status OR DELETE ON sp_tables FOR EACH ROW"
-                    + " WHEN (OLD.table_name = 'victim') EXECUTE FUNCTION refuse_victim()");
-        }
+        freezeVictim(url);
 
         Cli.Run restore = Cli.run("restore", "--from", export.toString(), "--postgres", url, "--table", "victim");
 
@@ -41,6 +46,56 @@ class RestoreNotRemovedTest {
         assertThat(restore.err()).as("why the restore stopped, why the table stayed, and until when")
                 .contains("restore into 'victim' stopped: ", "; removing the table failed too: ",
                         "frozen by the test", "it stays CREATING until a command that writes");
+        assertThat(restore.err().lines()).as("one line, each failure typed: %s", restore.err()).singleElement()
+                .asString().contains(": removing the catalog row: ").endsWith("60 s old");
+        requireStayed(url);
+    }
+
+    // The same when SIGTERM interrupts the restore: the shutdown hook says it in one line, not a stack trace.
+    @Test
+    void e5_aRestoreInterruptedWhoseTableCannotBeRemovedSaysSoInOneLine() throws Exception {
+        Path export = RestoreSignalsTest.export();
+        String url = CliPg.newDatabase("not_removed_term", "pw");
+        assertThat(Cli.run("migrate", "--postgres", url).code()).isZero();
+        freezeVictim(url);
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Path stderr = Files.createTempFile(export.getParent(), "stderr-", ".txt");
+        Process p = new ProcessBuilder(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), PausedCommand.class.getName(), "200", "restore", "--from",
+                export.toString(), "--postgres", url, "--table", "victim", "--batch", "100"))
+                .redirectError(stderr.toFile()).start();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = CompletableFuture.supplyAsync(() -> {
+            try {
+                return stdout.readLine();
+            } catch (java.io.IOException e) {
+                return "(stdout unreadable: " + e + ")";
+            }
+        }).get(GENEROUS_SECONDS, TimeUnit.SECONDS);
+        assertThat(line).as("the child paused (stderr: %s)", Files.readString(stderr)).isEqualTo("PAUSED 200");
+
+        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();
+        assertThat(kill.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(143);
+        assertThat(Files.readString(stderr).lines()).singleElement().asString()
+                .startsWith("stillpoint restore: interrupted; removing table 'victim' failed: ")
+                .contains("frozen by the test", "it stays CREATING until a command that writes");
+        requireStayed(url);
+    }
+
+    /** A trigger refusing every change of table 'victim''s status and its deletion. */
+    private static void freezeVictim(String url) throws Exception {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE FUNCTION refuse_victim() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " RAISE EXCEPTION 'the catalog row of victim is frozen by the test'; END $$");
+            s.execute("CREATE TRIGGER refuse_victim BEFORE UPDATE OF status OR DELETE ON sp_tables FOR EACH ROW"
+                    + " WHEN (OLD.table_name = 'victim') EXECUTE FUNCTION refuse_victim()");
+        }
+    }
+
+    /** The trigger dropped, table 'victim' is still there, CREATING, as the message said. */
+    private static void requireStayed(String url) throws Exception {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("DROP TRIGGER refuse_victim ON sp_tables");
         }

@@ -26,7 +26,7 @@ class RestoreSignalsTest {
 
     private static final long GENEROUS_SECONDS = 120;
 
-    private static Path export() {
+    static Path export() {
         Path dir = Cli.scratch("restore-signals");
         Path db = dir.resolve("src.db");
         assertThat(Cli.run("create-table", "--sqlite", db.toString(), "--table", "things", "--key", "pk:S,sk:N").code()).isZero();

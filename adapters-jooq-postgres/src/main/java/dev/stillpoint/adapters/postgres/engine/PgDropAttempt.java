@@ -151,21 +151,31 @@ final class PgDropAttempt implements DropAttempt {
 
     @Override
     public void markDeleting(TableState.Deleting deleting) {
-        TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, deleting.dueAt(),
-                deleting.retry());
+        try {
+            TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, deleting.dueAt(),
+                    deleting.retry());
+        } catch (RuntimeException e) {
+            throw PgFailures.map(doing + ": marking the table DELETING", e);
+        }
     }
 
+    // Found from outside: a catalog row whose removal the server refused reached the caller as jOOQ's exception,
+    // untyped and over two lines ("SQL [delete from ...]; ERROR: ...").
     @Override
     public void removeCatalogRow() {
-        if (shared) {
-            removeRow(work.catalog());
-            return;
+        try {
+            if (shared) {
+                removeRow(work.catalog());
+                return;
+            }
+            // Separate layout [L2]: the catalog commits the row DELETING (due now, deferred) first; it is
+            // removed only after the data transaction committed the drops, so no failure in between can
+            // leave a relation without its row.
+            TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, time.now(),
+                    TableState.DropRetry.DEFERRED);
+        } catch (RuntimeException e) {
+            throw PgFailures.map(doing + ": removing the catalog row", e);
         }
-        // Separate layout [L2]: the catalog commits the row DELETING (due now, deferred) first; it is
-        // removed only after the data transaction committed the drops, so no failure in between can
-        // leave a relation without its row.
-        TableRows.setStatus(work.catalog(), loaded.row().tableId(), TableStatus.DELETING, time.now(),
-                TableState.DropRetry.DEFERRED);
         progress = Progress.ROW_TO_REMOVE;
     }
 
