@@ -1,8 +1,18 @@
 package dev.stillpoint.cli;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import picocli.CommandLine;
 
@@ -15,6 +25,30 @@ import picocli.CommandLine;
 public final class PausedCommand {
 
     private PausedCommand() {
+    }
+
+    /**
+     * A child JVM running {@code PausedCommand pauseAt args...} on this test's class path, its stderr into
+     * {@code stderr}; {@link #firstLine} then waits for its {@code PAUSED} line.
+     */
+    static Process start(long pauseAt, Path stderr, String... args) throws IOException {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), PausedCommand.class.getName(), Long.toString(pauseAt)));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+    }
+
+    /** The child's first line on stdout, read within {@code seconds} (a deadline, not a pause). */
+    static String firstLine(Process child, long seconds) throws Exception {
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return stdout.readLine();
+            } catch (IOException e) {
+                return "(stdout unreadable: " + e + ")";
+            }
+        }).get(seconds, TimeUnit.SECONDS);
     }
 
     public static void main(String[] args) throws Exception {

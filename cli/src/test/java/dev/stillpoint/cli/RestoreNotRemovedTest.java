@@ -2,17 +2,11 @@ package dev.stillpoint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -58,20 +52,10 @@ class RestoreNotRemovedTest {
         String url = CliPg.newDatabase("not_removed_term", "pw");
         assertThat(Cli.run("migrate", "--postgres", url).code()).isZero();
         freezeVictim(url);
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = Files.createTempFile(export.getParent(), "stderr-", ".txt");
-        Process p = new ProcessBuilder(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), PausedCommand.class.getName(), "200", "restore", "--from",
-                export.toString(), "--postgres", url, "--table", "victim", "--batch", "100"))
-                .redirectError(stderr.toFile()).start();
-        BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return stdout.readLine();
-            } catch (java.io.IOException e) {
-                return "(stdout unreadable: " + e + ")";
-            }
-        }).get(GENEROUS_SECONDS, TimeUnit.SECONDS);
+        Process p = PausedCommand.start(200, stderr, "restore", "--from", export.toString(), "--postgres", url,
+                "--table", "victim", "--batch", "100");
+        String line = PausedCommand.firstLine(p, GENEROUS_SECONDS);
         assertThat(line).as("the child paused (stderr: %s)", Files.readString(stderr)).isEqualTo("PAUSED 200");
 
         Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();

@@ -6,15 +6,9 @@ import dev.stillpoint.adapters.sqlite.SqliteConfig;
 import dev.stillpoint.adapters.sqlite.SqliteStorage;
 import dev.stillpoint.domain.item.AttributeValue;
 import dev.stillpoint.domain.item.Item;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -44,20 +38,10 @@ class RestoreSignalsTest {
     private static void interrupted(String signal, int exit) throws Exception {
         Path export = export();
         Path target = export.getParent().resolve("target.db");
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = Files.createTempFile(export.getParent(), "stderr-", ".txt");
-        Process p = new ProcessBuilder(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), PausedCommand.class.getName(), "200", "restore", "--from",
-                export.toString(), "--sqlite", target.toString(), "--table", "copy", "--batch", "100"))
-                .redirectError(stderr.toFile()).start();
-        BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return stdout.readLine();
-            } catch (java.io.IOException e) {
-                return "(stdout unreadable: " + e + ")";
-            }
-        }).get(GENEROUS_SECONDS, TimeUnit.SECONDS);
+        Process p = PausedCommand.start(200, stderr, "restore", "--from", export.toString(), "--sqlite", target.toString(),
+                "--table", "copy", "--batch", "100");
+        String line = PausedCommand.firstLine(p, GENEROUS_SECONDS);
         assertThat(line).as("the child paused (stderr: %s)", Files.readString(stderr)).isEqualTo("PAUSED 200");
         assertThat(Cli.run("describe", "--sqlite", target.toString(), "--table", "copy").out())
                 .as("mid-way the table is there, CREATING").contains("\"TableStatus\" : \"CREATING\"")
