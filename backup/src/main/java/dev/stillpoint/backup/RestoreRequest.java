@@ -134,6 +134,8 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      *     read or created), or as the backend answers
      * @throws BackupFailure a refusal of the input (nothing created)
      * @throws TableRestore.Abandoned a failure after the table was begun: the table was removed
+     * @throws TableRestore.NotRemoved a failure after the table was begun whose removal failed too: the table stays
+     *     CREATING until recovery removes it [E5]
      */
     public TableRestore.Result run(Storage storage, String account, String table) {
         TableRestore.refuseNameInUse(storage, account, table);
@@ -155,6 +157,8 @@ public record RestoreRequest(Path dir, Optional<ExportKey> key, ExportReader.Dup
      * @throws dev.stillpoint.domain.error.StorageException RESOURCE_IN_USE when the name is taken (nothing
      *     created), or as the backend answers
      * @throws TableRestore.Abandoned a failure after the table was begun: the table was removed
+     * @throws TableRestore.NotRemoved a failure after the table was begun whose removal failed too: the table stays
+     *     CREATING until recovery removes it [E5]
      */
     public TableRestore.Result run(Storage storage, CheckedExport export, String account, String table) {
         return TableRestore.restore(storage, export, account, table, batchSize, jobs, listener, abort);

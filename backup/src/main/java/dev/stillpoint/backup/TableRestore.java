@@ -242,6 +242,8 @@ public final class TableRestore {
      *     backend answers begin
      * @throws BackupFailure a refusal of the input (nothing created)
      * @throws Abandoned a failure after the table was begun: the table was removed
+     * @throws NotRemoved a failure after the table was begun whose removal failed too: the table stays CREATING
+     *     until recovery removes it [E5]
      */
     static Result restore(Storage storage, Path dir, Optional<ExportKey> key, String accountId, String tableName,
                                  int batchSize, Listener listener, Abort abort) {
@@ -266,6 +268,8 @@ public final class TableRestore {
      * @throws StorageException RESOURCE_IN_USE when the name is taken (nothing created), or as the backend
      *     answers begin
      * @throws Abandoned a failure after the table was begun: the table was removed
+     * @throws NotRemoved a failure after the table was begun whose removal failed too: the table stays CREATING
+     *     until recovery removes it [E5]
      */
     static Result restore(Storage storage, CheckedExport export, String accountId, String tableName,
                                  int batchSize, int jobs, Listener listener, Abort abort) {
