@@ -86,8 +86,8 @@ public final class RestoreRecords {
         if (relation.isEmpty()) {
             return false;
         }
-        TableStatistics.Counts counts = StatisticsRows.count(data, new StatisticsRows.Counted(tableId, relation.get(),
-                StatisticsRows.indexRelations(catalog, tableId), new TableStatistics.Counts(0, 0)), maxIdLength);
+        TableStatistics.Counts counts = StatisticsRows.count(data, relation.get(),
+                StatisticsRows.indexRelations(catalog, tableId), maxIdLength);
         if (catalog.update(TABLES)
                 .set(STATUS, TableStatus.ACTIVE.name())
                 .setNull(STATUS_DUE_AT)

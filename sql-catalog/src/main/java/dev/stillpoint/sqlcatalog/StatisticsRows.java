@@ -116,9 +116,15 @@ public final class StatisticsRows {
      */
     public static TableStatistics.Counts count(DSLContext data, TableStatistics.Counted table, int maxIdLength) {
         Counted listed = (Counted) table;
+        return count(data, listed.relationName(), listed.indexRelations(), maxIdLength);
+    }
+
+    /** A base relation's counts with those of each index relation of {@code indexRelations} (by index name). */
+    static TableStatistics.Counts count(DSLContext data, String relationName, Map<String, String> indexRelations,
+                                        int maxIdLength) {
         Map<String, TableStatistics.Counts> indexes = new HashMap<>();
-        listed.indexRelations().forEach((name, relation) -> indexes.put(name, count(data, relation, maxIdLength)));
-        TableStatistics.Counts base = count(data, listed.relationName(), maxIdLength);
+        indexRelations.forEach((name, relation) -> indexes.put(name, count(data, relation, maxIdLength)));
+        TableStatistics.Counts base = count(data, relationName, maxIdLength);
         return new TableStatistics.Counts(base.items(), base.bytes(), indexes);
     }
 
@@ -129,7 +135,7 @@ public final class StatisticsRows {
      * @param tableId the table's catalog id
      * @return the relations
      */
-    public static Map<String, String> indexRelations(DSLContext catalog, String tableId) {
+    static Map<String, String> indexRelations(DSLContext catalog, String tableId) {
         return catalog.select(INDEX_NAME, INDEX_RELATION_NAME).from(INDEXES)
                 .where(INDEX_TABLE_ID.eq(tableId)).and(INDEX_STATUS.eq(IndexStatus.ACTIVE.name()))
                 .fetchMap(INDEX_NAME, INDEX_RELATION_NAME);
