@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * names, no index name twice, at most {@value TableDescription#MAX_GLOBAL_SECONDARY_INDEXES} global
  * and {@value TableDescription#MAX_LOCAL_SECONDARY_INDEXES} local indexes, a definition for every key
  * attribute of the table and its indexes and none that no key uses (DynamoDB's rule), and local
- * indexes that share the table's partition key on a table with a sort key.
+ * indexes that share the table's partition key on a table with a sort key; an INCLUDE projection names an
+ * attribute, and a disabled stream has no view type.
  */
 public record CreateTableRequest(
         String accountId,
@@ -65,6 +66,9 @@ public record CreateTableRequest(
                 "local secondary indexes", tableName);
         TableChecks.requireProjectionsWithinLimits(tableName, Stream.concat(gsis.stream().map(GlobalSecondaryIndex::projection),
                 lsis.stream().map(LocalSecondaryIndex::projection)).toList(), TableDescription.MAX_PROJECTED_NON_KEY_ATTRIBUTES);
+        gsis.forEach(g -> TableChecks.requireIncludeNamesAnAttribute(TableChecks.gsi(g.name()), g.projection()));
+        lsis.forEach(l -> TableChecks.requireIncludeNamesAnAttribute(TableChecks.lsi(l.name()), l.projection()));
+        stream.ifPresent(s -> requireNoViewTypeOnADisabledStream(tableName, s));
 
         Set<String> used = new HashSet<>();
         TableChecks.requireDefined(keySchema, defined, TableChecks.table(tableName));
@@ -83,6 +87,15 @@ public record CreateTableRequest(
                 throw StorageException.validation("attribute definition '" + name + "' is not used by the key of"
                         + " table '" + tableName + "' or any of its indexes");
             }
+        }
+    }
+
+    // DynamoDB refuses a view type beside a disabled stream at CreateTable ("Table is being created with a stream disabled,
+    // UpdateViewType should not be specified", recorded against DynamoDB in nubo-db/dynoxide issue 115).
+    private static void requireNoViewTypeOnADisabledStream(String tableName, StreamSpecification stream) {
+        if (!stream.enabled() && stream.viewType().isPresent()) {
+            throw StorageException.validation("table '" + tableName + "' is created with its stream disabled, so it takes"
+                    + " no stream view type, got: " + stream.viewType().get());
         }
     }
 

@@ -127,6 +127,18 @@ final class TableChecks {
         }
     }
 
+    /**
+     * Refuses an INCLUDE projection that names no attribute, as DynamoDB refuses it when the index is created ("ProjectionType
+     * is INCLUDE, but NonKeyAttributes is not specified"; API reference, Projection: NonKeyAttributes holds "Minimum number of
+     * 1 item"); KEYS_ONLY is the projection of the keys alone. Checked where an index is created, so a stored one still loads.
+     */
+    static void requireIncludeNamesAnAttribute(String owner, Projection projection) {
+        if (projection.type() == ProjectionType.INCLUDE && projection.nonKeyAttributes().isEmpty()) {
+            throw StorageException.validation("the INCLUDE projection of " + owner + " names no non-key attribute: INCLUDE"
+                    + " takes 1 to " + MAX_NON_KEY_ATTRIBUTES + " of them, KEYS_ONLY projects the keys alone");
+        }
+    }
+
     static Set<String> keyAttributes(KeySchema keySchema) {
         Set<String> names = new LinkedHashSet<>();
         names.add(keySchema.partitionKey());

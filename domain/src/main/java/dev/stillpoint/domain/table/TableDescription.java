@@ -246,8 +246,9 @@ public record TableDescription(
      * This description with {@code index} added after the existing global indexes, as given. The
      * UpdateTable path, which also checks and merges definitions, is {@link #applyCreateGsi}.
      *
-     * @throws StorageException VALIDATION when an index of that name exists, the table already
-     *     has {@value #MAX_GLOBAL_SECONDARY_INDEXES} global indexes, or its indexes would project more than
+     * @throws StorageException VALIDATION when an index of that name exists, its INCLUDE projection names no
+     *     attribute, the table already has {@value #MAX_GLOBAL_SECONDARY_INDEXES} global indexes, or its indexes
+     *     would project more than
      *     {@value #MAX_PROJECTED_NON_KEY_ATTRIBUTES} non-key attributes in all
      * @param index the index to add
      * @return the description with the index added
@@ -255,6 +256,7 @@ public record TableDescription(
     public TableDescription withGlobalSecondaryIndex(GlobalSecondaryIndex index) {
         TableChecks.required(index, "global secondary index");
         requireNoIndexNamed(index.name());
+        TableChecks.requireIncludeNamesAnAttribute(TableChecks.gsi(index.name()), index.projection());
         TableChecks.requireAtMost(globalSecondaryIndexes.size() + 1, MAX_GLOBAL_SECONDARY_INDEXES,
                 "global secondary indexes", tableName);
         List<GlobalSecondaryIndex> gsis = new ArrayList<>(globalSecondaryIndexes);
