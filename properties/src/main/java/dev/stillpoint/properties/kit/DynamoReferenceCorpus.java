@@ -36,6 +36,12 @@ public final class DynamoReferenceCorpus {
     static final String NESTING = GUIDE + "Constraints.html#limits-attributes";
     /** 400 KB items; 3 bytes per L or M, 1 byte per element. */
     static final String ITEM_SIZE = GUIDE + "CapacityUnitCalculations.html and " + GUIDE + "Constraints.html#limits-items";
+    /**
+     * A number's bytes at the 400 KB gate as measured against DynamoDB, each literal byte-exact by an item of 409,600
+     * bytes accepted and one of 409,601 refused (the Parity Suite's capture of 2026-08-18, eu-west-2); the guide's
+     * "1 byte per two significant digits plus 1 byte" is an approximation of it.
+     */
+    static final String NUMBER_SIZE = "https://github.com/nubo-db/dynamodb-conformance/blob/main/src/item-size.ts";
     /** "The maximum length of a partition key value is 2048 bytes", sort key 1024. */
     static final String KEY_LENGTHS = GUIDE + "Constraints.html#limits-partition-sort-keys";
     /** Index keys: "The maximum length of a partition key is 2048 bytes, and ... of a sort key is 1024 bytes". */
@@ -116,6 +122,14 @@ public final class DynamoReferenceCorpus {
             String kind = map ? "an M of 100 strings" : "an L of 100 strings";
             c.accepted("an item of exactly 400 KB holding " + kind, c.sized(map, ITEM_LIMIT), ITEM_SIZE);
             c.refused("an item one byte over 400 KB holding " + kind, c.sized(map, ITEM_LIMIT + 1), ITEM_SIZE, TOO_BIG);
+        }
+
+        // Numbers at the gate, at their measured cost: a sign byte, integer and fraction halves, zero one byte.
+        for (String[] n : new String[][] {{"-3.14159", "6"}, {"100.5", "4"}, {"0", "1"}}) {
+            int cost = Integer.parseInt(n[1]);
+            c.accepted("an item of exactly 400 KB holding N " + n[0], c.sizedWithNumber(n[0], cost, ITEM_LIMIT), NUMBER_SIZE);
+            c.refused("an item one byte over 400 KB holding N " + n[0], c.sizedWithNumber(n[0], cost, ITEM_LIMIT + 1),
+                    NUMBER_SIZE, TOO_BIG);
         }
 
         // Key lengths, table and indexes, in UTF-8 bytes.
@@ -251,6 +265,14 @@ public final class DynamoReferenceCorpus {
                 v = new AttributeValue.L(values);
             }
             return Item.of(Map.of("pk", AttributeValue.s(pk), "sk", AttributeValue.s("s"), "v", v));
+        }
+
+        /** An item of exactly {@code bytes}: pk, sk "s", "n" holding {@code number} of {@code cost} bytes, "v" padding. */
+        Item sizedWithNumber(String number, int cost, int bytes) {
+            String pk = nextKey();
+            long fixed = ("pk".length() + pk.length()) + ("sk".length() + "s".length()) + ("n".length() + cost) + "v".length();
+            return Item.of(Map.of("pk", AttributeValue.s(pk), "sk", AttributeValue.s("s"), "n", new AttributeValue.N(number),
+                    "v", AttributeValue.s("x".repeat((int) (bytes - fixed)))));
         }
 
         void accepted(String name, Item item, String source) {
