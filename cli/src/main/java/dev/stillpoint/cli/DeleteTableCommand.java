@@ -46,7 +46,8 @@ final class DeleteTableCommand extends StorageCommand {
                             + after.get().status() + " after " + waitSeconds + " s: its drop did not complete (a reader"
                             + " holds the table, or the drop failed and is retried; a failed drop is logged)");
                 }
-                out().printf("table '%s' is %s (dropped once nothing holds it)%n", table, after.get().status());
+                out().printf("table '%s' is %s (dropped once nothing holds it; a drop that failed is logged and"
+                        + " retried)%n", table, after.get().status());
             } else {
                 answer.put("status", "DELETED");
                 out().printf("table '%s' is deleted%n", table);

@@ -98,13 +98,12 @@ public final class PostgresStorage extends StorageFacade {
 
     /** Opens the pools, checks the connection, migrates (or, read-only, checks) the catalog and the deployment. */
     private static Opening connect(PostgresConfig config, boolean readOnly) {
-        Pools pools = new Pools(config, readOnly);
+        Pools pools;
         String address = Pools.address(config.catalog().jdbcUrl());
         try {
             // One direct connection first: a wrong password or unknown database fails now, not after the timeout [O3].
-            pools.probe();
+            pools = new Pools(config, readOnly);
         } catch (SQLException e) {
-            pools.close();
             // The cause names the database that failed, the catalog's or the data's.
             throw PgFailures.map("connecting to PostgreSQL", e);
         }

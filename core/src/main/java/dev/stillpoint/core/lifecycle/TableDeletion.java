@@ -178,8 +178,11 @@ public final class TableDeletion {
             return new TableEvent.Probed(time.now(), attempt.probeHolders());
         } else if (effect instanceof TableEffect.DropRelations drop) {
             DropResult result = attempt.dropRelations(drop.budget());
-            if (result.outcome() != TableEvent.DropOutcome.DROPPED) {
+            if (result.outcome() == TableEvent.DropOutcome.LOCK_WAIT_FAILED) {
                 LOG.info("drop of table '{}' did not complete ({}): {}", tableName, result.outcome(), result.detail());
+            } else if (result.outcome() != TableEvent.DropOutcome.DROPPED) {
+                // Not a reader in the way: what failed is what an operator must read to mend it.
+                LOG.warn("drop of table '{}' did not complete ({}): {}", tableName, result.outcome(), result.detail());
             }
             return new TableEvent.DropFinished(time.now(), result.outcome());
         } else if (effect instanceof TableEffect.RollBackDrops) {

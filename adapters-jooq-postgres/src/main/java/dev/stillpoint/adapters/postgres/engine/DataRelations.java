@@ -141,6 +141,30 @@ final class DataRelations {
         return new HashSet<>(data.fetch(RELATIONS_HERE).getValues(0, String.class));
     }
 
+    /** Another schema's relation of that name, while the connection's own schema (its pinned search path) holds none. */
+    private static final String ELSEWHERE = "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE c.relname = {0} AND c.relkind IN ('r', 'p') AND n.nspname <> current_schema()"
+            + " AND to_regclass(quote_ident({0})) IS NULL ORDER BY n.nspname LIMIT 1";
+
+    /**
+     * Refuses to drop {@code relation} by name while this connection's schema holds none of that name and another
+     * schema does: a data relation a build without the pinned search path ({@code Pools}) created in the first
+     * schema of its login's search path, outside the catalog's. A {@code DROP TABLE IF EXISTS} here would do nothing
+     * and the table would be reported gone with its data left behind [L2].
+     *
+     * @throws StorageException INTERNAL naming the relation, where it is and where it should be
+     */
+    static void requireNotElsewhere(DSLContext ctx, String relation) {
+        String other = ctx.fetchOptional(ELSEWHERE, DSL.val(relation)).map(r -> r.get(0, String.class)).orElse(null);
+        if (other != null) {
+            Object here = ctx.fetchValue("SELECT current_schema()");
+            throw StorageException.internal("data relation " + relation + " is in schema '" + other + "', not in schema '"
+                    + here + "' where this deployment keeps its relations (an earlier build created it there,"
+                    + " following its login's search path); it is not dropped: move it with ALTER TABLE \"" + other
+                    + "\".\"" + relation + "\" SET SCHEMA \"" + here + "\" and the next attempt completes", null);
+        }
+    }
+
     /** Whether {@code relation} exists in {@code ctx}'s schema. */
     static boolean exists(DSLContext ctx, String relation) {
         return ctx.select(DSL.field("to_regclass({0})", Object.class, DSL.val(relation))).fetchOne(0) != null;

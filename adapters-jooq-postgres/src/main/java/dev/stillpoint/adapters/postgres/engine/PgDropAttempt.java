@@ -121,6 +121,7 @@ final class PgDropAttempt implements DropAttempt {
                 if (!shared) {
                     progress = Progress.DROPPED;
                 }
+                DataRelations.requireNotElsewhere(ctx, relation.name());
                 relation.dropIfExists(ctx).execute();
                 DataRelations.unregister(ctx, relation.name());
             }

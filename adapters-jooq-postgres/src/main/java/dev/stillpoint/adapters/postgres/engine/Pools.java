@@ -7,9 +7,13 @@ import dev.stillpoint.domain.error.DriverText;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,38 +69,59 @@ public final class Pools implements AutoCloseable {
         }
     }
 
+    /**
+     * The schema Stillpoint keeps its relations in, as quoted by the server: the schema of {@code marker} where the
+     * session's search path finds it (an existing catalog's, or a data database's owner record), else the schema a
+     * CREATE would use. Every pooled connection is pinned to it, so relations never land in a schema that appears
+     * earlier in the search path later on (found from outside: after {@code CREATE SCHEMA sp} for login {@code sp},
+     * whose search path is {@code "$user", public}, a new table's relations went to schema {@code sp} beside a catalog
+     * in {@code public}, and a DeleteTable over a URL with {@code currentSchema=public} reported the table deleted
+     * and left them there).
+     */
+    private static final String SCHEMA_OF = "SELECT quote_ident(coalesce((SELECT n.nspname FROM pg_class c"
+            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)), current_schema()))";
+
     /** Read-write pools, as every engine but a read-only one has. */
-    public Pools(PostgresConfig config) {
+    public Pools(PostgresConfig config) throws SQLException {
         this(config, false);
     }
 
     /**
      * The pools; with {@code readOnly} every connection is read-only at the server (its session's
-     * transactions READ ONLY, so a write fails with 25006) and marked read-only for the driver.
+     * transactions READ ONLY, so a write fails with 25006) and marked read-only for the driver. One direct
+     * connection to each database comes first: a failure no retry mends is reported at once as {@link Refused}
+     * instead of after the pool's connection timeout as {@link Unreachable} [O3, L3], and it reads the schema
+     * every pooled connection is then pinned to ({@link #SCHEMA_OF}).
+     *
+     * @throws SQLException {@link Refused} or {@link Unreachable}, naming the database that failed
      */
-    public Pools(PostgresConfig config, boolean readOnly) {
+    public Pools(PostgresConfig config, boolean readOnly) throws SQLException {
         this.readOnly = readOnly;
-        String engine = Integer.toHexString(System.identityHashCode(this));
-        if (config.sharedLayout()) {
-            catalog = open(config.catalog(), config.poolSize(), config, "stillpoint-pg-" + engine, readOnly);
-            data = catalog;
-        } else {
-            catalog = open(config.catalog(), config.catalogPoolSize(), config, "stillpoint-pg-" + engine + "-catalog",
-                    readOnly);
-            try {
-                data = open(config.data().orElseThrow(), config.poolSize(), config, "stillpoint-pg-" + engine + "-data",
-                        readOnly);
-            } catch (RuntimeException e) {
-                catalog.close();
-                throw e;
-            }
-        }
         this.dataPoolSize = config.poolSize();
         this.catalogDatabase = config.catalog();
         this.dataDatabase = config.data().orElse(config.catalog());
         this.catalogAddress = address(config.catalog().jdbcUrl());
         this.dataAddress = config.data().map(d -> address(d.jdbcUrl())).orElse(catalogAddress);
         this.timeoutMillis = config.connectionTimeout().toMillis();
+        String engine = Integer.toHexString(System.identityHashCode(this));
+        if (config.sharedLayout()) {
+            String schema = probe(catalogDatabase, "database " + catalogAddress, "sp_schema_version");
+            catalog = open(config.catalog(), config.poolSize(), config, "stillpoint-pg-" + engine, readOnly, schema);
+            data = catalog;
+        } else {
+            // Which of the two refused: a wrong --data-url must not read as a catalog failure.
+            String catalogSchema = probe(catalogDatabase, "catalog database " + catalogAddress, "sp_schema_version");
+            String dataSchema = probe(dataDatabase, "data database " + dataAddress, "sp_data_owner");
+            catalog = open(config.catalog(), config.catalogPoolSize(), config, "stillpoint-pg-" + engine + "-catalog",
+                    readOnly, catalogSchema);
+            try {
+                data = open(config.data().orElseThrow(), config.poolSize(), config, "stillpoint-pg-" + engine + "-data",
+                        readOnly, dataSchema);
+            } catch (RuntimeException e) {
+                catalog.close();
+                throw e;
+            }
+        }
     }
 
     /** {@code host:port/database} of a JDBC URL, without its options (which may hold a password). */
@@ -112,22 +137,8 @@ public final class Pools implements AutoCloseable {
         return hosts + "/" + (m.group(2) == null ? "" : m.group(2));
     }
 
-    /**
-     * Opens and closes one connection to each database outside the pools, so that a failure no retry
-     * mends is reported at once as {@link Refused} instead of after the pool's connection timeout as
-     * {@link Unreachable} [O3, L3]; a server that cannot be reached fails {@link Unreachable}.
-     */
-    public void probe() throws SQLException {
-        if (shared()) {
-            probe(catalogDatabase, "database " + catalogAddress);
-        } else {
-            // Which of the two refused: a wrong --data-url must not read as a catalog failure.
-            probe(catalogDatabase, "catalog database " + catalogAddress);
-            probe(dataDatabase, "data database " + dataAddress);
-        }
-    }
-
-    private void probe(PostgresConfig.Database db, String address) throws SQLException {
+    /** One connection to {@code db} outside the pools, closed again: the schema of {@code marker} ({@link #SCHEMA_OF}). */
+    private String probe(PostgresConfig.Database db, String address, String marker) throws SQLException {
         Properties props = new Properties();
         if (db.user() != null) {
             props.setProperty("user", db.user());
@@ -141,6 +152,13 @@ public final class Pools implements AutoCloseable {
         try (Connection c = new org.postgresql.Driver().connect(db.jdbcUrl(), props)) {
             if (c == null) {
                 throw new SQLException("not a PostgreSQL JDBC URL: " + address, "08001");
+            }
+            try (PreparedStatement ps = c.prepareStatement(SCHEMA_OF)) {
+                ps.setString(1, marker);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
             }
         } catch (SQLException e) {
             throw classify(e, address);
@@ -159,7 +177,7 @@ public final class Pools implements AutoCloseable {
     }
 
     private static HikariDataSource open(PostgresConfig.Database db, int size, PostgresConfig config, String name,
-                                         boolean readOnly) {
+                                         boolean readOnly, String schema) {
         HikariConfig h = new HikariConfig();
         h.setPoolName(name);
         h.setJdbcUrl(db.jdbcUrl());
@@ -179,10 +197,18 @@ public final class Pools implements AutoCloseable {
         h.addDataSourceProperty("connectTimeout", seconds);
         h.addDataSourceProperty("loginTimeout", seconds);
         h.setAutoCommit(true);
+        List<String> init = new ArrayList<>();
+        if (schema != null) {
+            // No schema of the search path exists when it is null: a CREATE then fails naming that, as it would anyway.
+            init.add("SET search_path TO " + schema);
+        }
         if (readOnly) {
             // The server enforces it for every statement, auto-commit ones too (the driver's flag alone does not).
             h.setReadOnly(true);
-            h.setConnectionInitSql("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            init.add("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        }
+        if (!init.isEmpty()) {
+            h.setConnectionInitSql(String.join("; ", init));
         }
         h.addDataSourceProperty("ApplicationName", name);
         return new HikariDataSource(h);
