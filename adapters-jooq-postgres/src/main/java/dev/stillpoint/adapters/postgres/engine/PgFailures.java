@@ -39,7 +39,10 @@ public final class PgFailures {
             // Class 53 is TRANSIENT (below); found from outside, a full tablespace said only "could not extend file".
             Map.entry("53100", "disk_full"),
             Map.entry("53200", "out_of_memory"),
-            Map.entry("53300", "too_many_connections"));
+            Map.entry("53300", "too_many_connections"),
+            Map.entry("25P03", "idle_in_transaction_session_timeout"),
+            Map.entry("25P04", "transaction_timeout"),
+            Map.entry("57P05", "idle_session_timeout"));
 
     private PgFailures() {
     }
@@ -59,9 +62,14 @@ public final class PgFailures {
         return sqlState.equals("55P03") || sqlState.equals("40P01") || sqlState.equals("57014");
     }
 
-    /** Whether the server discarded a snapshot: a recovery conflict (40001) or snapshot_too_old (72000) [P5]. */
+    /**
+     * Whether the server discarded a snapshot: a recovery conflict (40001), snapshot_too_old (72000) [P5], or the
+     * server's own limit on a transaction's idle time or age (25P03, 25P04), which ends the session (found from
+     * outside: with {@code idle_in_transaction_session_timeout = '1s'}, an export read slowly failed INTERNAL with
+     * an unnamed SQLSTATE).
+     */
     public static boolean isSnapshotExpired(String sqlState) {
-        return sqlState.equals("40001") || sqlState.equals("72000");
+        return sqlState.equals("40001") || sqlState.equals("72000") || sqlState.equals("25P03") || sqlState.equals("25P04");
     }
 
     /**
@@ -112,13 +120,17 @@ public final class PgFailures {
         return new StorageException(reasonOf(state, e), doing + ": " + describe(e), e);
     }
 
-    /** Whether the server closed the session: a shutdown, a terminated backend, or a broken socket. */
+    /**
+     * Whether the server closed the session: a shutdown, a terminated backend, a broken socket, or one of the
+     * server's idle or age limits (25P03, 25P04, 57P05), each of which ends the session.
+     */
     static boolean isConnectionLost(String state, Throwable e) {
         boolean unreachable = false;
         for (Throwable t = e; t != null; t = t.getCause()) {
             unreachable |= t instanceof Pools.Unreachable;
         }
         return !unreachable && (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                || state.equals("57P05") || state.equals("25P03") || state.equals("25P04")
                 || state.equals("08003") || state.equals("08006"));
     }
 

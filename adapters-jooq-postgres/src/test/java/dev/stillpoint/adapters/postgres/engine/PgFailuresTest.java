@@ -3,10 +3,15 @@ package dev.stillpoint.adapters.postgres.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.stillpoint.adapters.postgres.PostgresConfig;
+import dev.stillpoint.adapters.postgres.PostgresStorage;
 import dev.stillpoint.adapters.postgres.testing.PgServer;
+import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.adapters.postgres.testing.ScratchDatabase;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
+import dev.stillpoint.domain.table.TableDescription;
+import dev.stillpoint.ports.in.TableSnapshot;
 import dev.stillpoint.ports.out.PageBudget;
 import dev.stillpoint.ports.out.ReadObserver;
 import java.sql.Connection;
@@ -99,6 +104,86 @@ class PgFailuresTest {
     @ValueSource(strings = {"42P01"})
     void undefinedTableIsTableNotFound(String sqlState) throws SQLException {
         assertThat(PgFailures.map("reading", raised(sqlState)).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
+    }
+
+    // The server's own idle and age limits end the session: outside a snapshot a retry on a new connection mends it.
+    @ParameterizedTest
+    @ValueSource(strings = {"25P03", "25P04", "57P05"})
+    void theServersSessionLimitsAreTransientAndNamed(String sqlState) throws SQLException {
+        StorageException mapped = PgFailures.map("writing", raised(sqlState));
+        assertThat(mapped.reason()).isEqualTo(ErrorReason.TRANSIENT);
+        assertThat(mapped.getMessage()).contains(switch (sqlState) {
+            case "25P03" -> "idle_in_transaction_session_timeout (SQLSTATE 25P03)";
+            case "25P04" -> "transaction_timeout (SQLSTATE 25P04)";
+            default -> "idle_session_timeout (SQLSTATE 57P05)";
+        });
+    }
+
+    // Found from outside: with idle_in_transaction_session_timeout = '1s' on the database, a snapshot read with a
+    // pause after its first item ended INTERNAL "(SQLSTATE 25P03): terminating connection due to idle-in-transaction
+    // timeout". The server discarded the snapshot: SnapshotExpired, retryable, naming the setting.
+    @org.junit.jupiter.api.Test
+    void p5_aSnapshotTheServerEndsForIdlingIsSnapshotExpiredNamingTheSetting() throws Exception {
+        ScratchDatabase idle = PgServer.get().create("idle");
+        try (idle) {
+            try (Connection c = idle.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER DATABASE \"" + idle.name() + "\" SET idle_in_transaction_session_timeout = '3s'");
+            }
+            PostgresConfig config = PostgresConfig.shared(idle.database()).withControlPlaneDelay(java.time.Duration.ZERO)
+                    .withPageBudget(new PageBudget(2, 1 << 20));
+            try (PostgresStorage storage = PostgresStorage.open(config)) {
+                TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("idle")));
+                for (int i = 0; i < 10; i++) {
+                    storage.tables().putItem(Tables.ACCOUNT, table.tableName(), Tables.item("k" + i, i, "g", "l"));
+                }
+                try (TableSnapshot snapshot = storage.snapshots().openTableSnapshot(Tables.ACCOUNT, table.tableName())) {
+                    var items = snapshot.items();
+                    items.next();
+                    // The snapshot's transaction idles until the server ends it: its session seen idle, then gone.
+                    awaitGone(idle, awaitIdleReader(idle, "d_" + table.tableId()));
+                    StorageException e = catchThrowableOfType(StorageException.class, () -> {
+                        while (items.hasNext()) {
+                            items.next();
+                        }
+                    });
+                    assertThat(e).as("the stream after the server ended its transaction").isNotNull();
+                    assertThat(e.reason()).as(e.getMessage()).isEqualTo(ErrorReason.SNAPSHOT_EXPIRED);
+                    assertThat(e.getMessage()).contains("idle_in_transaction_session_timeout (SQLSTATE 25P03)")
+                            .contains("open a new one");
+                }
+            }
+        }
+    }
+
+    /** The pid of the session of {@code db} idle in a transaction that read {@code relation}, polled for 30 s at most. */
+    private static int awaitIdleReader(ScratchDatabase db, String relation) throws Exception {
+        return poll(db, "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                + " AND state = 'idle in transaction' AND query LIKE '%" + relation + "%'", pid -> pid != null,
+                "a session idle in a transaction over " + relation);
+    }
+
+    /** Returns once session {@code pid} is gone, polled for 30 s at most. */
+    private static void awaitGone(ScratchDatabase db, int pid) throws Exception {
+        poll(db, "SELECT pid FROM pg_stat_activity WHERE pid = " + pid, found -> found == null,
+                "session " + pid + " ended by the server");
+    }
+
+    /** Runs {@code query} 20 ms apart until {@code done} holds of its first value (null: no row); 30 s at most. */
+    private static Integer poll(ScratchDatabase db, String query, java.util.function.Predicate<Integer> done, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        try (Connection c = db.connect()) {
+            while (true) {
+                try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(query)) {
+                    Integer value = rs.next() ? rs.getInt(1) : null;
+                    if (done.test(value)) {
+                        return value;
+                    }
+                }
+                assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
+                Thread.sleep(20); // a poll's interval under the deadline
+            }
+        }
     }
 
     // Found from outside: a restore into a full tablespace said "(SQLSTATE 53100): could not extend file ...: wrote
