@@ -106,19 +106,6 @@ class PgFailuresTest {
         assertThat(PgFailures.map("reading", raised(sqlState)).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
     }
 
-    // The server's own idle and age limits end the session: outside a snapshot a retry on a new connection mends it.
-    @ParameterizedTest
-    @ValueSource(strings = {"25P03", "25P04", "57P05"})
-    void theServersSessionLimitsAreTransientAndNamed(String sqlState) throws SQLException {
-        StorageException mapped = PgFailures.map("writing", raised(sqlState));
-        assertThat(mapped.reason()).isEqualTo(ErrorReason.TRANSIENT);
-        assertThat(mapped.getMessage()).contains(switch (sqlState) {
-            case "25P03" -> "idle_in_transaction_session_timeout (SQLSTATE 25P03)";
-            case "25P04" -> "transaction_timeout (SQLSTATE 25P04)";
-            default -> "idle_session_timeout (SQLSTATE 57P05)";
-        });
-    }
-
     // Found from outside: with idle_in_transaction_session_timeout = '1s' on the database, a snapshot read with a
     // pause after its first item ended INTERNAL "(SQLSTATE 25P03): terminating connection due to idle-in-transaction
     // timeout". The server discarded the snapshot: SnapshotExpired, retryable, naming the setting.
@@ -187,16 +174,21 @@ class PgFailuresTest {
     }
 
     // Found from outside: a restore into a full tablespace said "(SQLSTATE 53100): could not extend file ...: wrote
-    // only 4096 of 8192 bytes", not that the disk was full. Class 53 is retryable, and its conditions are named.
+    // only 4096 of 8192 bytes", not that the disk was full; and a snapshot the server ended for idling said only
+    // "(SQLSTATE 25P03)". Class 53 is retryable, and so are the server's idle and age limits (25P03, 25P04, 57P05),
+    // which end the session; every one is named.
     @ParameterizedTest
-    @ValueSource(strings = {"53100", "53200", "53300"})
-    void insufficientResourcesAreTransientAndNamed(String sqlState) throws SQLException {
+    @ValueSource(strings = {"53100", "53200", "53300", "25P03", "25P04", "57P05"})
+    void transientConditionsAreNamed(String sqlState) throws SQLException {
         StorageException mapped = PgFailures.map("writing", raised(sqlState));
         assertThat(mapped.reason()).isEqualTo(ErrorReason.TRANSIENT);
         assertThat(mapped.getMessage()).contains(switch (sqlState) {
-            case "53100" -> "disk_full (SQLSTATE 53100)";
-            case "53200" -> "out_of_memory (SQLSTATE 53200)";
-            default -> "too_many_connections (SQLSTATE 53300)";
-        });
+            case "53100" -> "disk_full";
+            case "53200" -> "out_of_memory";
+            case "53300" -> "too_many_connections";
+            case "25P03" -> "idle_in_transaction_session_timeout";
+            case "25P04" -> "transaction_timeout";
+            default -> "idle_session_timeout";
+        } + " (SQLSTATE " + sqlState + ")");
     }
 }
