@@ -20,6 +20,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -101,6 +102,31 @@ class PostgresSearchPathTest {
                     .isInstanceOfSatisfying(StorageException.class,
                             e -> assertThat(e.reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND));
             assertThat(schemasOf(layout, table.tableId())).as("[L2] its relations, all dropped").isEmpty();
+        }
+    }
+
+    /** A table an earlier build split that way is not called "removed": its reads say where its relations are. */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void l2_aTableWhoseRelationIsInAnotherSchemaSaysWhereItIs(Layout layout) throws Exception {
+        try (PostgresStorage storage = PostgresStorage.open(databases.undelayed(layout))) {
+            TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("split")));
+            storage.tables().putItem(ACCOUNT, table.tableName(), Tables.item("a", 1, "g", "l"));
+            String base = "d_" + table.tableId();
+            onData(layout, "CREATE SCHEMA IF NOT EXISTS elsewhere", "ALTER TABLE \"" + base + "\" SET SCHEMA elsewhere");
+
+            for (ThrowingCallable read : List.<ThrowingCallable>of(
+                    () -> storage.tables().getItem(ACCOUNT, table.tableName(), key("a", 1)),
+                    () -> storage.snapshots().openTableSnapshot(ACCOUNT, table.tableName()).close())) {
+                assertThat(catchThrowable(read)).isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).as(e.getMessage()).isEqualTo(ErrorReason.INTERNAL);
+                    assertThat(e.getMessage()).as("[R6] where the relation is and what mends it")
+                            .contains("elsewhere." + base).contains("another schema").contains("SET SCHEMA")
+                            .doesNotContain("removed outside Stillpoint");
+                });
+            }
+            onData(layout, "ALTER TABLE elsewhere.\"" + base + "\" SET SCHEMA public");
+            assertThat(storage.tables().getItem(ACCOUNT, table.tableName(), key("a", 1))).as("moved back").isPresent();
         }
     }
 

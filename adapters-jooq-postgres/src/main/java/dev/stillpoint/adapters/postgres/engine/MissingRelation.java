@@ -6,8 +6,12 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableStatus;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +46,42 @@ final class MissingRelation {
         }
     }
 
-    /** The damage: {@code what} went wrong, and the tables whose ACTIVE rows still name the missing relation. */
-    static StorageException damaged(String what, Collection<String> tableNames, Throwable cause) {
+    /** Relations of the given tables' ids in a schema other than the connection's (its pinned search path). */
+    private static final String ELSEWHERE = "SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n"
+            + " ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname <> current_schema()"
+            + " AND substring(c.relname from 3 for 32) = ANY (?) ORDER BY 1";
+
+    /**
+     * The damage: {@code what} went wrong, and the tables whose ACTIVE rows still name the missing relation. When
+     * relations of those tables are in another schema of the data database, the message says so and how to move
+     * them back: a build without the pinned search path created them there, and they were not removed.
+     */
+    static StorageException damaged(Pools pools, Set<String> tableIds, String what, Collection<String> tableNames,
+                                    Throwable cause) {
+        List<String> elsewhere = elsewhere(pools, tableIds);
+        if (!elsewhere.isEmpty()) {
+            return new StorageException(ErrorReason.INTERNAL, what + "; the catalog row of table(s) " + tableNames
+                    + " is ACTIVE and its relations " + elsewhere + " are in another schema than the one this deployment"
+                    + " keeps its relations in (an earlier build created them there, following its login's search path):"
+                    + " move them back with ALTER TABLE ... SET SCHEMA", cause);
+        }
         return new StorageException(ErrorReason.INTERNAL, what + "; the catalog row of table(s) " + tableNames
                 + " is ACTIVE: the relation was removed outside Stillpoint and the table is damaged", cause);
+    }
+
+    private static List<String> elsewhere(Pools pools, Set<String> tableIds) {
+        try (Connection c = pools.data(); PreparedStatement ps = c.prepareStatement(ELSEWHERE)) {
+            ps.setArray(1, c.createArrayOf("text", tableIds.toArray()));
+            List<String> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1));
+                }
+            }
+            return found;
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("could not look for the relations of {} in other schemas: {}", tableIds, e.toString());
+            return List.of();
+        }
     }
 }

@@ -221,7 +221,7 @@ public final class PostgresSnapshots implements SnapshotReadPort {
         private StorageException missingBase() {
             String tableId = loaded.row().tableId();
             return MissingRelation.rowsStillActive(pools, Set.of(tableId))
-                    ? MissingRelation.damaged("table '" + tableName + "': its relation "
+                    ? MissingRelation.damaged(pools, Set.of(tableId), "table '" + tableName + "': its relation "
                             + loaded.relations().get(0).name() + " does not exist", List.of(tableName), null)
                     : StorageException.tableNotFound(tableName);
         }

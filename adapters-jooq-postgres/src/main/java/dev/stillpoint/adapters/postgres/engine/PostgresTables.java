@@ -131,7 +131,7 @@ public final class PostgresTables implements TableCatalog, ItemStorage, TableSta
             names.add(table.description().tableName());
         }
         return MissingRelation.rowsStillActive(tx.pools(), ids)
-                ? MissingRelation.damaged(failure.getMessage(), names, failure) : failure;
+                ? MissingRelation.damaged(tx.pools(), ids, failure.getMessage(), names, failure) : failure;
     }
 
     /**
