@@ -15,8 +15,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -141,28 +144,48 @@ final class DataRelations {
         return new HashSet<>(data.fetch(RELATIONS_HERE).getValues(0, String.class));
     }
 
-    /** Another schema's relation of that name, while the connection's own schema (its pinned search path) holds none. */
-    private static final String ELSEWHERE = "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-            + " WHERE c.relname = {0} AND c.relkind IN ('r', 'p') AND n.nspname <> current_schema()"
-            + " AND to_regclass(quote_ident({0})) IS NULL ORDER BY n.nspname LIMIT 1";
+    /** Relations under Stillpoint's naming in the schemas other than the connection's (its pinned search path). */
+    private static final String RELATIONS_ELSEWHERE = "SELECT c.relname, n.nspname FROM pg_class c JOIN pg_namespace n"
+            + " ON n.oid = c.relnamespace WHERE n.nspname <> current_schema() AND c.relkind IN ('r', 'p')"
+            + " AND c.relname LIKE 'd\\_%' ORDER BY 2, 1";
 
     /**
-     * Refuses to drop {@code relation} by name while this connection's schema holds none of that name and another
-     * schema does: a data relation a build without the pinned search path ({@code Pools}) created in the first
-     * schema of its login's search path, outside the catalog's. A {@code DROP TABLE IF EXISTS} here would do nothing
-     * and the table would be reported gone with its data left behind [L2].
+     * The relations of tables {@code tableIds} that are in another schema than the connection's, each with its
+     * schema: left there by a build without the pinned search path ({@code Pools}), which created each relation in
+     * the first schema of its login's search path.
+     */
+    static Map<String, String> elsewhere(DSLContext ctx, Collection<String> tableIds) {
+        Map<String, String> found = new LinkedHashMap<>();
+        for (var r : ctx.fetch(RELATIONS_ELSEWHERE)) {
+            String relation = r.get(0, String.class);
+            if (DataRelation.tableIdOf(relation).filter(tableIds::contains).isPresent()) {
+                found.put(relation, r.get(1, String.class));
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Drops {@code relation} and takes it off the register, in the caller's transaction. Refuses a relation this
+     * connection's schema does not hold while another schema does ({@link #elsewhere}): a {@code DROP TABLE IF
+     * EXISTS} would do nothing and the table would be reported gone with its data left behind [L2].
      *
      * @throws StorageException INTERNAL naming the relation, where it is and where it should be
      */
-    static void requireNotElsewhere(DSLContext ctx, String relation) {
-        String other = ctx.fetchOptional(ELSEWHERE, DSL.val(relation)).map(r -> r.get(0, String.class)).orElse(null);
-        if (other != null) {
-            Object here = ctx.fetchValue("SELECT current_schema()");
-            throw StorageException.internal("data relation " + relation + " is in schema '" + other + "', not in schema '"
-                    + here + "' where this deployment keeps its relations (an earlier build created it there,"
-                    + " following its login's search path); it is not dropped: move it with ALTER TABLE \"" + other
-                    + "\".\"" + relation + "\" SET SCHEMA \"" + here + "\" and the next attempt completes", null);
+    static void drop(DSLContext ctx, DataRelation relation) {
+        String name = relation.name();
+        if (!exists(ctx, name)) {
+            String other = DataRelation.tableIdOf(name).map(id -> elsewhere(ctx, Set.of(id)).get(name)).orElse(null);
+            if (other != null) {
+                Object here = ctx.fetchValue("SELECT current_schema()");
+                throw StorageException.internal("data relation " + name + " is in schema '" + other + "', not in schema '"
+                        + here + "' where this deployment keeps its relations (an earlier build created it there,"
+                        + " following its login's search path); it is not dropped: move it with ALTER TABLE \"" + other
+                        + "\".\"" + name + "\" SET SCHEMA \"" + here + "\" and the next attempt completes", null);
+            }
         }
+        relation.dropIfExists(ctx).execute();
+        unregister(ctx, name);
     }
 
     /** Whether {@code relation} exists in {@code ctx}'s schema. */

@@ -6,8 +6,6 @@ import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableStatus;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,11 +44,6 @@ final class MissingRelation {
         }
     }
 
-    /** Relations of the given tables' ids in a schema other than the connection's (its pinned search path). */
-    private static final String ELSEWHERE = "SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n"
-            + " ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname <> current_schema()"
-            + " AND substring(c.relname from 3 for 32) = ANY (?) ORDER BY 1";
-
     /**
      * The damage: {@code what} went wrong, and the tables whose ACTIVE rows still name the missing relation. When
      * relations of those tables are in another schema of the data database, the message says so and how to move
@@ -70,14 +63,9 @@ final class MissingRelation {
     }
 
     private static List<String> elsewhere(Pools pools, Set<String> tableIds) {
-        try (Connection c = pools.data(); PreparedStatement ps = c.prepareStatement(ELSEWHERE)) {
-            ps.setArray(1, c.createArrayOf("text", tableIds.toArray()));
+        try (Connection c = pools.data()) {
             List<String> found = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    found.add(rs.getString(1));
-                }
-            }
+            DataRelations.elsewhere(Transaction.dsl(c), tableIds).forEach((relation, schema) -> found.add(schema + "." + relation));
             return found;
         } catch (SQLException | RuntimeException e) {
             LOG.debug("could not look for the relations of {} in other schemas: {}", tableIds, e.toString());

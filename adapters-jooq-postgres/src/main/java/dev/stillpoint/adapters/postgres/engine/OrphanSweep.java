@@ -107,9 +107,7 @@ public final class OrphanSweep {
             TransactionStatements.begin(data);
             try {
                 TransactionStatements.exec(data, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
-                DataRelations.requireNotElsewhere(Transaction.dsl(data), name);
-                DataRelation.fromCatalog(name).dropIfExists(Transaction.dsl(data)).execute();
-                DataRelations.unregister(Transaction.dsl(data), name);
+                DataRelations.drop(Transaction.dsl(data), DataRelation.fromCatalog(name));
                 TransactionStatements.commit(data);
                 return true;
             } finally {

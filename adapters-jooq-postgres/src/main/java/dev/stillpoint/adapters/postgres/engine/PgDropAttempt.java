@@ -121,9 +121,7 @@ final class PgDropAttempt implements DropAttempt {
                 if (!shared) {
                     progress = Progress.DROPPED;
                 }
-                DataRelations.requireNotElsewhere(ctx, relation.name());
-                relation.dropIfExists(ctx).execute();
-                DataRelations.unregister(ctx, relation.name());
+                DataRelations.drop(ctx, relation);
             }
             TransactionStatements.exec(data, "SET LOCAL lock_timeout = DEFAULT");
             return DropResult.DROPPED;

@@ -69,7 +69,12 @@ public final class PgFailures {
      * an unnamed SQLSTATE).
      */
     public static boolean isSnapshotExpired(String sqlState) {
-        return sqlState.equals("40001") || sqlState.equals("72000") || sqlState.equals("25P03") || sqlState.equals("25P04");
+        return sqlState.equals("40001") || sqlState.equals("72000") || endsTransactionByLimit(sqlState);
+    }
+
+    /** The server's limit on a transaction's idle time (25P03) or age (25P04) ended it, and its session. */
+    private static boolean endsTransactionByLimit(String sqlState) {
+        return sqlState.equals("25P03") || sqlState.equals("25P04");
     }
 
     /**
@@ -130,7 +135,7 @@ public final class PgFailures {
             unreachable |= t instanceof Pools.Unreachable;
         }
         return !unreachable && (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
-                || state.equals("57P05") || state.equals("25P03") || state.equals("25P04")
+                || state.equals("57P05") || endsTransactionByLimit(state)
                 || state.equals("08003") || state.equals("08006"));
     }
 
