@@ -9,11 +9,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads and checks a DynamoDB DYNAMODB_JSON export [E3] for {@link ExportReader}: finds
@@ -22,6 +25,9 @@ import java.util.Optional;
  * {@code manifest-files.json}, and checks each file's MD5 and item count and the summary's total.
  */
 final class DynamoDbExportCheck {
+
+    private static final Pattern HEX_MD5 = Pattern.compile("[0-9a-fA-F]{32}");
+    private static final Pattern BASE64_MD5 = Pattern.compile("[A-Za-z0-9+/]{21}[AQgw]==");
 
     private DynamoDbExportCheck() {
     }
@@ -155,6 +161,12 @@ final class DynamoDbExportCheck {
                 + " names '" + key + "', which is not in " + exportDir, null);
     }
 
+    /**
+     * Checks a manifest against its {@code .checksum} file, when there is one. AWS documents the file but not
+     * its encoding, and tools that write its layout disagree (the MD5 in hex, or in base64 as
+     * {@code md5Checksum} holds it in {@value DynamoDbLayout#FILES}), so both forms are read; other text is
+     * refused by name rather than guessed at, and a wrong MD5 in either form is an integrity failure.
+     */
     static void verifyChecksumFile(Path file, Path checksum) {
         if (!Files.exists(checksum)) {
             return;
@@ -163,13 +175,31 @@ final class DynamoDbExportCheck {
         ManifestJson.requireReadableSize(file);
         try {
             String expected = Files.readString(checksum, StandardCharsets.US_ASCII).trim();
-            String actual = HexFormat.of().formatHex(TableExport.digest("MD5").digest(Files.readAllBytes(file)));
-            if (!actual.equalsIgnoreCase(expected)) {
-                throw new BackupFailure(Problem.INTEGRITY, file, 0, file + ": MD5 " + actual + " is not "
-                        + checksum.getFileName() + "'s " + expected, null);
+            byte[] recorded = md5Of(expected).orElseThrow(() -> new BackupFailure(Problem.FORMAT, checksum, 0,
+                    checksum + " holds '" + shown(expected) + "', which is neither a hex nor a base64 MD5;"
+                            + " remove it to restore without checking " + file.getFileName(), null));
+            byte[] actual = TableExport.digest("MD5").digest(Files.readAllBytes(file));
+            if (!MessageDigest.isEqual(recorded, actual)) {
+                throw new BackupFailure(Problem.INTEGRITY, file, 0, file + ": MD5 " + HexFormat.of().formatHex(actual)
+                        + " is not " + checksum.getFileName() + "'s " + expected, null);
             }
         } catch (IOException e) {
             throw ManifestJson.unreadable(checksum, e);
         }
+    }
+
+    private static String shown(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+    }
+
+    /** The 16 bytes an MD5 written as 32 hex digits or as padded base64 (24 characters) stands for. */
+    private static Optional<byte[]> md5Of(String text) {
+        if (HEX_MD5.matcher(text).matches()) {
+            return Optional.of(HexFormat.of().parseHex(text.toLowerCase(Locale.ROOT)));
+        }
+        if (BASE64_MD5.matcher(text).matches()) {
+            return Optional.of(Base64.getDecoder().decode(text));
+        }
+        return Optional.empty();
     }
 }

@@ -38,7 +38,7 @@ class DynamoDbManifestChecksTest {
         return d;
     }
 
-    /** Writes {@code <manifest>.checksum} beside it: the hex MD5 of the manifest's bytes, as AWS writes it. */
+    /** Writes {@code <manifest>.checksum} beside it: the hex MD5 of the manifest's bytes, as Stillpoint writes it. */
     private static void writeChecksum(DynamoDbExportDir d, String manifest) throws IOException {
         byte[] md5 = DynamoDbExportDir.md5(Files.readAllBytes(d.exportDir.resolve(manifest + ".json")));
         Files.writeString(d.exportDir.resolve(manifest + ".checksum"), HexFormat.of().formatHex(md5) + "\n",
@@ -94,6 +94,57 @@ class DynamoDbManifestChecksTest {
         replace(files, etag, "0".repeat(etag.length()));
 
         refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY, "manifest-files.json: MD5");
+    }
+
+    /** Writes {@code <manifest>.checksum} beside it holding {@code text} as is. */
+    private static void writeChecksumText(DynamoDbExportDir d, String manifest, String text) throws IOException {
+        Files.writeString(d.exportDir.resolve(manifest + ".checksum"), text, StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] md5Of(DynamoDbExportDir d, String manifest) throws IOException {
+        return DynamoDbExportDir.md5(Files.readAllBytes(d.exportDir.resolve(manifest + ".json")));
+    }
+
+    // E3: AWS documents the checksum files but not their encoding, and tools writing its layout disagree
+    // (hex MD5, or base64 as md5Checksum holds it in manifest-files.json). A restore that read only one form
+    // would refuse every export written in the other as corrupt: both forms read, in either case of hex.
+    @Test
+    void e3_aChecksumFileInBase64OrUppercaseHexIsRead() throws IOException {
+        DynamoDbExportDir d = export("ddb-checksum-forms");
+        writeChecksumText(d, "manifest-summary", Base64.getEncoder().encodeToString(md5Of(d, "manifest-summary")));
+        writeChecksumText(d, "manifest-files",
+                HexFormat.of().withUpperCase().formatHex(md5Of(d, "manifest-files")) + "\n");
+
+        assertThat(itemsRead(ExportReader.check(d.root, "Restored", Optional.of(KEY))))
+                .as("a base64 summary checksum and an uppercase hex files checksum match: the export reads")
+                .isEqualTo(2);
+    }
+
+    // E3: a base64 checksum is checked, not merely parsed: the summary changed behind it is an integrity
+    // failure, as with hex.
+    @Test
+    void e3_aSummaryChangedBehindABase64ChecksumIsRefused() throws IOException {
+        DynamoDbExportDir d = export("ddb-checksum-base64");
+        writeChecksumText(d, "manifest-summary", Base64.getEncoder().encodeToString(md5Of(d, "manifest-summary")));
+
+        replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
+
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY,
+                "manifest-summary.json: MD5");
+    }
+
+    // E3, R6: a checksum file in neither form (here a SHA-256) is refused as the input's format, naming the
+    // file and its text and how to go on, rather than passed over or reported as corruption.
+    @Test
+    void e3_aChecksumFileInNeitherFormIsRefusedNamingIt() throws IOException {
+        DynamoDbExportDir d = export("ddb-checksum-unknown");
+        String sha256 = HexFormat.of().formatHex(TableExport.digest("SHA-256")
+                .digest(Files.readAllBytes(d.exportDir.resolve("manifest-files.json"))));
+        writeChecksumText(d, "manifest-files", sha256);
+
+        BackupFailure f = refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
+                "manifest-files.checksum holds '" + sha256 + "', which is neither a hex nor a base64 MD5");
+        assertThat(f.getMessage()).contains("remove it to restore without checking manifest-files.json");
     }
 
     // E3: an incremental export holds changes (new and old images), not a table: restoring it as one would
