@@ -36,9 +36,11 @@ import java.util.Optional;
  * </ul>
  *
  * <p>The clock readings are bounds, not the window: no backend's log keeps a write's wall-clock time, so
- * {@code WriteTimestampMicros} and {@code exportToTime} are both the instant read just after the window's
- * snapshot was read (every write in the window committed before it), and {@code exportFromTime} is null (a
- * marker carries no clock reading). The window itself is the markers'. One line per key changed, as ours.
+ * {@code WriteTimestampMicros} is the instant read just after the window's snapshot was read (every write in
+ * the window committed before it), in whole microseconds, and {@code exportToTime}, which DynamoDB's API calls
+ * the exclusive end, is the microsecond after it: a reader that keeps only lines before the end keeps every
+ * line. {@code exportFromTime} is null (a marker carries no clock reading). The window itself is the
+ * markers'. One line per key changed, as ours.
  *
  * <p>Where the fields come from: the page's URL above, found with the docs search; the copy reachable here
  * gave the page's full-export part, and the incremental summary's members (version 2023-08-01,
@@ -96,7 +98,7 @@ final class DynamoDbChangesLayout {
         s.put("tableArn", description.tableArn());
         s.put("tableId", description.tableId());
         s.putNull("exportFromTime");
-        s.put("exportToTime", read.toString());
+        s.put("exportToTime", read.truncatedTo(ChronoUnit.MICROS).plus(1, ChronoUnit.MICROS).toString());
         s.putNull("s3Bucket");
         s.putNull("s3Prefix");
         s.putNull("s3SseAlgorithm");

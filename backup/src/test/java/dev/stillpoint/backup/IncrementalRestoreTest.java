@@ -22,6 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -329,8 +331,13 @@ class IncrementalRestoreTest {
 
             List<JsonNode> lines = gunzipped(both.dataFile());
             assertThat(lines).hasSize(2);
+            // ExportToTime is "the exclusive end range" (API_IncrementalExportSpecification): every line's write
+            // timestamp lies before it, or a reader keeping a window's lines by time would drop them all.
+            long endMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(s.get("exportToTime").asText()));
             for (JsonNode line : lines) {
                 assertThat(line.get("Metadata").get("WriteTimestampMicros").get("N").asText()).matches("[0-9]{16}");
+                assertThat(line.get("Metadata").get("WriteTimestampMicros").get("N").asLong())
+                        .as("[I3] before the exclusive exportToTime").isLessThan(endMicros);
                 assertThat(line.has("Keys")).isTrue();
                 assertThat(line.has("OldImage")).as("both keys had an item at A: " + line).isTrue();
             }
