@@ -1,6 +1,5 @@
 package dev.stillpoint.backup;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stillpoint.backup.BackupFailure.Problem;
 import dev.stillpoint.domain.table.ChangeLog;
@@ -44,24 +43,13 @@ final class DynamoDbChangesCheck {
         Path filesManifest = DynamoDbExportCheck.resolve(root, exportDir,
                 s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES), summaryFile, 0);
         DynamoDbExportCheck.verifyChecksumFile(filesManifest, exportDir.resolve(DynamoDbLayout.FILES_CHECKSUM));
-        List<String> entries = ManifestJson.readAllLines(filesManifest);
+        List<DynamoDbExportCheck.DataFileEntry> entries = DynamoDbExportCheck.dataFiles(root, exportDir, filesManifest);
         try (ChangeLines lines = new ChangeLines(target, view, true)) {
             long seen = 0;
-            for (int i = 0; i < entries.size(); i++) {
-                if (entries.get(i).isBlank()) {
-                    continue;
-                }
-                JsonNode e;
-                try {
-                    e = ManifestJson.JSON.readTree(entries.get(i));
-                } catch (JsonProcessingException ex) {
-                    throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
-                            + " is not JSON: " + ex.getOriginalMessage(), ex);
-                }
-                Path file = DynamoDbExportCheck.resolve(root, exportDir,
-                        ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1), filesManifest, i + 1);
-                long count = ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1);
-                String md5 = ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1);
+            for (DynamoDbExportCheck.DataFileEntry entry : entries) {
+                Path file = entry.file();
+                long count = entry.items();
+                String md5 = entry.md5();
                 DataFileLines.FileDigest d = DataFileLines.read(file, true, "MD5", (text, line) -> lines.add(file, line, text));
                 String actual = Base64.getEncoder().encodeToString(d.digest());
                 // Integrity first [V5]: a damaged or cut file is exit 11 whatever its damaged lines look like.

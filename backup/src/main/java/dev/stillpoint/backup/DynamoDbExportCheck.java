@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -77,24 +79,7 @@ final class DynamoDbExportCheck {
         Path filesManifest = resolve(root, exportDir, s.path("manifestFilesS3Key").asText(DynamoDbLayout.FILES),
                 summaryFile, 0);
         verifyChecksumFile(filesManifest, exportDir.resolve(DynamoDbLayout.FILES_CHECKSUM));
-        List<DataFileEntry> entries = new ArrayList<>();
-        List<String> lines = ManifestJson.readAllLines(filesManifest);
-        for (int i = 0; i < lines.size(); i++) {
-            String text = lines.get(i);
-            if (text.isBlank()) {
-                continue;
-            }
-            JsonNode e;
-            try {
-                e = ManifestJson.JSON.readTree(text);
-            } catch (JsonProcessingException ex) {
-                throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
-                        + " is not JSON: " + ex.getOriginalMessage(), ex);
-            }
-            String dataKey = ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1);
-            entries.add(new DataFileEntry(resolve(root, exportDir, dataKey, filesManifest, i + 1),
-                    ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1), ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1)));
-        }
+        List<DataFileEntry> entries = dataFiles(root, exportDir, filesManifest);
         // The new table is created from the key alone [E4]: its rules are the ones each line must pass. Only
         // the key attributes' definitions are its own (a caller may give more, which CreateTable refuses).
         List<String> keyNames = key.schema().sortKey().map(sort -> List.of(key.schema().partitionKey(), sort))
@@ -138,7 +123,52 @@ final class DynamoDbExportCheck {
                 ExportReader.optionalText(s.path(DynamoDbLayout.SNAPSHOT), "marker"));
     }
 
-    private record DataFileEntry(Path file, long items, String md5) {
+    /** One line of {@value DynamoDbLayout#FILES}: a data file, its item count and its base64 MD5. */
+    record DataFileEntry(Path file, long items, String md5) {
+    }
+
+    /**
+     * The data files {@code filesManifest} lists, each resolved inside the export. A file listed twice is
+     * refused by name: its items would be read twice, and a refusal of their keys as duplicates would point
+     * at one line of one file rather than at the manifest.
+     */
+    static List<DataFileEntry> dataFiles(Path root, Path exportDir, Path filesManifest) {
+        List<DataFileEntry> entries = new ArrayList<>();
+        Map<Path, Integer> listedAt = new HashMap<>();
+        List<String> lines = ManifestJson.readAllLines(filesManifest);
+        for (int i = 0; i < lines.size(); i++) {
+            String text = lines.get(i);
+            if (text.isBlank()) {
+                continue;
+            }
+            JsonNode e;
+            try {
+                e = ManifestJson.JSON.readTree(text);
+            } catch (JsonProcessingException ex) {
+                throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
+                        + " is not JSON: " + ex.getOriginalMessage(), ex);
+            }
+            String dataKey = ManifestJson.requiredText(e, "dataFileS3Key", filesManifest, i + 1);
+            Path file = resolve(root, exportDir, dataKey, filesManifest, i + 1);
+            Integer earlier = listedAt.putIfAbsent(realPath(file), i + 1);
+            if (earlier != null) {
+                throw new BackupFailure(Problem.FORMAT, filesManifest, i + 1, filesManifest + " line " + (i + 1)
+                        + " names '" + dataKey + "', the data file line " + earlier + " names: each is listed once",
+                        null);
+            }
+            entries.add(new DataFileEntry(file, ManifestJson.requiredCount(e, "itemCount", filesManifest, i + 1),
+                    ManifestJson.requiredText(e, "md5Checksum", filesManifest, i + 1)));
+        }
+        return entries;
+    }
+
+    // Two keys reaching one file (a link, "data/x" beside "x") are one file.
+    private static Path realPath(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize();
+        }
     }
 
     static Path resolve(Path root, Path exportDir, String key, Path manifest, long line) {

@@ -147,6 +147,30 @@ class DynamoDbManifestChecksTest {
         assertThat(f.getMessage()).contains("remove it to restore without checking manifest-files.json");
     }
 
+    // E3: a data file manifest-files.json lists twice (the line copied, or once as "data/x" and once as a
+    // link to it) is refused as the manifest's format, naming both lines, whatever --duplicates says: loading
+    // it twice is never meant, and a refusal of its keys as duplicates named one line of one file as both sides.
+    @Test
+    void e3_aDataFileListedTwiceIsRefusedNamingBothLines() throws IOException {
+        DynamoDbExportDir d = new DynamoDbExportDir(ExportReaderTest.scratch("ddb-listed-twice"));
+        Path data = d.dataFile("a.json.gz", A1, A2);
+        d.manifests();
+        Path files = d.exportDir.resolve("manifest-files.json");
+        String line = Files.readString(files).strip();
+        String key = line.replaceAll(".*\"dataFileS3Key\":\"([^\"]+)\".*", "$1");
+        Files.writeString(files, line + "\n" + line + "\n");
+        for (ExportReader.Duplicates duplicates : ExportReader.Duplicates.values()) {
+            refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY), duplicates), Problem.FORMAT,
+                    "line 2 names '" + key + "', the data file line 1 names: each is listed once");
+        }
+
+        Path link = d.exportDir.resolve("link.json.gz");
+        Files.createSymbolicLink(link, data);
+        Files.writeString(files, line + "\n" + line.replace(key, "link.json.gz") + "\n");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.FORMAT,
+                "line 2 names 'link.json.gz', the data file line 1 names");
+    }
+
     // E3: an incremental export holds changes (new and old images), not a table: restoring it as one would
     // make a table of change records. It is refused by its type, named.
     @Test

@@ -218,7 +218,18 @@ class IncrementalRestoreTest {
             assertThat(sha.getMessage()).contains(ours.dataFile().toString()).contains("is not the manifest's");
 
             Path filesManifest = dir.resolve("ddb").resolve(DynamoDbLayout.FILES);
-            ObjectNode entry = (ObjectNode) ManifestJson.JSON.readTree(Files.readString(filesManifest));
+            String listedOnce = Files.readString(filesManifest);
+            byte[] listedTwice = (listedOnce + listedOnce).getBytes(StandardCharsets.UTF_8);
+            Files.write(filesManifest, listedTwice);
+            Files.writeString(dir.resolve("ddb/manifest-files.checksum"),
+                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(listedTwice)));
+            BackupFailure twice = catchThrowableOfType(
+                    () -> TableRestore.from(dir.resolve("ddb")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            assertThat(twice).as("one data file listed twice").isNotNull();
+            assertThat(twice.problem()).isEqualTo(BackupFailure.Problem.FORMAT);
+            assertThat(twice.getMessage()).contains("line 2 names '").contains("the data file line 1 names");
+
+            ObjectNode entry = (ObjectNode) ManifestJson.JSON.readTree(listedOnce);
             long lines = entry.get("itemCount").asLong();
             entry.put("itemCount", lines - 1);
             byte[] edited = (ManifestJson.JSON.writeValueAsString(entry) + "\n").getBytes(StandardCharsets.UTF_8);
