@@ -209,8 +209,9 @@ final class RestoreCommand extends StorageCommand {
                 out.printf("  %,d line(s) collapsed: a later line held the same key and won (--duplicates last-wins)%n",
                         export.collapsedLines());
             }
-            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, restored to %s (the export's time)%n",
-                    s.sourceTableArn().orElse("(none named)"), s.restoreDateTime()));
+            r.table().restoreSummary().ifPresent(s -> out.printf("  restore summary: source %s, restored to %s (%s)%n",
+                    s.sourceTableArn().orElse("(none named)"), s.restoreDateTime(), export.exportTime().isPresent()
+                            ? "the export's time" : "the restore's own: the export does not say when it was read"));
             out.flush();
             return ExitCodes.OK;
         } catch (StorageException e) {

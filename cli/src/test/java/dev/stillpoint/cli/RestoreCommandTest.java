@@ -118,9 +118,23 @@ class RestoreCommandTest {
         Cli.Run run = Cli.run("restore", "--from", export.toString(), "--sqlite", target.toString(), "--table", "copy",
                 "--key", "pk:S,sk:N");
         assertThat(run.code()).as(run.err()).isZero();
+        Path summary = export.resolve("manifest-summary.json");
+        String exportTime = JSON.readTree(Files.readString(summary)).get("exportTime").asText();
+        assertThat(run.out()).contains("restored to " + java.time.Instant.parse(exportTime).truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + " (the export's time)");
         Path again = dir.resolve("again");
         assertThat(Cli.run("export", "--sqlite", target.toString(), "--table", "copy", "--out", again.toString()).code()).isZero();
         assertThat(Files.readAllLines(again.resolve("items.jsonl"))).hasSize(5);
+
+        // An export that does not say when it was read: the summary's time is the restore's own, and says so.
+        ObjectNode untimed = (ObjectNode) JSON.readTree(Files.readString(summary));
+        untimed.remove("exportTime");
+        Files.writeString(summary, untimed.toString());
+        Files.delete(export.resolve("manifest-summary.checksum"));
+        Cli.Run timeless = Cli.run("restore", "--from", export.toString(), "--sqlite", target.toString(), "--table",
+                "copy2", "--key", "pk:S,sk:N");
+        assertThat(timeless.code()).as(timeless.err()).isZero();
+        assertThat(timeless.out()).contains("(the restore's own: the export does not say when it was read)")
+                .doesNotContain("the export's time");
     }
 
     @Test
