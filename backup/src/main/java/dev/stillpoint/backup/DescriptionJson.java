@@ -14,8 +14,10 @@ import dev.stillpoint.domain.table.ProjectionType;
 import dev.stillpoint.domain.table.StreamSpecification;
 import dev.stillpoint.domain.table.TimeToLive;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.Projection;
 import dev.stillpoint.domain.table.TableDescription;
@@ -160,7 +162,7 @@ public final class DescriptionJson {
         List<AttributeDefinition> definitions = new ArrayList<>();
         for (JsonNode a : array(table, "AttributeDefinitions")) {
             definitions.add(new AttributeDefinition(text(a, "AttributeName"),
-                    ScalarType.valueOf(text(a, "AttributeType"))));
+                    oneOf(ScalarType.class, a, "AttributeType")));
         }
         List<GlobalSecondaryIndex> gsis = new ArrayList<>();
         for (JsonNode g : array(table, "GlobalSecondaryIndexes")) {
@@ -209,10 +211,22 @@ public final class DescriptionJson {
 
     private static Projection projectionOf(JsonNode index) {
         JsonNode p = index.path("Projection");
-        ProjectionType type = ProjectionType.valueOf(text(p, "ProjectionType"));
+        ProjectionType type = oneOf(ProjectionType.class, p, "ProjectionType");
         List<String> nonKey = new ArrayList<>();
         p.path("NonKeyAttributes").forEach(n -> nonKey.add(n.asText()));
         return new Projection(type, nonKey);
+    }
+
+    // The constant a field names, or a refusal naming the field, its value and the values it may take.
+    private static <E extends Enum<E>> E oneOf(Class<E> type, JsonNode owner, String field) {
+        String value = text(owner, field);
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equals(value)) {
+                return constant;
+            }
+        }
+        throw new IllegalArgumentException(field + " '" + value + "' is not one of "
+                + Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", ")));
     }
 
     private static Iterable<JsonNode> array(JsonNode owner, String field) {

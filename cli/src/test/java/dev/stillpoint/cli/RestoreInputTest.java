@@ -139,6 +139,35 @@ class RestoreInputTest {
         assertThat(same.code()).as(same.err()).isZero();
     }
 
+    // [R6, V5] found from outside (manifests edited by hand): a definition whose attribute or projection type
+    // is not DynamoDB's is refused as the input's format naming the field, the value and the values it takes,
+    // not in Java's words ("No enum constant dev.stillpoint.domain.key.ScalarType.BOOL"); nothing is created.
+    @Test
+    void aDefinitionTypeThatIsNotDynamoDbsIsRefusedNamingTheValuesItTakes() throws Exception {
+        Path dir = Cli.scratch("restore-definition-types");
+        Path ours = exported(dir);
+        Path target = dir.resolve("target.db");
+        ObjectNode m = (ObjectNode) JSON.readTree(ours.resolve("manifest.json").toFile());
+
+        ObjectNode attribute = (ObjectNode) m.path("table").path("AttributeDefinitions").get(0);
+        attribute.put("AttributeType", "BOOL");
+        Files.writeString(ours.resolve("manifest.json"), JSON.writeValueAsString(m) + "\n");
+        Cli.Run type = restore(ours, target);
+        assertThat(type.code()).as(type.err()).isEqualTo(ExitCodes.INPUT_FORMAT);
+        assertThat(type.err()).contains("AttributeType 'BOOL' is not one of S, N, B").doesNotContain("enum");
+        attribute.put("AttributeType", "S");
+
+        ((ObjectNode) m.path("table")).set("GlobalSecondaryIndexes", JSON.readTree("[{\"IndexName\":\"byV\","
+                + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+                + "\"Projection\":{\"ProjectionType\":\"SOME\"}}]"));
+        Files.writeString(ours.resolve("manifest.json"), JSON.writeValueAsString(m) + "\n");
+        Cli.Run projection = restore(ours, target);
+        assertThat(projection.code()).as(projection.err()).isEqualTo(ExitCodes.INPUT_FORMAT);
+        assertThat(projection.err()).contains("ProjectionType 'SOME' is not one of ALL, KEYS_ONLY, INCLUDE")
+                .doesNotContain("enum");
+        assertThat(target).as("nothing created").doesNotExist();
+    }
+
     // Finding 10 [V5]: an items file cut mid-line is the input's integrity (11), as a cut at a line boundary
     // is; before, the partial last line made it content (12).
     @Test
