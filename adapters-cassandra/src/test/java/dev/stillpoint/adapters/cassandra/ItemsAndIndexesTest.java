@@ -154,7 +154,7 @@ class ItemsAndIndexesTest extends OnSharedNode {
         }
         TableDescription after = storage.tables().addGlobalSecondaryIndex(account, table, CreateGsiRequest.of(
                 GlobalSecondaryIndex.creating("by-h", KeySchema.composite("h", "pk"), Projection.all()),
-                new AttributeDefinition("h", ScalarType.S)));
+                new AttributeDefinition("h", ScalarType.S), new AttributeDefinition("pk", ScalarType.S)));
         GlobalSecondaryIndex gsi = after.gsi("by-h").orElseThrow();
         assertThat(gsi.status()).isEqualTo(IndexStatus.ACTIVE);
         assertThat(gsi.backfilling()).isFalse();
@@ -174,10 +174,13 @@ class ItemsAndIndexesTest extends OnSharedNode {
         });
         // Refusals: a taken name, a missing table.
         Throwable taken = catchThrowable(() -> storage.tables().addGlobalSecondaryIndex(account, table, CreateGsiRequest.of(
-                GlobalSecondaryIndex.creating("by-h", KeySchema.hashOnly("pk"), Projection.all()))));
+                GlobalSecondaryIndex.creating("by-h", KeySchema.hashOnly("pk"), Projection.all()),
+                new AttributeDefinition("pk", ScalarType.S))));
         assertThat(((StorageException) taken).reason()).isEqualTo(ErrorReason.VALIDATION);
+        assertThat(taken.getMessage()).contains("'by-h'");
         Throwable missing = catchThrowable(() -> storage.tables().addGlobalSecondaryIndex(account, table + "-nope",
-                CreateGsiRequest.of(GlobalSecondaryIndex.creating("x-idx", KeySchema.hashOnly("pk"), Projection.all()))));
+                CreateGsiRequest.of(GlobalSecondaryIndex.creating("x-idx", KeySchema.hashOnly("pk"), Projection.all()),
+                        new AttributeDefinition("pk", ScalarType.S))));
         assertThat(((StorageException) missing).reason()).isEqualTo(ErrorReason.TABLE_NOT_FOUND);
     }
 

@@ -338,7 +338,8 @@ class PostgresSnapshotTest {
                 tables.addGlobalSecondaryIndex(ACCOUNT, name, dev.stillpoint.domain.table.CreateGsiRequest.of(
                         dev.stillpoint.domain.table.GlobalSecondaryIndex.creating("by_l2",
                                 dev.stillpoint.domain.key.KeySchema.hashOnly("l"),
-                                dev.stillpoint.domain.table.Projection.keysOnly())));
+                                dev.stillpoint.domain.table.Projection.keysOnly()),
+                        new dev.stillpoint.domain.key.AttributeDefinition("l", dev.stillpoint.domain.key.ScalarType.S)));
             } finally {
                 pause.release();
             }

@@ -65,7 +65,8 @@ class PostgresStorageTest {
             assertThat(count(layout, "d_" + created.tableId() + "__gsi__0")).isEqualTo(199);
 
             TableDescription updated = tables.addGlobalSecondaryIndex(ACCOUNT, name, CreateGsiRequest.of(
-                    GlobalSecondaryIndex.creating("by_l2", KeySchema.hashOnly("l"), Projection.keysOnly())));
+                    GlobalSecondaryIndex.creating("by_l2", KeySchema.hashOnly("l"), Projection.keysOnly()),
+                    new AttributeDefinition("l", ScalarType.S)));
             assertThat(updated.gsi("by_l2").orElseThrow().status()).isEqualTo(IndexStatus.ACTIVE);
             assertThat(count(layout, "d_" + created.tableId() + "__gsi__2")).isEqualTo(199);
             assertThat(tables.listTables(ACCOUNT)).contains(name);

@@ -12,6 +12,7 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
+import java.util.stream.Stream;
 
 /**
  * The table-level request rules: names and account ids on every operation [R1, R2], key attribute
@@ -58,7 +59,12 @@ public final class TableRules {
     }
 
     /**
-     * Checks an UpdateTable that adds a GSI: the index name and its key names [R1, R2].
+     * Checks an UpdateTable that adds a GSI: the index name and its key names [R1, R2], and that the
+     * request's attribute definitions name every key attribute of the new index, even one the table already
+     * defines: the API reference's "AttributeDefinitions must include the key element(s) of the new index"
+     * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html), which DynamoDB
+     * enforces ("Some index key attributes are not defined in AttributeDefinitions", observed in eu-west-2 and
+     * recorded in nubo-db/dynoxide issue 144).
      *
      * @param request the UpdateTable request adding a GSI
      * @return {@code request}, unchanged
@@ -67,12 +73,21 @@ public final class TableRules {
         if (request == null) {
             throw StorageException.validation("UpdateTable request is required, got null");
         }
-        Names.requireIndexName(request.index().name());
-        requireKeyNames(request.index().keySchema(), "the key of index '" + request.index().name() + "'");
+        String index = request.index().name();
+        Names.requireIndexName(index);
+        requireKeyNames(request.index().keySchema(), "the key of index '" + index + "'");
         for (AttributeDefinition definition : request.newDefinitions()) {
-            AttributeNames.requireKeyName(definition.name(), "an attribute definition of index '"
-                    + request.index().name() + "'");
+            AttributeNames.requireKeyName(definition.name(), "an attribute definition of index '" + index + "'");
         }
+        KeySchema key = request.index().keySchema();
+        Stream.concat(Stream.of(key.partitionKey()), key.sortKey().stream())
+                .filter(a -> request.newDefinitions().stream().noneMatch(d -> d.name().equals(a)))
+                .findFirst().ifPresent(a -> {
+                    throw StorageException.validation("key attribute '" + a + "' of global secondary index '" + index
+                            + "' is not among the request's attribute definitions " + request.newDefinitions().stream()
+                            .map(AttributeDefinition::name).toList() + ": UpdateTable defines every key attribute of a"
+                            + " new index, even one the table already defines");
+                });
         return request;
     }
 

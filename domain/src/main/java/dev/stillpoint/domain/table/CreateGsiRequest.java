@@ -4,16 +4,17 @@ import dev.stillpoint.domain.key.AttributeDefinition;
 import java.util.List;
 
 /**
- * UpdateTable's Create of a global secondary index: the index, and the attribute definitions the
- * request brings for its key. Whether they fit the table is decided against the table, by
- * {@link TableDescription#applyCreateGsi}; the index's status and counts in the request are ignored.
+ * UpdateTable's Create of a global secondary index: the index, and the request's attribute definitions,
+ * which name every key attribute of the index (checked by {@code TableRules.requireCreatable}). What they
+ * add to the table is decided against it, by {@link TableDescription#applyCreateGsi}; the index's status
+ * and counts in the request are ignored.
  */
 public record CreateGsiRequest(GlobalSecondaryIndex index, List<AttributeDefinition> newDefinitions) {
     /**
      * Refuses a missing index and copies the definitions, refusing one named twice.
      *
      * @param index the index to create
-     * @param newDefinitions the definitions its key attributes need, beyond the table's
+     * @param newDefinitions the request's attribute definitions: every key attribute of the index
      */
     public CreateGsiRequest {
         TableChecks.required(index, "global secondary index to create");
@@ -25,7 +26,7 @@ public record CreateGsiRequest(GlobalSecondaryIndex index, List<AttributeDefinit
      * A request for a new index with {@code newDefinitions} for its key.
      *
      * @param index the index to create
-     * @param newDefinitions the definitions its key attributes need, beyond the table's
+     * @param newDefinitions the request's attribute definitions: every key attribute of the index
      * @return the request
      */
     public static CreateGsiRequest of(GlobalSecondaryIndex index, AttributeDefinition... newDefinitions) {

@@ -85,10 +85,10 @@ class TableRulesTest {
     void r2_anUpdateTableAddingAGsiIsCheckedForItsKeyNamesAndDefinitions() {
         CreateGsiRequest valid = CreateGsiRequest.of(
                 GlobalSecondaryIndex.creating("by_g", KeySchema.composite("pk", "gsk"), Projection.all()),
-                new AttributeDefinition("gsk", ScalarType.N));
+                new AttributeDefinition("gsk", ScalarType.N), new AttributeDefinition("pk", ScalarType.S));
         assertThat(TableRules.requireCreatable(valid)).isSameAs(valid);
         for (String bad : List.of(LONG, LONE)) {
-            // The name is a key attribute the table already defines, so no new definition names it.
+            // The key's name is checked before the definitions are: the refusal names the key.
             CreateGsiRequest keyOnly = CreateGsiRequest.of(
                     GlobalSecondaryIndex.creating("by_g", KeySchema.composite("pk", bad), Projection.all()));
             assertThat(refusal(() -> TableRules.requireCreatable(keyOnly)).getMessage())
@@ -99,6 +99,28 @@ class TableRulesTest {
             assertThat(refusal(() -> TableRules.requireCreatable(defined)).getMessage())
                     .as("[R2, R6] a new definition").contains(" of an attribute definition of index 'by_g' ");
         }
+    }
+
+    // UpdateTable's AttributeDefinitions "must include the key element(s) of the new index" (API reference,
+    // UpdateTable: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html), and
+    // DynamoDB refuses one that omits a key attribute the table already defines ("Some index key attributes
+    // are not defined in AttributeDefinitions", observed in eu-west-2: nubo-db/dynoxide issue 144). Here the
+    // table's own partition key, left out; with it named the request passes.
+    @Test
+    void r2_anUpdateTableAddingAGsiNamesEveryKeyAttributeOfTheIndexInItsDefinitions() {
+        GlobalSecondaryIndex onTableKey = GlobalSecondaryIndex.creating("by_g", KeySchema.composite("pk", "gsk"),
+                Projection.all());
+        StorageException omitted = refusal(() -> TableRules.requireCreatable(CreateGsiRequest.of(onTableKey,
+                new AttributeDefinition("gsk", ScalarType.N))));
+        assertThat(omitted.reason()).isEqualTo(ErrorReason.VALIDATION);
+        assertThat(omitted.getMessage()).as("[R6] the attribute, the index and the definitions given")
+                .contains("key attribute 'pk' of global secondary index 'by_g' is not among the request's attribute"
+                        + " definitions [gsk]");
+        StorageException none = refusal(() -> TableRules.requireCreatable(CreateGsiRequest.of(onTableKey)));
+        assertThat(none.getMessage()).contains("key attribute 'pk'").contains("definitions []");
+        CreateGsiRequest named = CreateGsiRequest.of(onTableKey, new AttributeDefinition("pk", ScalarType.S),
+                new AttributeDefinition("gsk", ScalarType.N));
+        assertThat(TableRules.requireCreatable(named)).isSameAs(named);
     }
 
     @Test

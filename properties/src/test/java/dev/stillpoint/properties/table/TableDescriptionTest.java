@@ -129,22 +129,32 @@ class TableDescriptionTest {
         assertThat(updated.requireKeyAttributesDefined()).isSameAs(updated);
     }
 
+    // UpdateTable's definitions are a delta, as DynamoDB takes them (observed in eu-west-2, recorded in
+    // nubo-db/dynoxide issues 129 and 131, and paritysuite/dynamodb-conformance issue 79): a redeclared attribute
+    // keeps the table's type, even where the request gives another, and a definition no key uses is dropped;
+    // neither is an error. (Both were refused here before.)
     @Test
-    void d10_applyCreateGsi_refusesAConflictingDefinition_namingTheAttribute() {
-        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_sk",
-                        KeySchema.hashOnly("sk"), Projection.all()), new AttributeDefinition("sk", ScalarType.S))),
-                ErrorReason.VALIDATION, "'sk'");
+    void d10_applyCreateGsi_aRedeclaredAttributeKeepsTheTablesType_andAnUnusedDefinitionIsDropped() {
+        TableDescription table = active();
+        TableDescription bySk = table.applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_sk",
+                KeySchema.hashOnly("sk"), Projection.all()), new AttributeDefinition("sk", ScalarType.S)));
+        assertThat(bySk.attributeDefinitions()).as("sk keeps the table's type").isEqualTo(table.attributeDefinitions());
+        assertThat(bySk.gsi("by_sk")).isPresent();
+
+        TableDescription byCity = table.applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_city",
+                KeySchema.hashOnly("city"), Projection.all()), new AttributeDefinition("city", ScalarType.S),
+                new AttributeDefinition("zip", ScalarType.N)));
+        assertThat(byCity.attributeDefinitions()).as("city added after the table's, zip dropped")
+                .containsExactlyElementsOf(java.util.stream.Stream.concat(table.attributeDefinitions().stream(),
+                        java.util.stream.Stream.of(new AttributeDefinition("city", ScalarType.S))).toList());
     }
 
     @Test
-    void d10_applyCreateGsi_refusesAnUndefinedKeyAttribute_aTakenName_andAnUnusedDefinition() {
+    void d10_applyCreateGsi_refusesAnUndefinedKeyAttribute_andATakenName() {
         assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_city",
                 KeySchema.hashOnly("city"), Projection.all()))), ErrorReason.VALIDATION, "'city'");
         assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_date",
                 KeySchema.hashOnly("email"), Projection.all()))), ErrorReason.VALIDATION, "'by_date'");
-        assertRefused(() -> active().applyCreateGsi(CreateGsiRequest.of(GlobalSecondaryIndex.creating("by_city",
-                        KeySchema.hashOnly("email"), Projection.all()), new AttributeDefinition("zip", ScalarType.S))),
-                ErrorReason.VALIDATION, "'zip'");
     }
 
     @Test
