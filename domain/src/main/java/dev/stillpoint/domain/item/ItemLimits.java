@@ -160,7 +160,10 @@ public final class ItemLimits {
             }
         }
         if (found == null) {
-            throw StorageException.validation("key attribute '" + name + "' has no attribute definition");
+            // CreateTable refuses a key without a definition, so only a damaged stored description lacks one:
+            // not the request's fault.
+            throw StorageException.internal("the table's description has no attribute definition for its key"
+                    + " attribute '" + name + "' (a damaged catalog entry)", null);
         }
         return found;
     }

@@ -34,7 +34,7 @@ class CatalogDamageTest {
     void r6_damagedFieldsAreNamedAsCatalogDamageOfTheirTable() throws Exception {
         Path file = TestDatabases.newFile("damage");
         try (SqliteStorage storage = SqliteStorage.open(SqliteConfig.file(file))) {
-            for (String table : new String[] {"defs_damaged", "stream_damaged", "type_damaged"}) {
+            for (String table : new String[] {"defs_damaged", "stream_damaged", "type_damaged", "defs_retyped"}) {
                 storage.tables().createTable(CreateTableRequest.builder(ACCOUNT, table)
                         .partitionKey("pk", ScalarType.S).build());
                 TableWaiter.awaitActive(storage.tables(), ACCOUNT, table, Duration.ofSeconds(30));
@@ -44,6 +44,10 @@ class CatalogDamageTest {
                 damage(c, "stream_spec_json", "{\"enabled\":{\"S\":\"yes\"}}", "stream_damaged");
                 // Found from outside: a key type edited with sqlite3 (no CHECK holds it) read as "a stored field".
                 damage(c, "partition_key_type", "X", "type_damaged");
+                // Found from outside: the key's definition given a type DynamoDB has not (read as no definition
+                // [D1]); GetItem and PutItem said "key attribute 'pk' has no attribute definition", a
+                // ValidationException, as if the request were at fault.
+                damage(c, "attribute_definitions_json", "{\"pk\":{\"S\":\"BOOL\"}}", "defs_retyped");
             }
             StorageException defs = catchThrowableOfType(
                     () -> storage.tables().describeTable(ACCOUNT, "defs_damaged"), StorageException.class);
@@ -64,6 +68,16 @@ class CatalogDamageTest {
                 assertThat(type.reason()).isEqualTo(ErrorReason.INTERNAL);
                 assertThat(type.getMessage()).as("[R6] the damaged key type is named with its stored text")
                         .startsWith("table 'type_damaged': catalog damage: the stored partition key type ('X')");
+            }
+            Item a = Item.of(Map.of("pk", AttributeValue.s("a")));
+            for (Runnable write : List.<Runnable>of(() -> storage.tables().putItem(ACCOUNT, "defs_retyped", a),
+                    () -> storage.tables().getItem(ACCOUNT, "defs_retyped",
+                            dev.stillpoint.domain.request.RequestKey.of("pk", AttributeValue.s("a"))))) {
+                StorageException retyped = catchThrowableOfType(write::run, StorageException.class);
+                assertThat(retyped.reason()).as("[R6] the stored description's fault, not the request's")
+                        .isEqualTo(ErrorReason.INTERNAL);
+                assertThat(retyped.getMessage()).contains("no attribute definition for its key attribute 'pk'")
+                        .contains("damaged catalog entry");
             }
         }
     }
