@@ -45,6 +45,13 @@ class DynamoDbManifestChecksTest {
                 StandardCharsets.US_ASCII);
     }
 
+    /** The summary's table ARN changed behind its checksum file: an integrity failure naming the summary. */
+    private static void summaryChangedIsRefused(DynamoDbExportDir d) throws IOException {
+        replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
+        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY,
+                "manifest-summary.json: MD5");
+    }
+
     private static void replace(Path file, String from, String to) throws IOException {
         String text = Files.readString(file);
         assertThat(text).as("the test's edit applies").contains(from);
@@ -76,10 +83,7 @@ class DynamoDbManifestChecksTest {
         assertThat(itemsRead(ExportReader.check(d.root, "Restored", Optional.of(KEY))))
                 .as("both checksum files match: the export reads").isEqualTo(2);
 
-        replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
-
-        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY,
-                "manifest-summary.json: MD5");
+        summaryChangedIsRefused(d);
     }
 
     // E3: manifest-files.json changed behind its checksum file (a line's etag, which nothing else checks) is
@@ -127,10 +131,7 @@ class DynamoDbManifestChecksTest {
         DynamoDbExportDir d = export("ddb-checksum-base64");
         writeChecksumText(d, "manifest-summary", Base64.getEncoder().encodeToString(md5Of(d, "manifest-summary")));
 
-        replace(d.exportDir.resolve("manifest-summary.json"), "table/ProductCatalog\",", "table/OtherCatalog\",");
-
-        refused(() -> ExportReader.check(d.root, "Restored", Optional.of(KEY)), Problem.INTEGRITY,
-                "manifest-summary.json: MD5");
+        summaryChangedIsRefused(d);
     }
 
     // E3, R6: a checksum file in neither form (here a SHA-256) is refused as the input's format, naming the

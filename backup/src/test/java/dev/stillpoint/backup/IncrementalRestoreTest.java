@@ -217,14 +217,8 @@ class IncrementalRestoreTest {
             assertThat(sha.problem()).isEqualTo(BackupFailure.Problem.INTEGRITY);
             assertThat(sha.getMessage()).contains(ours.dataFile().toString()).contains("is not the manifest's");
 
-            Path filesManifest = dir.resolve("ddb").resolve(DynamoDbLayout.FILES);
-            String listedOnce = Files.readString(filesManifest);
-            byte[] listedTwice = (listedOnce + listedOnce).getBytes(StandardCharsets.UTF_8);
-            Files.write(filesManifest, listedTwice);
-            Files.writeString(dir.resolve("ddb/manifest-files.checksum"),
-                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(listedTwice)));
-            BackupFailure twice = catchThrowableOfType(
-                    () -> TableRestore.from(dir.resolve("ddb")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            String listedOnce = Files.readString(dir.resolve("ddb").resolve(DynamoDbLayout.FILES));
+            BackupFailure twice = appliedWithFilesManifest(storage, (listedOnce + listedOnce).getBytes(StandardCharsets.UTF_8));
             assertThat(twice).as("one data file listed twice").isNotNull();
             assertThat(twice.problem()).isEqualTo(BackupFailure.Problem.FORMAT);
             assertThat(twice.getMessage()).contains("line 2 names '").contains("the data file line 1 names");
@@ -232,12 +226,8 @@ class IncrementalRestoreTest {
             ObjectNode entry = (ObjectNode) ManifestJson.JSON.readTree(listedOnce);
             long lines = entry.get("itemCount").asLong();
             entry.put("itemCount", lines - 1);
-            byte[] edited = (ManifestJson.JSON.writeValueAsString(entry) + "\n").getBytes(StandardCharsets.UTF_8);
-            Files.write(filesManifest, edited);
-            Files.writeString(dir.resolve("ddb/manifest-files.checksum"),
-                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(edited)));
-            BackupFailure count = catchThrowableOfType(
-                    () -> TableRestore.from(dir.resolve("ddb")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
+            BackupFailure count = appliedWithFilesManifest(storage,
+                    (ManifestJson.JSON.writeValueAsString(entry) + "\n").getBytes(StandardCharsets.UTF_8));
             assertThat(count).as("a gzip data file's count that manifest-files.json states otherwise").isNotNull();
             assertThat(count.problem()).isEqualTo(BackupFailure.Problem.INTEGRITY);
             assertThat(count.getMessage()).contains("holds " + lines + " changes; manifest-files.json says " + (lines - 1));
@@ -253,6 +243,18 @@ class IncrementalRestoreTest {
             assertThat(items(full(storage, "copy", "copy-after", ExportFormat.STILLPOINT).dataFile()))
                     .as("nothing written").isEqualTo(before);
         }
+    }
+
+    /**
+     * Applies dir/ddb to table copy with its manifest-files.json replaced by {@code manifest} (its checksum file
+     * recomputed, as someone editing it would); the refusal, or null when it applied.
+     */
+    private BackupFailure appliedWithFilesManifest(SqliteStorage storage, byte[] manifest) throws Exception {
+        Files.write(dir.resolve("ddb").resolve(DynamoDbLayout.FILES), manifest);
+        Files.writeString(dir.resolve("ddb/manifest-files.checksum"),
+                HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(manifest)));
+        return catchThrowableOfType(
+                () -> TableRestore.from(dir.resolve("ddb")).apply(storage, ACCOUNT, "copy"), BackupFailure.class);
     }
 
     // [I3, V2] an image PutItem would refuse (an empty string set) is refused naming its line, though the
