@@ -115,6 +115,9 @@ public final class PostgresStorage extends StorageFacade {
             if (readOnly) {
                 requireCurrentSchema(c, address);
             } else {
+                if (Migrations.currentVersion(c) == 0) {
+                    Deployment.requireCatalogNamesFree(c, address);
+                }
                 Migrations.bundled().apply(c);
             }
         } catch (SQLException | RuntimeException e) {

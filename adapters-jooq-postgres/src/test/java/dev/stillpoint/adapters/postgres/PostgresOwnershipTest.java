@@ -99,6 +99,36 @@ class PostgresOwnershipTest {
         return e;
     }
 
+    // [O1, R6] Found from outside: a database whose schema already holds an application's sp_tables (no
+    // sp_schema_version) made the first migration fail with "(SQLSTATE 42P07): relation "sp_tables" already
+    // exists [InternalServerError]". Now it is refused before any migration, naming the relations, the schema
+    // and the remedy, and the database is as it was; a relation under another name (customers) is no reason.
+    @Test
+    void o1_aSchemaHoldingRelationsUnderTheCatalogsNamesIsRefusedAndLeftAsItWas() throws Exception {
+        ScratchDatabase other = database("other_app");
+        exec(other, "CREATE TABLE customers (id int)", "CREATE TABLE sp_tables (id int)",
+                "CREATE VIEW sp_settings AS SELECT 1 AS one");
+        StorageException e = refusal(() -> PostgresStorage.open(shared(other)).close());
+        assertThat(e.getMessage()).contains("holds [sp_settings, sp_tables] in schema public")
+                .contains("but no sp_schema_version").contains("left the database as it was")
+                .contains("currentSchema=");
+        List<String> relations = new ArrayList<>();
+        try (Connection c = other.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace"
+                     + " ORDER BY relname")) {
+            while (rs.next()) {
+                relations.add(rs.getString(1));
+            }
+        }
+        assertThat(relations).as("nothing created").containsExactly("customers", "sp_settings", "sp_tables");
+
+        ScratchDatabase unrelated = database("unrelated_app");
+        exec(unrelated, "CREATE TABLE customers (id int)");
+        try (PostgresStorage storage = PostgresStorage.open(shared(unrelated))) {
+            assertThat(storage.tables().listTables(ACCOUNT)).as("another application's customers is no reason").isEmpty();
+        }
+    }
+
     // [O1] Issue 25, finding 1: catalog app2 opened with a shared-layout catalog (victim) as its data
     // database. Before the record, the opening succeeded and its orphan sweep dropped victim's data
     // relations (they match d_<32 hex> and app2 has no row for them): this test then failed on

@@ -7,7 +7,10 @@ import dev.stillpoint.adapters.postgres.generated.tables.records.SpDataOwnerReco
 import dev.stillpoint.adapters.postgres.generated.tables.records.SpDeploymentRecord;
 import dev.stillpoint.domain.error.StorageException;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -208,6 +211,31 @@ public final class Deployment {
             DataRelations.owner(ctx).ifPresent(owner -> {
                 throw notACatalog(address, owner);
             });
+        }
+    }
+
+    /**
+     * Refuses to make a catalog in a schema that already holds relations under its catalog's names but no
+     * version table, so not a Stillpoint catalog (another application's, found from outside: the first
+     * migration failed with "relation sp_tables already exists", unnamed and INTERNAL). Asked before the first
+     * migration only, while the schema has no version table. Nothing is written.
+     */
+    public static void requireCatalogNamesFree(Connection c, String address) throws SQLException {
+        List<String> taken = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema(), c.relname"
+                + " FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relname LIKE 'sp\\_%'"
+                + " AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') ORDER BY c.relname")) {
+            String schema = null;
+            while (rs.next()) {
+                schema = rs.getString(1);
+                taken.add(rs.getString(2));
+            }
+            if (!taken.isEmpty()) {
+                throw StorageException.validation("the PostgreSQL database at " + address + " holds " + taken
+                        + " in schema " + schema + ", names Stillpoint's catalog takes, but no sp_schema_version: they"
+                        + " are not a Stillpoint catalog, and Stillpoint left the database as it was; give it a database"
+                        + " of its own, or a schema (currentSchema=... in the URL)");
+            }
         }
     }
 
