@@ -72,10 +72,14 @@ class PostgresOwnershipTest {
     }
 
     private static List<String> dataRelations(ScratchDatabase db) throws Exception {
+        return relations(db, "relkind = 'r' AND relname LIKE 'd\\_%'");
+    }
+
+    /** The names of {@code db}'s relations that {@code where} selects, in order. */
+    private static List<String> relations(ScratchDatabase db, String where) throws Exception {
         List<String> names = new ArrayList<>();
         try (Connection c = db.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'd\\_%'"
-                     + " ORDER BY relname")) {
+             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE " + where + " ORDER BY relname")) {
             while (rs.next()) {
                 names.add(rs.getString(1));
             }
@@ -112,15 +116,8 @@ class PostgresOwnershipTest {
         assertThat(e.getMessage()).contains("holds [sp_settings, sp_tables] in schema public")
                 .contains("but no sp_schema_version").contains("left the database as it was")
                 .contains("currentSchema=");
-        List<String> relations = new ArrayList<>();
-        try (Connection c = other.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace"
-                     + " ORDER BY relname")) {
-            while (rs.next()) {
-                relations.add(rs.getString(1));
-            }
-        }
-        assertThat(relations).as("nothing created").containsExactly("customers", "sp_settings", "sp_tables");
+        assertThat(relations(other, "relnamespace = 'public'::regnamespace")).as("nothing created")
+                .containsExactly("customers", "sp_settings", "sp_tables");
 
         ScratchDatabase unrelated = database("unrelated_app");
         exec(unrelated, "CREATE TABLE customers (id int)");
