@@ -5,6 +5,7 @@ import dev.stillpoint.core.CoreSettings;
 import dev.stillpoint.domain.error.StorageException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How to open a PostgreSQL engine, in one of two layouts:
@@ -39,19 +40,36 @@ public record PostgresConfig(Database catalog, Optional<Database> data, int pool
 
     private static final Runnable NO_HOOK = () -> { };
 
+    /** User information before the host of a URL: {@code //user@} or {@code //user:password@}. */
+    private static final Pattern USER_BEFORE_HOST = Pattern.compile("//[^/?#]*@");
+
     /** Where one database is. */
     public record Database(String jdbcUrl, String user, String password) {
         public Database {
             if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
-                throw StorageException.validation("a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + jdbcUrl);
+                throw StorageException.validation("a PostgreSQL JDBC URL starts with jdbc:postgresql:, got "
+                        + (jdbcUrl == null ? "none" : withoutSecrets(jdbcUrl)));
+            }
+            // pgjdbc reads no user:password@ (pgjdbc issues 1346, 1474: "will not fix"); it takes the text as a
+            // host name and fails Transient after the whole connection timeout, which a retry never mends.
+            if (USER_BEFORE_HOST.matcher(jdbcUrl).find()) {
+                throw StorageException.validation("a PostgreSQL JDBC URL names its user and password as options"
+                        + " (?user=..&password=..) or settings, never before the host as libpq's URIs do; got "
+                        + withoutSecrets(jdbcUrl));
             }
         }
 
-        /** The URL without its options (they may carry a password) and the user, never the password [L3]. */
+        /** The URL without its options and user information (either may carry a password) and the user [L3]. */
         @Override
         public String toString() {
-            int q = jdbcUrl.indexOf('?');
-            return "Database[" + (q < 0 ? jdbcUrl : jdbcUrl.substring(0, q)) + ", user " + user + "]";
+            return "Database[" + withoutSecrets(jdbcUrl) + ", user " + user + "]";
+        }
+
+        /** {@code url} with its options cut and anything before {@code @} in its host part masked: never a password. */
+        private static String withoutSecrets(String url) {
+            int q = url.indexOf('?');
+            String bare = q < 0 ? url : url.substring(0, q) + "?...";
+            return USER_BEFORE_HOST.matcher(bare).replaceFirst("//***@");
         }
     }
 

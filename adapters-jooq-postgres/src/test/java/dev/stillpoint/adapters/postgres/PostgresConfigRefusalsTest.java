@@ -37,4 +37,29 @@ class PostgresConfigRefusalsTest {
                     assertThat(e.getMessage()).as("[R6] names the setting").contains(named);
                 }));
     }
+
+    /**
+     * libpq's URI form, user and password before the host, as a user copies it from psql: pgjdbc reads no
+     * such thing (pgjdbc issues 1346 and 1474, "will not fix") and took "sp:secret@127.0.0.1" for a host name,
+     * so the opening failed Transient ("unreachable") after the whole connection timeout, retried by an
+     * embedder for ever. Found from outside through the CLI (5 s, ServiceUnavailable). Now refused at once,
+     * and no refusal, nor the settings' text, carries the password [L3].
+     */
+    @Test
+    void aUserAndPasswordBeforeTheHostAreRefusedWithoutPrintingThePassword() {
+        Map<String, String> urls = new LinkedHashMap<>();
+        urls.put("jdbc:postgresql://sp:Pw-never-printed-1@127.0.0.1:5432/spdb", "names its user and password as options");
+        urls.put("jdbc:postgresql://sp@db.invalid/spdb?password=Pw-never-printed-2", "names its user and password as options");
+        urls.put("postgresql://sp:Pw-never-printed-3@db.invalid/spdb", "starts with jdbc:postgresql:");
+        urls.put("jdbc:mysql://db.invalid/x?user=sp&password=Pw-never-printed-4", "starts with jdbc:postgresql:");
+        urls.forEach((url, named) -> assertThatThrownBy(() -> new PostgresConfig.Database(url, "sp", null))
+                .as(url)
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.reason()).as("[D10] " + url).isEqualTo(ErrorReason.VALIDATION);
+                    assertThat(e.getMessage()).as("[R6] " + url).contains(named).contains("db").doesNotContain("Pw-never");
+                }));
+        PostgresConfig.Database withOptions = new PostgresConfig.Database(
+                "jdbc:postgresql://db.invalid/x?user=sp&password=Pw-never-printed-5", "sp", "Pw-never-printed-6");
+        assertThat(withOptions.toString()).contains("db.invalid/x").doesNotContain("Pw-never");
+    }
 }
