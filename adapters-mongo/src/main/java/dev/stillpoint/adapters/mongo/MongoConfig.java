@@ -115,6 +115,14 @@ public record MongoConfig(String connectionString, String catalogDatabase, Strin
                 coreSettings);
     }
 
+    /** The settings with the URI's credentials and options left out, so a logged config never shows a password. */
+    @Override
+    public String toString() {
+        return "MongoConfig[" + redactedConnectionString() + ", catalog " + catalogDatabase + ", data " + dataDatabase
+                + ", snapshotPermits " + snapshotPermits + ", controlPlaneDelay " + controlPlaneDelay + ", "
+                + coreSettings + "]";
+    }
+
     /** The URI without credentials or options (scheme and hosts), for messages and logs. */
     public String redactedConnectionString() {
         ConnectionString parsed = new ConnectionString(connectionString);
