@@ -52,13 +52,13 @@ class MigrateCommandTest {
         String url = CliPg.newDatabase("migrate_old", SECRET);
         ExportBackendsTest.load("--postgres", url);
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            s.execute("DELETE FROM sp_schema_version WHERE version = 4");
-            s.execute("ALTER TABLE sp_indexes DROP COLUMN item_count, DROP COLUMN size_bytes");
+            s.execute("DELETE FROM sp_schema_version WHERE version = 5");
+            s.execute("DROP TABLE sp_pending_creations");
         }
 
         Cli.Run refused = Cli.run("list-tables", "--postgres", url);
         assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCodes.DATABASE_FILE);
-        assertThat(refused.err()).contains("at schema version 3, not this build's 4")
+        assertThat(refused.err()).contains("at schema version 4, not this build's 5")
                 .contains("`stillpoint migrate` with the same database options").doesNotContain(SECRET);
 
         Cli.Run migrate = Cli.run("migrate", "--postgres", url);

@@ -15,8 +15,9 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
- * A new table's catalog rows and the data relations they name, the same on both SQL catalogs: a fresh
- * table id, the CREATING row, its GSI and LSI rows by ordinal (GSIs first), each relation made by the
+ * A new table's catalog rows and the data relations they name, the same on both SQL catalogs: the table id
+ * the caller chose (PostgreSQL records it before the data relations exist, {@code sp_pending_creations}), the
+ * CREATING row, its GSI and LSI rows by ordinal (GSIs first), each relation made by the
  * adapter's {@link DataRelationMaker}. Runs on the caller's transaction.
  */
 public final class TableInserts {
@@ -30,10 +31,10 @@ public final class TableInserts {
      *
      * @return the new table's description
      */
-    public static TableDescription create(DSLContext catalog, CreateTableRequest request, Instant now,
+    public static TableDescription create(DSLContext catalog, TableId id, CreateTableRequest request, Instant now,
                                           Instant activateAt, DataRelationMaker data) {
         requireNameFree(catalog, request, "table '" + request.tableName() + "' already exists");
-        return insertCreating(catalog, request, now, activateAt, data);
+        return insertCreating(catalog, id, request, now, activateAt, data);
     }
 
     /**
@@ -42,25 +43,25 @@ public final class TableInserts {
      *
      * @return the new table's description as read back, carrying the restore's summary
      */
-    public static TableDescription restore(DSLContext catalog, CreateTableRequest request, RestoreSummary summary,
-                                           Instant now, Instant aliveUntil, DataRelationMaker data) {
+    public static TableDescription restore(DSLContext catalog, TableId id, CreateTableRequest request,
+                                           RestoreSummary summary, Instant now, Instant aliveUntil,
+                                           DataRelationMaker data) {
         requireNameFree(catalog, request, "cannot restore into table '" + request.tableName()
                 + "': a table of this name exists");
-        String tableId = insertCreating(catalog, request, now, aliveUntil, data).tableId();
+        String tableId = insertCreating(catalog, id, request, now, aliveUntil, data).tableId();
         RestoreRecords.insert(catalog, tableId, summary);
         return TableLoads.load(catalog, request.accountId(), request.tableName(), RowLock.NONE).orElseThrow()
                 .description();
     }
 
     /**
-     * Inserts the CREATING row of the table {@code request} makes, due at {@code activateAt}, and its
+     * Inserts the CREATING row of the table {@code request} makes, id {@code id}, due at {@code activateAt}, and its
      * index rows; {@code data} makes every relation they name (and the change log the request asks for).
      *
      * @return the new table's description
      */
-    public static TableDescription insertCreating(DSLContext catalog, CreateTableRequest request, Instant now,
-                                                  Instant activateAt, DataRelationMaker data) {
-        TableId id = TableId.random();
+    public static TableDescription insertCreating(DSLContext catalog, TableId id, CreateTableRequest request,
+                                                  Instant now, Instant activateAt, DataRelationMaker data) {
         RelationName base = RelationName.base(id.value());
         TableDescription description = request.describe(id.value(), request.tableArn(), now);
         ScalarType pk = typeOf(description, request.keySchema().partitionKey());

@@ -78,7 +78,7 @@ public final class PostgresStorage extends StorageFacade {
         Transactions tx = new Transactions(pools);
         catalog = new PostgresCatalog(tx, config.time(), config.controlPlaneDelay(), core().wakeSignal());
         locks = new PgLockProbe(tx);
-        orphans = new OrphanSweep(pools, opening.deployment().catalogId());
+        orphans = new OrphanSweep(pools, opening.deployment().catalogId(), config.time());
         PostgresTables storage = new PostgresTables(catalog, tx);
         PostgresSnapshots snapshots = new PostgresSnapshots(pools);
         // Every pass trims the change logs past the retention [I4].

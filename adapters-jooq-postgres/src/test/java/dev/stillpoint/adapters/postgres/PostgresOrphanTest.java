@@ -2,12 +2,14 @@ package dev.stillpoint.adapters.postgres;
 
 import static dev.stillpoint.adapters.postgres.testing.Tables.ACCOUNT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stillpoint.adapters.postgres.testing.Layout;
 import dev.stillpoint.adapters.postgres.testing.Orphans;
 import dev.stillpoint.adapters.postgres.testing.PgDatabases;
 import dev.stillpoint.adapters.postgres.testing.Sessions;
 import dev.stillpoint.adapters.postgres.testing.Tables;
+import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.poller.PollerSchedule;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
@@ -141,11 +143,12 @@ class PostgresOrphanTest {
         }
     }
 
-    // [L2, O1] Relations this catalog registered as its own with no catalog row (a crash between a
-    // drop and its row, made here by hand) are dropped by the startup pass and by a later pass.
-    // Relations it did not register stay, whatever their names: under our naming but unregistered (as
-    // another deployment's would be), registered to another catalog id, and names not ours; a real
-    // table's relations stay too.
+    // [L2, O1] Relations this catalog registered as its own, of a creation it began, with no catalog row
+    // (a crash between a CreateTable's data commit and its row, made here by hand) are dropped by the
+    // startup pass and by a later pass. Relations it did not register stay, whatever their names: under our
+    // naming but unregistered (as another deployment's would be), registered to another catalog id, and
+    // names not ours; so does one registered to this catalog's id whose creation this catalog database never
+    // began (a copy's of the catalog); a real table's relations stay too.
     // Mutants run by hand: the sweep not run by the poller's pass -> fails "swept at startup"; the
     // sweep back to trusting the name pattern (issue 25's data loss) -> fails "unregistered, under our
     // naming: ... stays"; the register's catalog filter removed -> fails "registered to another
@@ -157,8 +160,9 @@ class PostgresOrphanTest {
         String later = "fedcba9876543210fedcba987654321" + (layout == Layout.SHARED ? "1" : "2");
         String foreign = "aaaaaaaaaaaaaaaabbbbbbbbbbbbbbb" + (layout == Layout.SHARED ? "1" : "2");
         String unregistered = "cccccccccccccccc0000000000000000".substring(0, 31) + (layout == Layout.SHARED ? "1" : "2");
+        String copys = "dddddddddddddddd0000000000000000".substring(0, 31) + (layout == Layout.SHARED ? "1" : "2");
         List<String> notOurs = List.of("d_" + fake + "__bak", "d_users", "orders_" + fake, "d_" + unregistered,
-                "d_" + foreign);
+                "d_" + foreign, "d_" + copys);
         try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
             // The first opening sets up the register (its owner row names this catalog).
             assertThat(storage.sweepOrphanedRelations()).isEmpty();
@@ -169,13 +173,17 @@ class PostgresOrphanTest {
                 "CREATE TABLE \"orders_" + fake + "\" (x int)",
                 "CREATE TABLE d_" + unregistered + " (pk text PRIMARY KEY, item text)",
                 "CREATE TABLE d_" + foreign + " (pk text PRIMARY KEY, item text)",
-                register("d_" + fake), register("d_" + fake + "__gsi__0"),
+                "CREATE TABLE d_" + copys + " (pk text PRIMARY KEY, item text)",
+                register("d_" + fake), register("d_" + fake + "__gsi__0"), register("d_" + copys),
                 "INSERT INTO sp_data_relations VALUES ('d_" + foreign + "', 'another-catalog', 0)");
+        begun(layout, fake);
         try {
             try (PostgresStorage storage = PostgresStorage.open(config(layout))) {
                 awaitTrue(() -> !relationExists(layout, "d_" + fake) && !relationExists(layout, "d_" + fake + "__gsi__0"),
                         Duration.ofSeconds(10), "swept at startup");
                 TableDescription real = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("real")));
+                // Recorded just before its relation, as a CreateTable does.
+                begun(layout, later);
                 exec(layout, "CREATE TABLE d_" + later + "__lsi__3 (pk text)", register("d_" + later + "__lsi__3"));
                 Duration swept = awaitTrue(() -> !relationExists(layout, "d_" + later + "__lsi__3"), Duration.ofSeconds(10),
                         "swept on a pass");
@@ -186,6 +194,9 @@ class PostgresOrphanTest {
                         unregistered).isTrue();
                 assertThat(relationExists(layout, "d_" + foreign)).as("registered to another catalog: %s stays",
                         foreign).isTrue();
+                assertThat(relationExists(layout, "d_" + copys)).as("begun by no creation of this catalog: %s stays",
+                        copys).isTrue();
+                assertThat(beginsRecorded(layout)).as("the swept creations' records are forgotten").isZero();
                 for (String name : notOurs) {
                     assertThat(relationExists(layout, name)).as("not this catalog's: %s stays", name).isTrue();
                 }
@@ -196,7 +207,85 @@ class PostgresOrphanTest {
             for (String name : notOurs) {
                 exec(layout, "DROP TABLE IF EXISTS \"" + name + "\"");
             }
-            exec(layout, "DELETE FROM sp_data_relations WHERE catalog_id = 'another-catalog'");
+            exec(layout, "DELETE FROM sp_data_relations WHERE catalog_id = 'another-catalog' OR relation_name = 'd_"
+                    + copys + "'");
+        }
+    }
+
+    // [L2, O1] A CreateTable whose catalog commit fails after its data commit (separate layout: a deferred
+    // constraint trigger on sp_tables raises at COMMIT) leaves its three relations with no row; its creation
+    // was recorded first, so the sweep drops them and forgets the record. A record of a creation that made
+    // nothing is forgotten once stale. The poller's passes are an hour apart: only the explicit sweep runs.
+    @Test
+    void l2_aCreateTableFailingAtItsCatalogCommitLeavesRelationsTheSweepDrops() throws Exception {
+        Layout layout = Layout.SEPARATE;
+        PostgresConfig slow = databases.undelayed(layout)
+                .withPollerSchedule(new PollerSchedule(Duration.ofHours(1), Duration.ofHours(1)));
+        try (PostgresStorage storage = PostgresStorage.open(slow)) {
+            storage.sweepOrphanedRelations();
+            assertThat(beginsRecorded(layout)).isZero();
+            catalogExec(layout,
+                    "CREATE FUNCTION sp_fault_raise() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                            + " RAISE EXCEPTION 'injected fault at the catalog COMMIT'; END $$",
+                    "CREATE CONSTRAINT TRIGGER sp_fault_at_commit AFTER INSERT ON sp_tables"
+                            + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION sp_fault_raise()");
+            String tableId;
+            try {
+                assertThatThrownBy(() -> storage.tables().createTable(Tables.withIndexes(Tables.uniqueName("halfmade"))))
+                        .isInstanceOf(StorageException.class).hasMessageContaining("injected fault");
+            } finally {
+                catalogExec(layout, "DROP TRIGGER sp_fault_at_commit ON sp_tables", "DROP FUNCTION sp_fault_raise()");
+            }
+            try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT table_id FROM sp_pending_creations")) {
+                assertThat(rs.next()).as("the failed creation is recorded").isTrue();
+                tableId = rs.getString(1);
+            }
+            assertThat(Sessions.relationsOf(databases, layout, tableId)).as("relations without a row").hasSize(3);
+            assertThat(storage.sweepOrphanedRelations()).hasSize(3);
+            assertThat(Sessions.relationsOf(databases, layout, tableId)).isEmpty();
+            assertThat(beginsRecorded(layout)).as("the swept creation's record is forgotten").isZero();
+
+            // A creation that failed before its data commit left a record and nothing else: forgotten once stale,
+            // kept while it may be a CreateTable still in flight.
+            catalogExec(layout, "INSERT INTO sp_pending_creations VALUES ('0000000000000000000000000000stale', 0)");
+            begun(layout, "00000000000000000000000000inflight");
+            assertThat(storage.sweepOrphanedRelations()).isEmpty();
+            try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT table_id FROM sp_pending_creations")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).as("only the recent record stays").isEqualTo("00000000000000000000000000inflight");
+                assertThat(rs.next()).isFalse();
+            } finally {
+                catalogExec(layout, "DELETE FROM sp_pending_creations");
+            }
+        }
+    }
+
+    private static void catalogExec(Layout layout, String... sql) throws Exception {
+        try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement()) {
+            for (String q : sql) {
+                s.execute(q);
+            }
+        }
+    }
+
+    /** Records in the catalog that the creation of each of {@code tableIds} began, as a CreateTable does first. */
+    private static void begun(Layout layout, String... tableIds) throws Exception {
+        try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement()) {
+            for (String id : tableIds) {
+                // Stamped now: a creation with neither row nor relation is forgotten once it is stale.
+                s.execute("INSERT INTO sp_pending_creations VALUES ('" + id + "',"
+                        + " (extract(epoch FROM clock_timestamp()) * 1000)::bigint)");
+            }
+        }
+    }
+
+    private static long beginsRecorded(Layout layout) throws Exception {
+        try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM sp_pending_creations")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

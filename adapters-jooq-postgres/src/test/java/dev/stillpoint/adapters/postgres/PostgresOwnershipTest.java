@@ -39,6 +39,42 @@ class PostgresOwnershipTest {
         return db;
     }
 
+    private ScratchDatabase copy(ScratchDatabase source, String label) {
+        ScratchDatabase db = PgServer.get().copy(source, label);
+        made.add(db);
+        return db;
+    }
+
+    /**
+     * [O1, L2] A copy of a separate-layout catalog, made as a staging database and given the original's data
+     * database by mistake, carries the original's identity; its sweep must still never drop a table the original
+     * created after the copy. Found from outside on a PostgreSQL 15 of its own with the CLI: the copy's first
+     * write command logged "dropped data relations without a catalog row" and the original's table then read
+     * "relation ... does not exist". Its data relations are counted before and after the copy's sweep.
+     */
+    @Test
+    void o1_aCopyOfTheCatalogGivenTheSameDataDatabaseNeverSweepsTheOriginalsLaterTables() throws Exception {
+        ScratchDatabase catalog = database("ownorig");
+        ScratchDatabase data = database("owndata");
+        try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
+            load(original, "before", 1);
+        }
+        ScratchDatabase staging = copy(catalog, "owncopy");
+        String after;
+        try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
+            after = load(original, "after", 3);
+        }
+        List<String> relations = dataRelations(data);
+        assertThat(relations).as("two tables, a base and two index relations each").hasSize(6);
+        try (PostgresStorage copied = PostgresStorage.open(separate(staging, data))) {
+            assertThat(copied.sweepOrphanedRelations()).as("the copy's sweep drops nothing").isEmpty();
+        }
+        assertThat(dataRelations(data)).as("every relation is still there").isEqualTo(relations);
+        try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
+            assertThat(count(original, after)).as("the original's later table keeps its items").isEqualTo(3);
+        }
+    }
+
     @AfterEach
     void dropDatabases() {
         made.forEach(ScratchDatabase::close);

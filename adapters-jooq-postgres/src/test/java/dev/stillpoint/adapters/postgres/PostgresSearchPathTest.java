@@ -138,8 +138,11 @@ class PostgresSearchPathTest {
             TableDescription table = Tables.createActive(storage.tables(), Tables.withIndexes(Tables.uniqueName("orphan")));
             String base = "d_" + table.tableId();
             onData(layout, "CREATE SCHEMA IF NOT EXISTS elsewhere", "ALTER TABLE \"" + base + "\" SET SCHEMA elsewhere");
+            // An orphan as a CreateTable failing at its catalog commit leaves one: its creation begun, no row.
             try (Connection c = databases.catalogDatabase(layout).connect(); Statement s = c.createStatement()) {
                 s.execute("DELETE FROM sp_tables WHERE table_id = '" + table.tableId() + "'");
+                s.execute("INSERT INTO sp_pending_creations VALUES ('" + table.tableId() + "',"
+                        + " (extract(epoch FROM clock_timestamp()) * 1000)::bigint)");
             }
 
             assertThat(storage.sweepOrphanedRelations()).as("[L2] the sweep drops the relations it can")

@@ -3,6 +3,7 @@ package dev.stillpoint.adapters.postgres.engine;
 import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
+import dev.stillpoint.ports.out.TimeSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -17,13 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The orphan sweep [L2], run by every poller pass and so at startup: it drops data relations that this
- * catalog registered as its own in the data database ({@link DataRelations}, O1) whose table id has
- * no catalog row. A relation of any other origin (another deployment's, a user's, one made before the
- * register and listed by no row) is never touched, whatever its name. It lists the relations, then takes
- * {@link #SWEEP_LOCK} exclusively on the catalog database before reading the rows: every CreateTable
- * holds it shared from the start of its catalog transaction to its end, and commits its relations
- * before its row, so a relation listed before the lock either has its row visible once the lock is
- * granted or never will.
+ * catalog registered as its own in the data database ({@link DataRelations}, O1) whose table this catalog
+ * began to create ({@link PendingCreations}) and has no catalog row. A relation of any other origin (another
+ * deployment's, a user's, a copy of this catalog's, one made before the register and listed by no row) is
+ * never touched, whatever its name. It lists the relations and then the begun creations (a creation is
+ * recorded before its relations exist), then takes {@link #SWEEP_LOCK} exclusively on the catalog database
+ * before reading the rows: every CreateTable holds it shared from the start of its catalog transaction to
+ * its end, and commits its relations before its row, so a relation listed before the lock either has its
+ * row visible once the lock is granted or never will.
  */
 public final class OrphanSweep {
 
@@ -38,13 +40,21 @@ public final class OrphanSweep {
     /** How long the sweep waits for in-flight CreateTables, and each of its DROPs for its lock. */
     private static final Duration SWEEP_WAIT = Duration.ofSeconds(1);
 
+    /**
+     * How old a begun creation with neither row nor relation must be before the sweep forgets it (one whose
+     * CreateTable failed before its data commit): far beyond any CreateTable still in flight.
+     */
+    static final Duration STALE_CREATION = Duration.ofMinutes(10);
+
     private final Pools pools;
     private final String catalogId;
+    private final TimeSource time;
 
     /** The sweep of the catalog whose identity is {@code catalogId} ({@link Deployment#catalogId()}). */
-    public OrphanSweep(Pools pools, String catalogId) {
+    public OrphanSweep(Pools pools, String catalogId, TimeSource time) {
         this.pools = pools;
         this.catalogId = catalogId;
+        this.time = time;
     }
 
     /** Takes the lock a CreateTable holds until its catalog transaction ends, so no sweep reads its rows meanwhile. */
@@ -53,9 +63,9 @@ public final class OrphanSweep {
     }
 
     /**
-     * Drops every data relation this catalog registered whose table id has no catalog row; returns
-     * their names [L2, O1]. A relation it cannot drop now (held, or a view depends on it) is logged and
-     * left to the next pass. A relation this catalog did not register is never touched.
+     * Drops every data relation this catalog registered whose table it began to create and has no catalog
+     * row; returns their names [L2, O1]. A relation it cannot drop now (held, or a view depends on it) is
+     * logged and left to the next pass. Any other relation is never touched.
      */
     public List<String> run() {
         String doing = "sweeping data relations without a catalog row";
@@ -63,31 +73,27 @@ public final class OrphanSweep {
         try (Connection catalogConnection = pools.catalog()) {
             Connection data = pools.shared() ? catalogConnection : pools.data();
             try {
-                Map<String, String> candidates = new LinkedHashMap<>();
+                Map<String, String> registered = new LinkedHashMap<>();
                 for (String name : DataRelations.registeredTo(Transaction.dsl(data), catalogId)) {
-                    DataRelation.tableIdOf(name).ifPresent(id -> candidates.put(name, id));
+                    DataRelation.tableIdOf(name).ifPresent(id -> registered.put(name, id));
                 }
-                if (candidates.isEmpty()) {
+                // Read after the listing: each listed relation's creation was recorded before it was made.
+                Map<String, Long> begun = PendingCreations.all(Transaction.dsl(catalogConnection));
+                if (begun.isEmpty()) {
                     return dropped;
                 }
-                Set<String> known = new HashSet<>();
-                TransactionStatements.begin(catalogConnection);
-                try {
-                    TransactionStatements.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
-                    // Waits for every CreateTable in flight: its relations may be committed before its row.
-                    TransactionStatements.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
-                    known.addAll(Transaction.dsl(catalogConnection).select(SP_TABLES.TABLE_ID).from(SP_TABLES)
-                            .where(SP_TABLES.TABLE_ID.in(new HashSet<>(candidates.values())))
-                            .fetch(SP_TABLES.TABLE_ID));
-                    TransactionStatements.commit(catalogConnection);
-                } finally {
-                    TransactionStatements.rollbackQuietly(catalogConnection);
-                }
-                for (Map.Entry<String, String> e : candidates.entrySet()) {
-                    if (!known.contains(e.getValue()) && dropOrphan(data, e.getKey())) {
-                        dropped.add(e.getKey());
+                Set<String> known = rowsOf(catalogConnection, begun.keySet());
+                Set<String> kept = new HashSet<>();
+                for (Map.Entry<String, String> e : registered.entrySet()) {
+                    if (begun.containsKey(e.getValue()) && !known.contains(e.getValue())) {
+                        if (dropOrphan(data, e.getKey())) {
+                            dropped.add(e.getKey());
+                        } else {
+                            kept.add(e.getValue());
+                        }
                     }
                 }
+                forget(catalogConnection, finished(begun, known, new HashSet<>(registered.values()), kept));
             } finally {
                 if (data != catalogConnection) {
                     TransactionStatements.release(data);
@@ -100,6 +106,45 @@ public final class OrphanSweep {
             LOG.warn("dropped data relations without a catalog row: {}", dropped);
         }
         return dropped;
+    }
+
+    /** Which of {@code tableIds} have a catalog row, read once every CreateTable in flight has ended. */
+    private static Set<String> rowsOf(Connection catalogConnection, Set<String> tableIds) throws SQLException {
+        TransactionStatements.begin(catalogConnection);
+        try {
+            TransactionStatements.exec(catalogConnection, "SET LOCAL lock_timeout = " + SWEEP_WAIT.toMillis());
+            // Waits for every CreateTable in flight: its relations may be committed before its row.
+            TransactionStatements.exec(catalogConnection, "SELECT pg_advisory_xact_lock(" + SWEEP_LOCK + ")");
+            Set<String> known = new HashSet<>(Transaction.dsl(catalogConnection).select(SP_TABLES.TABLE_ID)
+                    .from(SP_TABLES).where(SP_TABLES.TABLE_ID.in(tableIds)).fetch(SP_TABLES.TABLE_ID));
+            TransactionStatements.commit(catalogConnection);
+            return known;
+        } finally {
+            TransactionStatements.rollbackQuietly(catalogConnection);
+        }
+    }
+
+    /**
+     * The begun creations this pass ends: those with a row, those whose every relation it dropped, and stale
+     * ones with neither row nor relation. One with a relation still there stays, so the next pass drops it.
+     */
+    private Set<String> finished(Map<String, Long> begun, Set<String> known, Set<String> withRelations,
+                                 Set<String> kept) {
+        long staleBefore = time.now().toEpochMilli() - STALE_CREATION.toMillis();
+        Set<String> done = new HashSet<>();
+        begun.forEach((id, startedAt) -> {
+            boolean ended = known.contains(id) || (withRelations.contains(id) ? !kept.contains(id) : startedAt < staleBefore);
+            if (ended) {
+                done.add(id);
+            }
+        });
+        return done;
+    }
+
+    private static void forget(Connection catalogConnection, Set<String> tableIds) {
+        if (!tableIds.isEmpty()) {
+            PendingCreations.forget(Transaction.dsl(catalogConnection), tableIds);
+        }
     }
 
     private static boolean dropOrphan(Connection data, String name) {

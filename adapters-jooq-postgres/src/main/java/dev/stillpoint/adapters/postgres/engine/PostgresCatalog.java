@@ -65,36 +65,49 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     @Override
     public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
-        String doing = "creating table '" + request.tableName() + "'";
-        try {
-            return tx.inTransaction(doing, w -> {
-                // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
-                OrphanSweep.holdOffSweep(w.catalogConnection());
-                return TableInserts.create(w.catalog(), request, time.now(), activateAt, CatalogRows.relations(w.data()));
-            });
-        } catch (StorageException e) {
-            if (PgFailures.sqlState(e).equals("23505")) {
-                throw new StorageException(ErrorReason.RESOURCE_IN_USE, "table '" + request.tableName()
-                        + "' already exists (created concurrently)", e);
-            }
-            throw e;
-        }
+        return insertNew("creating table '" + request.tableName() + "'",
+                "table '" + request.tableName() + "' already exists (created concurrently)",
+                (w, id) -> TableInserts.create(w.catalog(), id, request, time.now(), activateAt,
+                        CatalogRows.relations(w.data())));
     }
 
     @Override
     public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
-        String doing = "restoring into table '" + request.tableName() + "'";
+        return insertNew("restoring into table '" + request.tableName() + "'", "cannot restore into table '"
+                        + request.tableName() + "': a table of this name was created concurrently",
+                (w, id) -> TableInserts.restore(w.catalog(), id, request, summary, time.now(), aliveUntil,
+                        CatalogRows.relations(w.data())));
+    }
+
+    /** A new table's rows and relations, made in {@code work} under the id given. */
+    @FunctionalInterface
+    private interface NewTable {
+        TableDescription insert(Transaction work, TableId id) throws SQLException;
+    }
+
+    /**
+     * Records the creation first, committed before any relation exists, then makes the table and forgets the
+     * record in the transaction that commits its row: the orphan sweep drops only relations of creations this
+     * catalog began and never finished [L2, O1]. A name taken concurrently is RESOURCE_IN_USE saying {@code inUse}.
+     */
+    private TableDescription insertNew(String doing, String inUse, NewTable table) {
+        TableId id = TableId.random();
+        tx.read(doing, ctx -> {
+            PendingCreations.begin(ctx, id.value(), time.now().toEpochMilli());
+            return null;
+        });
         try {
             return tx.inTransaction(doing, w -> {
-                // As CreateTable: the orphan sweep waits for this catalog transaction [L2].
+                // Shared until this catalog transaction ends: the orphan sweep waits for it [L2].
                 OrphanSweep.holdOffSweep(w.catalogConnection());
-                return TableInserts.restore(w.catalog(), request, summary, time.now(), aliveUntil,
-                        CatalogRows.relations(w.data()));
+                TableDescription made = table.insert(w, id);
+                PendingCreations.forget(w.catalog(), List.of(id.value()));
+                return made;
             });
         } catch (StorageException e) {
+            // A record left by a failure before the data commit is forgotten by the sweep once stale.
             if (PgFailures.sqlState(e).equals("23505")) {
-                throw new StorageException(ErrorReason.RESOURCE_IN_USE, "cannot restore into table '"
-                        + request.tableName() + "': a table of this name was created concurrently", e);
+                throw new StorageException(ErrorReason.RESOURCE_IN_USE, inUse, e);
             }
             throw e;
         }

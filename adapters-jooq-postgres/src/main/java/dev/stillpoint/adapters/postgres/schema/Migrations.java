@@ -28,7 +28,7 @@ public final class Migrations {
 
     /** The bundled scripts, in order. A test checks this list against the migrations folder. */
     static final List<String> BUNDLED = List.of("V1__catalog.sql", "V2__catalog_version.sql", "V3__deployment.sql",
-            "V4__index_counts.sql");
+            "V4__index_counts.sql", "V5__pending_creations.sql");
 
     private static final MigrationDialect DIALECT = new PostgresMigrationDialect();
 

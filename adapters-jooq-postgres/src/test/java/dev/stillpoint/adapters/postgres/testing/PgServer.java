@@ -139,10 +139,22 @@ public final class PgServer {
 
     /** Creates a database of a random name starting with {@code label}; close it to drop it. */
     public ScratchDatabase create(String label) {
+        return create(label, "");
+    }
+
+    /**
+     * A copy of {@code source} (CREATE DATABASE ... TEMPLATE, as a staging database is made from production's),
+     * of a random name starting with {@code label}; nothing may be connected to {@code source}. Close it to drop it.
+     */
+    public ScratchDatabase copy(ScratchDatabase source, String label) {
+        return create(label, " TEMPLATE " + source.name());
+    }
+
+    private ScratchDatabase create(String label, String template) {
         String name = ("sp_" + label + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10))
                 .toLowerCase(Locale.ROOT);
         try (Connection c = connect(maintenanceDb); Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + name);
+            s.execute("CREATE DATABASE " + name + template);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create scratch database " + name + ": " + e.getMessage(), e);
         }

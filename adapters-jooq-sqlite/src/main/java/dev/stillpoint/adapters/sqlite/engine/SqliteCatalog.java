@@ -163,13 +163,13 @@ public final class SqliteCatalog implements ControlPlaneStore, TableDropPort, Lo
     @Override
     public TableDescription insertCreating(CreateTableRequest request, Instant activateAt) {
         return write("creating table '" + request.tableName() + "'",
-                ctx -> TableInserts.create(ctx, request, time.now(), activateAt, CatalogRows.relations(ctx)));
+                ctx -> TableInserts.create(ctx, TableId.random(), request, time.now(), activateAt, CatalogRows.relations(ctx)));
     }
 
     @Override
     public TableDescription insertRestoring(CreateTableRequest request, RestoreSummary summary, Instant aliveUntil) {
         return write("restoring into table '" + request.tableName() + "'",
-                ctx -> TableInserts.restore(ctx, request, summary, time.now(), aliveUntil, CatalogRows.relations(ctx)));
+                ctx -> TableInserts.restore(ctx, TableId.random(), request, summary, time.now(), aliveUntil, CatalogRows.relations(ctx)));
     }
 
     @Override
