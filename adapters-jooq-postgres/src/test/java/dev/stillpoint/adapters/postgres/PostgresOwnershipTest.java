@@ -10,7 +10,15 @@ import dev.stillpoint.adapters.postgres.testing.Tables;
 import dev.stillpoint.domain.error.ErrorReason;
 import dev.stillpoint.domain.error.StorageException;
 import dev.stillpoint.domain.table.TableStatus;
+import dev.stillpoint.ports.in.RestoreLoad;
 import dev.stillpoint.ports.in.TableSnapshot;
+import dev.stillpoint.domain.poller.PollerSchedule;
+import dev.stillpoint.domain.table.RestoreOrigin;
+import dev.stillpoint.properties.fixtures.RestoreFixtures;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -72,6 +80,64 @@ class PostgresOwnershipTest {
         assertThat(dataRelations(data)).as("every relation is still there").isEqualTo(relations);
         try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
             assertThat(count(original, after)).as("the original's later table keeps its items").isEqualTo(3);
+        }
+    }
+
+    /**
+     * [E5, O1] A copy of the catalog made while a restore was loading still holds that restore in progress. Once
+     * the original had finished it, the copy's restore sweep took it for dead and dropped the finished table's
+     * relations through the shared data database. Found from outside with the CLI: a pg_dump of the catalog
+     * taken during `restore`, loaded into another database and opened with the original's data URL, and 100,000
+     * restored items were gone from the original. The copy's state is made here from a copy taken after the
+     * restore, its restore record set back in progress and its row CREATING and long due, as pg_dump took it. The
+     * data database is first made as the build before left it, without the record of completed restores.
+     */
+    @Test
+    void e5_aCopyHoldingARestoreInProgressNeverDropsTheTableItsOriginalFinished() throws Exception {
+        ScratchDatabase catalog = database("ownrest");
+        ScratchDatabase data = database("ownrestdata");
+        String name = Tables.uniqueName("restored");
+        String tableId;
+        PostgresStorage.open(separate(catalog, data)).close();
+        // As a data database set up by a build before the record of completed restores: the next opening adds it.
+        exec(data, "DROP TABLE sp_data_restores");
+        try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
+            try (RestoreLoad load = original.restores().begin(RestoreFixtures.definition(name),
+                    new RestoreOrigin(Optional.empty(), Instant.parse("2026-12-08T00:00:00Z")))) {
+                load.write(RestoreFixtures.items(0, 20));
+                tableId = load.complete().tableId();
+            }
+        }
+        ScratchDatabase staging = copy(catalog, "ownrestcopy");
+        exec(staging, "UPDATE sp_restore_records SET restore_in_progress = true WHERE table_id = '" + tableId + "'",
+                "UPDATE sp_tables SET status = 'CREATING', status_due_at = 0 WHERE table_id = '" + tableId + "'");
+        List<String> relations = dataRelations(data);
+        assertThat(relations).as("the restored table's base and two index relations").hasSize(3);
+        PostgresConfig fast = separate(staging, data).withRestoreIdleLimit(Duration.ofSeconds(1))
+                .withPollerSchedule(new PollerSchedule(Duration.ofMillis(200), Duration.ofMillis(200)));
+        try (PostgresStorage copied = PostgresStorage.open(fast)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while ("CREATING".equals(status(staging, tableId)) && System.nanoTime() < deadline) {
+                new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
+            }
+            assertThat(status(staging, tableId)).as("the copy's restore sweep took the restore for dead")
+                    .isNotEqualTo("CREATING");
+            long passes = copied.pollerPasses();
+            while (copied.pollerPasses() < passes + 3 && System.nanoTime() < deadline) {
+                new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
+            }
+            assertThat(copied.pollerPasses()).as("three more passes, each retrying the drop").isGreaterThanOrEqualTo(passes + 3);
+        }
+        assertThat(dataRelations(data)).as("the finished table's relations are all there").isEqualTo(relations);
+        try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
+            assertThat(count(original, name)).as("the original's restored table keeps its items").isEqualTo(20);
+        }
+    }
+
+    private static String status(ScratchDatabase db, String tableId) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT status FROM sp_tables WHERE table_id = '" + tableId + "'")) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 

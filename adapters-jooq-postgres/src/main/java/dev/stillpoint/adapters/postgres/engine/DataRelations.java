@@ -58,14 +58,19 @@ final class DataRelations {
 
     /** Creates the register (when missing) and records catalog {@code catalogId} as the owner of {@code data}. */
     static void claim(DSLContext data, String catalogId, String dataId, String catalogAddress, long now) {
-        for (String statement : SqlScript.statements(script(), SqlScript.Lexis.POSTGRES)) {
-            data.execute(statement);
-        }
+        createRegister(data);
         data.insertInto(SP_DATA_OWNER, SP_DATA_OWNER.DATA_ID, SP_DATA_OWNER.CATALOG_ID, SP_DATA_OWNER.CATALOG_ADDRESS,
                         SP_DATA_OWNER.CREATED_AT)
                 .values(dataId, catalogId, catalogAddress, now)
                 .onConflictDoNothing()
                 .execute();
+    }
+
+    /** Creates whatever part of the register {@code data} lacks (all of it, or a part added after it was set up). */
+    static void createRegister(DSLContext data) {
+        for (String statement : SqlScript.statements(script(), SqlScript.Lexis.POSTGRES)) {
+            data.execute(statement);
+        }
     }
 
     /**

@@ -91,6 +91,9 @@ public final class Deployment {
                     throw notACatalog(catalogAddress, owner.get());
                 }
                 if (row.isPresent() && owner.isPresent()) {
+                    if (!readOnly) {
+                        DataRelations.createRegister(ctx);
+                    }
                     TransactionStatements.commit(c);
                     return new Deployment(row.get().getCatalogId());
                 }
@@ -142,6 +145,9 @@ public final class Deployment {
                                 + "; check --data-url");
                     }
                     TransactionStatements.commit(c);
+                    if (!readOnly) {
+                        completeRegister(d);
+                    }
                     return new Deployment(ownerId);
                 }
                 requireListedRelations(catalog, data, dataAt);
@@ -166,6 +172,18 @@ public final class Deployment {
         private void lock(Connection c) throws SQLException {
             if (!readOnly) {
                 TransactionStatements.exec(c, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+            }
+        }
+
+        /** Creates the parts of an owned data database's register added after it was set up, once. */
+        private static void completeRegister(Connection d) throws SQLException {
+            TransactionStatements.begin(d);
+            try {
+                TransactionStatements.exec(d, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+                DataRelations.createRegister(Transaction.dsl(d));
+                TransactionStatements.commit(d);
+            } finally {
+                TransactionStatements.rollbackQuietly(d);
             }
         }
 

@@ -5,6 +5,7 @@ import static dev.stillpoint.adapters.postgres.generated.Tables.SP_TABLES;
 
 import dev.stillpoint.adapters.postgres.storage.DataRelation;
 import dev.stillpoint.domain.lifecycle.TableState;
+import dev.stillpoint.domain.table.RestoreSummary;
 import dev.stillpoint.domain.table.TableStatus;
 import dev.stillpoint.ports.out.DropAttempt;
 import dev.stillpoint.ports.out.DropResult;
@@ -97,6 +98,14 @@ final class PgDropAttempt implements DropAttempt {
     @Override
     public DropResult dropRelations(Duration budget) {
         try {
+            String tableId = loaded.row().tableId();
+            if (restoreInProgress() && DataRestores.isCompleted(Transaction.dsl(work.dataConnection()), tableId)) {
+                return DropResult.failed("the data database records the restore of table '"
+                        + loaded.description().tableName() + "' (id " + tableId + ") as completed, but this catalog"
+                        + " holds it in progress: the catalog is behind its data database (a copy of it made during"
+                        + " the restore, or a restore of an earlier state of it, given the original's data database);"
+                        + " the finished table is not dropped. Give a copy a data database of its own");
+            }
             Connection catalog = work.catalogConnection();
             beforeDrops = catalog.setSavepoint("sp_drops");
             // Pending queue rows first, waiting for in-flight claims (a worker's FOR UPDATE) with no timeout.
@@ -124,12 +133,17 @@ final class PgDropAttempt implements DropAttempt {
                 DataRelations.drop(ctx, relation);
             }
             TransactionStatements.exec(data, "SET LOCAL lock_timeout = DEFAULT");
+            DataRestores.forget(ctx, tableId);
             return DropResult.DROPPED;
         } catch (SQLException | RuntimeException e) {
             String state = PgFailures.sqlState(e);
             String detail = PgFailures.describe(e);
             return PgFailures.isLockWait(state) ? DropResult.lockWaitFailed(detail) : DropResult.failed(detail);
         }
+    }
+
+    private boolean restoreInProgress() {
+        return loaded.description().restoreSummary().map(RestoreSummary::restoreInProgress).orElse(false);
     }
 
     @Override

@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL catalog behind the control-plane ports, and the start of DeleteTable's unit of work
@@ -30,6 +32,8 @@ import java.util.Optional;
  * probe {@link PgLockProbe}.
  */
 public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresCatalog.class);
 
     private final Transactions tx;
     private final TimeSource time;
@@ -121,8 +125,29 @@ public final class PostgresCatalog implements ControlPlaneStore, TableDropPort {
 
     @Override
     public boolean completeRestore(String accountId, String tableName, String tableId) {
-        return tx.inTransaction("completing the restore of table '" + tableName + "'", w -> RestoreRecords.complete(
+        String doing = "completing the restore of table '" + tableName + "'";
+        boolean completed = tx.inTransaction(doing, w -> RestoreRecords.complete(
                 w.catalog(), w.data(), accountId, tableName, tableId, TableId.MAX_LENGTH));
+        if (completed) {
+            recordCompletedInData(doing, tableId);
+        }
+        return completed;
+    }
+
+    /**
+     * Tells the data database the restore completed, after the catalog committed it: recorded before, a failed
+     * catalog commit would leave a restore in progress that no drop may remove. A failure here costs only that
+     * protection against a copy of the catalog (DataRestores), so it is logged, never thrown: the restore is done.
+     */
+    private void recordCompletedInData(String doing, String tableId) {
+        try {
+            tx.inTransaction(doing + " in the data database", w -> {
+                DataRestores.completed(w.data(), tableId, time.now().toEpochMilli());
+                return null;
+            });
+        } catch (StorageException e) {
+            LOG.warn("{}: the data database has no record that it completed: {}", doing, e.getMessage());
+        }
     }
 
     @Override

@@ -23,3 +23,14 @@ CREATE TABLE IF NOT EXISTS sp_data_relations (
   registered_at  bigint  NOT NULL,
   CONSTRAINT sp_data_relations_pk PRIMARY KEY (relation_name)
 );
+
+-- sp_data_restores: each table whose restore completed, written in the data transaction that completes it and
+-- removed in the transaction that drops the table's relations. A catalog that still holds that restore in
+-- progress (a copy of the catalog made during the restore, or a restore of an earlier state of it, given this
+-- data database) is behind it: its removal of the "dead" restore is refused instead of dropping the finished
+-- table [E5, O1].
+CREATE TABLE IF NOT EXISTS sp_data_restores (
+  table_id      varchar NOT NULL,
+  completed_at  bigint  NOT NULL,
+  CONSTRAINT sp_data_restores_pk PRIMARY KEY (table_id)
+);
