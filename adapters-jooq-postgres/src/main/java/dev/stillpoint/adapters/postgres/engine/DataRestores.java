@@ -21,15 +21,19 @@ final class DataRestores {
                 .values(tableId, nowMillis).onConflictDoNothing().execute();
     }
 
+    /** Whether {@code data} has the record (a data database set up by an earlier build may not). */
+    static boolean recordExists(DSLContext data) {
+        return DataRelations.exists(data, SP_DATA_RESTORES.getName());
+    }
+
     /** Whether the restore of {@code tableId} completed in {@code data}; false where no opening made the record yet. */
     static boolean isCompleted(DSLContext data, String tableId) {
-        return DataRelations.exists(data, SP_DATA_RESTORES.getName())
-                && data.fetchExists(SP_DATA_RESTORES, SP_DATA_RESTORES.TABLE_ID.eq(tableId));
+        return recordExists(data) && data.fetchExists(SP_DATA_RESTORES, SP_DATA_RESTORES.TABLE_ID.eq(tableId));
     }
 
     /** Forgets {@code tableId}, in the transaction that drops its relations. */
     static void forget(DSLContext data, String tableId) {
-        if (DataRelations.exists(data, SP_DATA_RESTORES.getName())) {
+        if (recordExists(data)) {
             data.deleteFrom(SP_DATA_RESTORES).where(SP_DATA_RESTORES.TABLE_ID.eq(tableId)).execute();
         }
     }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Who owns what, recorded rather than inferred (O1, O2): the catalog records its layout and the
@@ -31,6 +33,8 @@ import org.jooq.DSLContext;
  * owner yet, which the next opening claims once the same relation check passes.
  */
 public final class Deployment {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
 
     /** Advisory lock (catalog database) so openings starting together write the record once. */
     private static final long SETUP_LOCK = 0x73702d6f776e6572L;
@@ -91,10 +95,10 @@ public final class Deployment {
                     throw notACatalog(catalogAddress, owner.get());
                 }
                 if (row.isPresent() && owner.isPresent()) {
-                    if (!readOnly) {
-                        DataRelations.createRegister(ctx);
-                    }
                     TransactionStatements.commit(c);
+                    if (!readOnly) {
+                        completeRegister(c, catalogAddress);
+                    }
                     return new Deployment(row.get().getCatalogId());
                 }
                 requireListedRelations(ctx, ctx, catalogAddress);
@@ -146,7 +150,7 @@ public final class Deployment {
                     }
                     TransactionStatements.commit(c);
                     if (!readOnly) {
-                        completeRegister(d);
+                        completeRegister(d, dataAt);
                     }
                     return new Deployment(ownerId);
                 }
@@ -175,15 +179,28 @@ public final class Deployment {
             }
         }
 
-        /** Creates the parts of an owned data database's register added after it was set up, once. */
-        private static void completeRegister(Connection d) throws SQLException {
-            TransactionStatements.begin(d);
+        /**
+         * Adds the record of completed restores ({@code sp_data_restores}) to a data database set up before it existed.
+         * Best effort: a login that may not create relations, or a database set read-only, opens as before, only
+         * without that protection against a copy of the catalog (logged), which a later opening adds.
+         */
+        private static void completeRegister(Connection d, String dataAt) {
             try {
-                TransactionStatements.exec(d, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
-                DataRelations.createRegister(Transaction.dsl(d));
-                TransactionStatements.commit(d);
-            } finally {
-                TransactionStatements.rollbackQuietly(d);
+                if (DataRestores.recordExists(Transaction.dsl(d))) {
+                    return;
+                }
+                TransactionStatements.begin(d);
+                try {
+                    TransactionStatements.exec(d, "SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+                    DataRelations.createRegister(Transaction.dsl(d));
+                    TransactionStatements.commit(d);
+                } finally {
+                    TransactionStatements.rollbackQuietly(d);
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("the data database at {} has no record of completed restores and this opening could not add it"
+                        + " ({}); a copy of the catalog made during a restore is not told the restore finished",
+                        dataAt, PgFailures.describe(e));
             }
         }
 
