@@ -131,6 +131,14 @@ class PostgresOwnershipTest {
         assertThat(dataRelations(data)).as("the finished table's relations are all there").isEqualTo(relations);
         try (PostgresStorage original = PostgresStorage.open(separate(catalog, data))) {
             assertThat(count(original, name)).as("the original's restored table keeps its items").isEqualTo(20);
+            original.tables().deleteTable(ACCOUNT, name);
+            Tables.awaitGone(original.tables(), name, Duration.ofSeconds(30));
+        }
+        assertThat(relations(data, "relname = 'sp_data_restores'")).as("the record exists").hasSize(1);
+        try (Connection c = data.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM sp_data_restores WHERE table_id = '" + tableId + "'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("a deleted table's completion record goes with its relations").isZero();
         }
     }
 

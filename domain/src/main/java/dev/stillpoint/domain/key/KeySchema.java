@@ -1,6 +1,7 @@
 package dev.stillpoint.domain.key;
 
 import dev.stillpoint.domain.error.StorageException;
+import java.util.List;
 import java.util.Optional;
 
 /** The key of a table or index: a partition (hash) attribute and an optional sort (range) attribute. */
@@ -22,6 +23,15 @@ public record KeySchema(String partitionKey, Optional<String> sortKey) {
         if (sortKey.filter(partitionKey::equals).isPresent()) {
             throw StorageException.validation("key schema uses '" + partitionKey + "' as both partition and sort key");
         }
+    }
+
+    /**
+     * The key's attribute names, the partition key first.
+     *
+     * @return one name, or two for a key with a sort key
+     */
+    public List<String> attributeNames() {
+        return sortKey.map(sort -> List.of(partitionKey, sort)).orElseGet(() -> List.of(partitionKey));
     }
 
     /**

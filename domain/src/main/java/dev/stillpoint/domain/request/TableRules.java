@@ -12,7 +12,6 @@ import dev.stillpoint.domain.table.GlobalSecondaryIndex;
 import dev.stillpoint.domain.table.LocalSecondaryIndex;
 import dev.stillpoint.domain.table.TableDescription;
 import dev.stillpoint.domain.table.TableStatus;
-import java.util.stream.Stream;
 
 /**
  * The table-level request rules: names and account ids on every operation [R1, R2], key attribute
@@ -79,8 +78,7 @@ public final class TableRules {
         for (AttributeDefinition definition : request.newDefinitions()) {
             AttributeNames.requireKeyName(definition.name(), "an attribute definition of index '" + index + "'");
         }
-        KeySchema key = request.index().keySchema();
-        Stream.concat(Stream.of(key.partitionKey()), key.sortKey().stream())
+        request.index().keySchema().attributeNames().stream()
                 .filter(a -> request.newDefinitions().stream().noneMatch(d -> d.name().equals(a)))
                 .findFirst().ifPresent(a -> {
                     throw StorageException.validation("key attribute '" + a + "' of global secondary index '" + index

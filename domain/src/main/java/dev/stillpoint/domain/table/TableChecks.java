@@ -140,10 +140,7 @@ final class TableChecks {
     }
 
     static Set<String> keyAttributes(KeySchema keySchema) {
-        Set<String> names = new LinkedHashSet<>();
-        names.add(keySchema.partitionKey());
-        keySchema.sortKey().ifPresent(names::add);
-        return names;
+        return new LinkedHashSet<>(keySchema.attributeNames());
     }
 
     /** Refuses a key attribute without a definition, naming the attribute and whose key it is. */

@@ -133,7 +133,10 @@ final class PgDropAttempt implements DropAttempt {
                 DataRelations.drop(ctx, relation);
             }
             TransactionStatements.exec(data, "SET LOCAL lock_timeout = DEFAULT");
-            DataRestores.forget(ctx, tableId);
+            if (loaded.description().restoreSummary().isPresent()) {
+                // Only a restored table has a record of its restore's completion.
+                DataRestores.forget(ctx, tableId);
+            }
             return DropResult.DROPPED;
         } catch (SQLException | RuntimeException e) {
             String state = PgFailures.sqlState(e);

@@ -130,10 +130,8 @@ public final class Pools implements AutoCloseable {
         if (!m.matches()) {
             return "(an unparsable JDBC URL)";
         }
+        // No user before the host: PostgresConfig.Database refuses a URL with one.
         String hosts = m.group(1).isEmpty() ? "localhost:5432" : m.group(1);
-        if (hosts.contains("@")) {
-            hosts = hosts.substring(hosts.lastIndexOf('@') + 1);
-        }
         return hosts + "/" + (m.group(2) == null ? "" : m.group(2));
     }
 
